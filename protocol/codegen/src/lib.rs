@@ -1,0 +1,770 @@
+//! Generates `src/generated/` from the JSON message specs in `schemas/`.
+//!
+//! The generated code is checked in, so that it can be read, reviewed and browsed like any other
+//! code and so that builds need no build script; the protocol crate's `generated_code` test runs
+//! this generator and fails when the checked-in files differ from its output. A crate of its own,
+//! so that it runs even when the generated code does not compile.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use serde::Deserialize;
+use serde_json::Value;
+
+/// The dialects, each a folder of `schemas/` and a module of `src/generated/`.
+const DIALECTS: &[(&str, &str, &str)] = &[
+    // (schema folder, module, prefix of MessageKind variants)
+    ("kafka", "kafka", ""),
+    ("kip-draft", "kip_draft", "KipDraft"),
+];
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct Spec {
+    api_key: i16,
+    #[serde(rename = "type")]
+    kind: String,
+    #[serde(default)]
+    listeners: Vec<String>,
+    name: String,
+    valid_versions: String,
+    flexible_versions: String,
+    fields: Vec<FieldSpec>,
+    #[serde(default)]
+    common_structs: Vec<StructSpec>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct FieldSpec {
+    name: String,
+    #[serde(rename = "type")]
+    ty: String,
+    versions: String,
+    #[serde(default)]
+    nullable_versions: Option<String>,
+    #[serde(default)]
+    default: Option<Value>,
+    #[serde(default)]
+    ignorable: bool,
+    #[serde(default)]
+    entity_type: Option<String>,
+    about: String,
+    #[serde(default)]
+    fields: Option<Vec<FieldSpec>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct StructSpec {
+    name: String,
+    versions: String,
+    fields: Vec<FieldSpec>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Versions {
+    min: i16,
+    max: Option<i16>,
+}
+
+impl Versions {
+    fn parse(text: &str) -> Versions {
+        if let Some(min) = text.strip_suffix('+') {
+            Versions { min: min.parse().unwrap(), max: None }
+        } else if let Some((min, max)) = text.split_once('-') {
+            Versions { min: min.parse().unwrap(), max: Some(max.parse().unwrap()) }
+        } else {
+            let only = text.parse().unwrap();
+            Versions { min: only, max: Some(only) }
+        }
+    }
+
+    /// These versions, limited to those of the enclosing message or struct.
+    fn within(self, outer: Versions) -> Versions {
+        let max = match (self.max, outer.max) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        Versions { min: self.min.max(outer.min), max }
+    }
+
+    /// The condition under which a field with these versions is on the wire, or `None` when it
+    /// is in every version of the message.
+    fn condition(self, message: Versions) -> Option<String> {
+        let mut parts = Vec::new();
+        if self.min > message.min {
+            parts.push(format!("version >= {}", self.min));
+        }
+        if let Some(max) = self.max {
+            if max < message.max.unwrap() {
+                parts.push(format!("version <= {max}"));
+            }
+        }
+        (!parts.is_empty()).then(|| parts.join(" && "))
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Ty {
+    Bool,
+    I8,
+    I16,
+    U16,
+    I32,
+    I64,
+    Str,
+    Array(Box<Ty>),
+    Struct(String),
+}
+
+impl Ty {
+    fn parse(text: &str) -> Ty {
+        match text {
+            "bool" => Ty::Bool,
+            "int8" => Ty::I8,
+            "int16" => Ty::I16,
+            "uint16" => Ty::U16,
+            "int32" => Ty::I32,
+            "int64" => Ty::I64,
+            "string" => Ty::Str,
+            _ => match text.strip_prefix("[]") {
+                Some(inner) => Ty::Array(Box::new(Ty::parse(inner))),
+                None => {
+                    assert!(
+                        text.chars().next().unwrap().is_ascii_uppercase(),
+                        "unsupported type {text}"
+                    );
+                    Ty::Struct(text.to_owned())
+                }
+            },
+        }
+    }
+
+    fn rust(&self) -> String {
+        match self {
+            Ty::Bool => "bool".into(),
+            Ty::I8 => "i8".into(),
+            Ty::I16 => "i16".into(),
+            Ty::U16 => "u16".into(),
+            Ty::I32 => "i32".into(),
+            Ty::I64 => "i64".into(),
+            Ty::Str => "String".into(),
+            Ty::Array(inner) => format!("Vec<{}>", inner.rust()),
+            Ty::Struct(name) => name.clone(),
+        }
+    }
+
+    fn primitive(&self) -> Option<(&'static str, usize)> {
+        match self {
+            Ty::Bool => Some(("bool", 1)),
+            Ty::I8 => Some(("i8", 1)),
+            Ty::I16 => Some(("i16", 2)),
+            Ty::U16 => Some(("u16", 2)),
+            Ty::I32 => Some(("i32", 4)),
+            Ty::I64 => Some(("i64", 8)),
+            _ => None,
+        }
+    }
+
+    /// The fewest bytes a value of this type takes on the wire.
+    fn min_size(&self, structs: &HashMap<String, Vec<&FieldSpec>>) -> usize {
+        if let Some((_, size)) = self.primitive() {
+            return size;
+        }
+        match self {
+            Ty::Struct(name) => {
+                1 + structs[name]
+                    .iter()
+                    .filter(|field| field.nullable_versions.is_none())
+                    .map(|field| Ty::parse(&field.ty).min_size(structs))
+                    .sum::<usize>()
+            }
+            _ => 1,
+        }
+    }
+
+    fn contains_struct(&self) -> bool {
+        match self {
+            Ty::Struct(_) => true,
+            Ty::Array(inner) => inner.contains_struct(),
+            _ => false,
+        }
+    }
+}
+
+fn snake_case(name: &str) -> String {
+    let mut out = String::new();
+    for (index, ch) in name.chars().enumerate() {
+        if ch.is_ascii_uppercase() {
+            if index > 0 {
+                out.push('_');
+            }
+            out.push(ch.to_ascii_lowercase());
+        } else {
+            out.push(ch);
+        }
+    }
+    out
+}
+
+/// The name Kafka's JSON converters use: the spec name with its first letter in lower case.
+fn json_name(name: &str) -> String {
+    let mut chars = name.chars();
+    let first = chars.next().unwrap().to_ascii_lowercase();
+    std::iter::once(first).chain(chars).collect()
+}
+
+/// Kafka's JSON message specs allow `//` line comments.
+fn strip_comments(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for line in text.lines() {
+        let mut in_string = false;
+        let mut escaped = false;
+        let mut cut = line.len();
+        let bytes = line.as_bytes();
+        for (index, &byte) in bytes.iter().enumerate() {
+            match byte {
+                _ if escaped => escaped = false,
+                b'\\' if in_string => escaped = true,
+                b'"' => in_string = !in_string,
+                b'/' if !in_string && bytes.get(index + 1) == Some(&b'/') => {
+                    cut = index;
+                    break;
+                }
+                _ => {}
+            }
+        }
+        out.push_str(&line[..cut]);
+        out.push('\n');
+    }
+    out
+}
+
+struct Field<'s> {
+    spec: &'s FieldSpec,
+    rust_name: String,
+    ty: Ty,
+    nullable: bool,
+    condition: Option<String>,
+}
+
+impl<'s> Field<'s> {
+    fn new(spec: &'s FieldSpec, message_versions: Versions) -> Field<'s> {
+        let versions = Versions::parse(&spec.versions);
+        if let Some(nullable) = &spec.nullable_versions {
+            assert_eq!(
+                Versions::parse(nullable),
+                versions,
+                "{}: nullable in only some versions is not supported",
+                spec.name
+            );
+        }
+        Field {
+            spec,
+            rust_name: snake_case(&spec.name),
+            ty: Ty::parse(&spec.ty),
+            nullable: spec.nullable_versions.is_some(),
+            condition: versions.condition(message_versions),
+        }
+    }
+
+    fn rust_type(&self) -> String {
+        if self.nullable {
+            format!("Option<{}>", self.ty.rust())
+        } else {
+            self.ty.rust()
+        }
+    }
+
+    fn default_expr(&self) -> String {
+        let default = self.spec.default.as_ref();
+        let default_text = default.map(|value| match value {
+            Value::String(text) => text.clone(),
+            other => other.to_string(),
+        });
+        if self.nullable && default_text.as_deref() == Some("null") {
+            return "None".into();
+        }
+        let inner = match &self.ty {
+            Ty::Bool => default_text.unwrap_or_else(|| "false".into()),
+            Ty::I8 | Ty::I16 | Ty::U16 | Ty::I32 | Ty::I64 => {
+                let value: i64 = default_text.as_deref().unwrap_or("0").parse().unwrap();
+                value.to_string()
+            }
+            Ty::Str => match default_text.as_deref() {
+                None | Some("") => "String::new()".into(),
+                Some(text) => format!("String::from({text:?})"),
+            },
+            Ty::Array(_) => {
+                assert!(default_text.is_none(), "{}: array default", self.spec.name);
+                "Vec::new()".into()
+            }
+            Ty::Struct(name) => format!("{name}::default()"),
+        };
+        if self.nullable {
+            format!("Some({inner})")
+        } else {
+            inner
+        }
+    }
+
+    fn is_default_expr(&self) -> String {
+        let name = &self.rust_name;
+        match self.default_expr().as_str() {
+            "None" => format!("self.{name}.is_none()"),
+            "Vec::new()" | "String::new()" => format!("self.{name}.is_empty()"),
+            default => format!("self.{name} == {default}"),
+        }
+    }
+
+    fn read_expr(&self, structs: &HashMap<String, Vec<&FieldSpec>>) -> String {
+        fn item(ty: &Ty) -> String {
+            match ty {
+                Ty::Str => "decoder.string()".into(),
+                Ty::Struct(name) => format!("{name}::read(decoder, version)"),
+                other => format!("decoder.{}()", other.primitive().unwrap().0),
+            }
+        }
+        match (&self.ty, self.nullable) {
+            (Ty::Str, true) => "decoder.nullable_string()".into(),
+            (Ty::Array(inner), nullable) => format!(
+                "decoder.{}({}, |decoder| {})",
+                if nullable { "nullable_array" } else { "array" },
+                inner.min_size(structs),
+                item(inner)
+            ),
+            (Ty::Struct(name), true) => {
+                format!("decoder.nullable_struct(|decoder| {name}::read(decoder, version))")
+            }
+            (ty, false) => item(ty),
+            (ty, true) => panic!("nullable {ty:?} is not supported"),
+        }
+    }
+
+    /// A statement writing the field; `None` for primitives, which cannot fail.
+    fn write_stmt(&self) -> String {
+        let name = &self.rust_name;
+        if let Some((method, _)) = self.ty.primitive() {
+            return format!("encoder.{method}(self.{name});");
+        }
+        fn item(ty: &Ty) -> String {
+            match ty {
+                Ty::Str => "encoder.string(item)".into(),
+                Ty::Struct(_) => "item.write(encoder, version)".into(),
+                other => format!("{{ encoder.{}(*item); Ok(()) }}", other.primitive().unwrap().0),
+            }
+        }
+        let body = match (&self.ty, self.nullable) {
+            (Ty::Str, false) => format!("encoder.string(&self.{name})"),
+            (Ty::Str, true) => format!("encoder.nullable_string(self.{name}.as_deref())"),
+            (Ty::Array(inner), false) => {
+                format!("encoder.array(&self.{name}, |encoder, item| {})", item(inner))
+            }
+            (Ty::Array(inner), true) => format!(
+                "encoder.nullable_array(self.{name}.as_deref(), |encoder, item| {})",
+                item(inner)
+            ),
+            (Ty::Struct(_), false) => format!("self.{name}.write(encoder, version)"),
+            (Ty::Struct(_), true) => format!(
+                "encoder.nullable_struct(self.{name}.as_ref(), |encoder, value| value.write(encoder, version))"
+            ),
+            (ty, _) => panic!("unsupported {ty:?}"),
+        };
+        format!("encoder.field({name:?}, |encoder| {body})?;")
+    }
+
+    /// A statement restricting nested structs to the version; `None` when there are none.
+    fn restrict_nested(&self) -> Option<String> {
+        let name = &self.rust_name;
+        let call = "restrict_to_version(version)";
+        match (&self.ty, self.nullable) {
+            (Ty::Struct(_), false) => Some(format!("self.{name}.{call};")),
+            (Ty::Struct(_), true) => {
+                Some(format!("if let Some(value) = &mut self.{name} {{ value.{call}; }}"))
+            }
+            (Ty::Array(inner), false) if inner.contains_struct() => {
+                Some(format!("for item in &mut self.{name} {{ item.{call}; }}"))
+            }
+            (Ty::Array(inner), true) if inner.contains_struct() => Some(format!(
+                "for item in self.{name}.iter_mut().flatten() {{ item.{call}; }}"
+            )),
+            _ => None,
+        }
+    }
+}
+
+struct StructDef<'s> {
+    name: String,
+    about: String,
+    /// The versions the struct is on the wire in; its fields' conditions are relative to these.
+    versions: Versions,
+    fields: Vec<&'s FieldSpec>,
+}
+
+/// The message struct, its inline structs in order of appearance, then its common structs.
+fn collect_structs(spec: &Spec) -> Vec<StructDef<'_>> {
+    let message_versions = Versions::parse(&spec.valid_versions);
+    fn walk<'s>(fields: &'s [FieldSpec], within: Versions, out: &mut Vec<StructDef<'s>>) {
+        for field in fields {
+            if let Some(inner) = &field.fields {
+                let versions = Versions::parse(&field.versions).within(within);
+                out.push(StructDef {
+                    name: field.ty.trim_start_matches("[]").to_owned(),
+                    about: field.about.clone(),
+                    versions,
+                    fields: inner.iter().collect(),
+                });
+                walk(inner, versions, out);
+            }
+        }
+    }
+    let mut out = vec![StructDef {
+        name: spec.name.clone(),
+        about: String::new(),
+        versions: message_versions,
+        fields: spec.fields.iter().collect(),
+    }];
+    walk(&spec.fields, message_versions, &mut out);
+    for common in &spec.common_structs {
+        let versions = Versions::parse(&common.versions).within(message_versions);
+        out.push(StructDef {
+            name: common.name.clone(),
+            about: String::new(),
+            versions,
+            fields: common.fields.iter().collect(),
+        });
+        walk(&common.fields, versions, &mut out);
+    }
+    out
+}
+
+fn doc(out: &mut String, text: &str) {
+    for line in text.lines() {
+        let line = line.trim();
+        if line.is_empty() {
+            out.push_str("///\n");
+        } else {
+            writeln!(out, "/// {line}").unwrap();
+        }
+    }
+}
+
+fn generate_message(spec: &Spec, dialect: &str, schema_path: &str) -> String {
+    assert_eq!(spec.flexible_versions, "0+", "{}: only flexible messages", spec.name);
+    let versions = Versions::parse(&spec.valid_versions);
+    let max_version = versions.max.unwrap();
+    let structs = collect_structs(spec);
+    let by_name: HashMap<String, Vec<&FieldSpec>> =
+        structs.iter().map(|def| (def.name.clone(), def.fields.clone())).collect();
+    let mut out = String::new();
+    writeln!(out, "// Generated from `protocol/{schema_path}` by `streamspec-codegen` (`protocol/codegen`); do not edit.").unwrap();
+    writeln!(out, "//! `{}` (api key {}, versions {}), {} dialect.", spec.name, spec.api_key, spec.valid_versions, dialect).unwrap();
+    out.push_str("\nuse serde::{Deserialize, Serialize};\n\n");
+    out.push_str("use crate::codec::{arbitrary_tagged_fields, Decoder, Encoder, Sink, TaggedFields};\n");
+    out.push_str("use crate::error::{DecodeError, EncodeError};\n\n");
+
+    for def in &structs {
+        let fields: Vec<Field> = def.fields.iter().map(|spec| Field::new(spec, def.versions)).collect();
+        let is_message = def.name == spec.name;
+        if is_message {
+            writeln!(out, "/// The `{}` message; every field of every version.", spec.name).unwrap();
+        } else if !def.about.is_empty() {
+            doc(&mut out, &def.about);
+        } else {
+            writeln!(out, "/// The `{}` struct of `{}`.", def.name, spec.name).unwrap();
+        }
+        out.push_str("#[non_exhaustive]\n#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, arbitrary::Arbitrary)]\n#[serde(default)]\n");
+        writeln!(out, "pub struct {} {{", def.name).unwrap();
+        for field in &fields {
+            doc(&mut out, &field.spec.about);
+            let mut facts = format!("Versions {}", field.spec.versions);
+            if field.nullable {
+                facts.push_str(", nullable");
+            }
+            if field.spec.ignorable {
+                facts.push_str(", ignorable");
+            }
+            if let Some(entity) = &field.spec.entity_type {
+                write!(facts, ", entity type `{entity}`").unwrap();
+            }
+            writeln!(out, "///\n/// {facts}.").unwrap();
+            writeln!(out, "#[serde(rename = {:?})]", json_name(&field.spec.name)).unwrap();
+            writeln!(out, "pub {}: {},", field.rust_name, field.rust_type()).unwrap();
+        }
+        out.push_str("/// Tagged fields this schema does not declare, kept so that re-encoding loses nothing.\n");
+        out.push_str("#[serde(rename = \"_unknownTaggedFields\", skip_serializing_if = \"TaggedFields::is_empty\")]\n");
+        out.push_str("#[arbitrary(with = arbitrary_tagged_fields)]\n");
+        out.push_str("pub unknown_tagged_fields: TaggedFields,\n}\n\n");
+
+        writeln!(out, "impl Default for {} {{\nfn default() -> Self {{\n{} {{", def.name, def.name).unwrap();
+        for field in &fields {
+            writeln!(out, "{}: {},", field.rust_name, field.default_expr()).unwrap();
+        }
+        out.push_str("unknown_tagged_fields: TaggedFields::new(),\n}\n}\n}\n\n");
+
+        writeln!(out, "impl {} {{", def.name).unwrap();
+        for field in &fields {
+            let name = &field.rust_name;
+            if field.ty == Ty::Str && !field.nullable {
+                writeln!(out, "/// Sets `{name}`.\npub fn with_{name}(mut self, value: impl Into<String>) -> Self {{ self.{name} = value.into(); self }}").unwrap();
+            } else {
+                writeln!(out, "/// Sets `{name}`.\npub fn with_{name}(mut self, value: {}) -> Self {{ self.{name} = value; self }}", field.rust_type()).unwrap();
+            }
+        }
+
+        let reads_version = fields.iter().any(|f| f.condition.is_some() || f.ty.contains_struct());
+        let version_param = if reads_version { "version" } else { "_version" };
+        writeln!(out, "\npub(crate) fn read(decoder: &mut Decoder<'_>, {version_param}: i16) -> Result<Self, DecodeError> {{").unwrap();
+        out.push_str("let mut this = Self::default();\n");
+        for field in &fields {
+            let read = format!(
+                "this.{} = decoder.field({:?}, |decoder| {})?;",
+                field.rust_name,
+                field.rust_name,
+                field.read_expr(&by_name)
+            );
+            match &field.condition {
+                Some(condition) => writeln!(out, "if {condition} {{ {read} }}").unwrap(),
+                None => writeln!(out, "{read}").unwrap(),
+            }
+        }
+        out.push_str("this.unknown_tagged_fields = decoder.tagged_fields()?;\nOk(this)\n}\n\n");
+
+        writeln!(out, "pub(crate) fn write<S: Sink>(&self, encoder: &mut Encoder<S>, {version_param}: i16) -> Result<(), EncodeError> {{").unwrap();
+        for field in &fields {
+            let write = field.write_stmt();
+            match (&field.condition, field.spec.ignorable) {
+                (None, _) => writeln!(out, "{write}").unwrap(),
+                (Some(condition), true) => {
+                    writeln!(out, "// Ignorable: a value the version cannot carry is dropped.\nif {condition} {{ {write} }}").unwrap()
+                }
+                (Some(condition), false) => writeln!(
+                    out,
+                    "if {condition} {{ {write} }} else {{ encoder.absent_field({:?}, {}, version)?; }}",
+                    field.rust_name,
+                    field.is_default_expr()
+                )
+                .unwrap(),
+            }
+        }
+        out.push_str("encoder.tagged_fields(&self.unknown_tagged_fields)\n}\n\n");
+
+        let mut restrict = String::new();
+        for field in &fields {
+            let nested = field.restrict_nested();
+            match (&field.condition, nested) {
+                (Some(condition), nested) => {
+                    write!(restrict, "if !({condition}) {{ self.{} = {}; }}", field.rust_name, field.default_expr()).unwrap();
+                    if let Some(nested) = nested {
+                        write!(restrict, " else {{ {nested} }}").unwrap();
+                    }
+                    restrict.push('\n');
+                }
+                (None, Some(nested)) => writeln!(restrict, "{nested}").unwrap(),
+                (None, None) => {}
+            }
+        }
+        let restrict_param = if restrict.is_empty() { "_version" } else { "version" };
+        writeln!(out, "/// Resets every field that `version` lacks to its default, here and in nested structs.\npub fn restrict_to_version(&mut self, {restrict_param}: i16) {{\n{restrict}}}").unwrap();
+        out.push_str("}\n\n");
+    }
+
+    let message = &spec.name;
+    let kind_variant = kind_variant(dialect, message);
+    let is_request = spec.kind == "request";
+    writeln!(out, "impl crate::WireMessage for {message} {{").unwrap();
+    writeln!(out, "const NAME: &'static str = {message:?};").unwrap();
+    writeln!(out, "const API_KEY: i16 = {};", spec.api_key).unwrap();
+    writeln!(out, "const VERSIONS: kafka_protocol::protocol::VersionRange = kafka_protocol::protocol::VersionRange {{ min: {}, max: {max_version} }};", versions.min).unwrap();
+    writeln!(out, "const KIND: crate::MessageKind = crate::MessageKind::{kind_variant};").unwrap();
+    out.push_str("fn read_body(decoder: &mut Decoder<'_>, version: i16) -> Result<Self, DecodeError> { Self::read(decoder, version) }\n");
+    out.push_str("fn write_body<S: Sink>(&self, encoder: &mut Encoder<S>, version: i16) -> Result<(), EncodeError> { self.write(encoder, version) }\n");
+    out.push_str("fn restrict_to_version(&mut self, version: i16) { self.restrict_to_version(version) }\n}\n\n");
+    writeln!(out, "crate::impl_kafka_protocol_traits!({message}, header_version: {});", if is_request { 2 } else { 1 }).unwrap();
+    if is_request {
+        let response = message.replace("Request", "Response");
+        writeln!(out, "\nimpl kafka_protocol::protocol::Request for {message} {{\nconst KEY: i16 = {};\ntype Response = super::{}::{response};\n}}", spec.api_key, snake_case(&response)).unwrap();
+    }
+    let _ = &spec.listeners;
+    out
+}
+
+fn kind_variant(dialect_prefix: &str, message: &str) -> String {
+    let prefix = DIALECTS
+        .iter()
+        .find(|(_, module, _)| *module == dialect_prefix)
+        .map(|(_, _, prefix)| *prefix)
+        .unwrap();
+    format!("{prefix}{message}")
+}
+
+fn rustfmt(source: &str) -> String {
+    let mut child = Command::new("rustfmt")
+        .args(["--edition", "2021", "--emit", "stdout", "--quiet"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("rustfmt must be installed (rustup component add rustfmt)");
+    child.stdin.take().unwrap().write_all(source.as_bytes()).unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success(), "rustfmt refused the generated code:\n{source}");
+    String::from_utf8(output.stdout).unwrap()
+}
+
+fn load_spec(path: &Path) -> Spec {
+    let text = std::fs::read_to_string(path).unwrap();
+    serde_json::from_str(&strip_comments(&text))
+        .unwrap_or_else(|error| panic!("{}: {error}", path.display()))
+}
+
+/// Every generated file, by path relative to the crate root.
+pub fn generate(crate_root: &Path) -> BTreeMap<PathBuf, String> {
+    let mut files = BTreeMap::new();
+    let mut kinds = Vec::new(); // (variant, module path, is_request)
+    let mut top = String::from("// Generated by `streamspec-codegen` (`protocol/codegen`); do not edit.\n//! Message types generated from the JSON specs in `protocol/schemas/`.\n\n");
+    for (folder, module, _) in DIALECTS {
+        let mut paths: Vec<PathBuf> = std::fs::read_dir(crate_root.join("schemas").join(folder))
+            .unwrap()
+            .map(|entry| entry.unwrap().path())
+            .filter(|path| path.extension().is_some_and(|ext| ext == "json"))
+            .collect();
+        paths.sort();
+        let mut module_file = format!("// Generated by `streamspec-codegen` (`protocol/codegen`); do not edit.\n//! Messages of the {folder} dialect.\n\n");
+        let mut uses = String::new();
+        for path in paths {
+            let spec = load_spec(&path);
+            let file_module = snake_case(&spec.name);
+            let schema_path = format!("schemas/{folder}/{}", path.file_name().unwrap().to_str().unwrap());
+            files.insert(
+                PathBuf::from(format!("src/generated/{module}/{file_module}.rs")),
+                rustfmt(&generate_message(&spec, module, &schema_path)),
+            );
+            writeln!(module_file, "pub mod {file_module};").unwrap();
+            writeln!(uses, "pub use {file_module}::{};", spec.name).unwrap();
+            kinds.push((kind_variant(module, &spec.name), format!("{module}::{}", spec.name), spec.kind == "request"));
+        }
+        module_file.push('\n');
+        module_file.push_str(&uses);
+        files.insert(PathBuf::from(format!("src/generated/{module}/mod.rs")), rustfmt(&module_file));
+        writeln!(top, "pub mod {module};").unwrap();
+    }
+    top.push_str(&generate_dispatch(&kinds));
+    files.insert(PathBuf::from("src/generated/mod.rs"), rustfmt(&top));
+    files
+}
+
+fn generate_dispatch(kinds: &[(String, String, bool)]) -> String {
+    let mut out = String::new();
+    out.push_str("\nuse crate::codec::TraceEntry;\nuse crate::error::{DecodeError, EncodeError};\nuse crate::WireMessage;\n\n");
+    out.push_str("/// Every message type, of every dialect.\n#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]\npub enum MessageKind {\n");
+    for (variant, _, _) in kinds {
+        writeln!(out, "{variant},").unwrap();
+    }
+    out.push_str("}\n\n/// A message of any kind, for code that handles them all alike.\n#[derive(Debug, Clone, PartialEq, Eq)]\npub enum AnyMessage {\n");
+    for (variant, path, _) in kinds {
+        writeln!(out, "{variant}({path}),").unwrap();
+    }
+    out.push_str("}\n\nimpl MessageKind {\n/// All kinds, requests and responses of every dialect.\npub const ALL: &'static [MessageKind] = &[");
+    for (variant, _, _) in kinds {
+        write!(out, "MessageKind::{variant},").unwrap();
+    }
+    out.push_str("];\n\n");
+    let arms = |body: &dyn Fn(&str, &str) -> String| -> String {
+        kinds.iter().map(|(variant, path, _)| format!("MessageKind::{variant} => {},\n", body(variant, path))).collect()
+    };
+    writeln!(out, "/// The message's name in its schema.\npub fn name(self) -> &'static str {{ match self {{ {} }} }}", arms(&|_, path| format!("{path}::NAME"))).unwrap();
+    writeln!(out, "/// The API key.\npub fn api_key(self) -> i16 {{ match self {{ {} }} }}", arms(&|_, path| format!("{path}::API_KEY"))).unwrap();
+    writeln!(out, "/// The versions the schema defines.\npub fn versions(self) -> kafka_protocol::protocol::VersionRange {{ match self {{ {} }} }}", arms(&|_, path| format!("<{path} as WireMessage>::VERSIONS"))).unwrap();
+    writeln!(out, "/// True for requests, false for responses.\npub fn is_request(self) -> bool {{ match self {{ {} }} }}", kinds.iter().map(|(variant, _, request)| format!("MessageKind::{variant} => {request},\n")).collect::<String>()).unwrap();
+    writeln!(out, "/// The dialect the message belongs to.\npub fn dialect(self) -> crate::Dialect {{ match self {{ {} }} }}", kinds.iter().map(|(variant, path, _)| format!("MessageKind::{variant} => crate::Dialect::{},\n", if path.starts_with("kafka::") { "Kafka" } else { "KipDraft" })).collect::<String>()).unwrap();
+    writeln!(out, "/// Decodes one whole message of this kind; trailing bytes are an error.\npub fn decode(self, bytes: &[u8], version: i16) -> Result<AnyMessage, DecodeError> {{ match self {{ {} }} }}", arms(&|variant, path| format!("{path}::decode_exact(bytes, version).map(AnyMessage::{variant})"))).unwrap();
+    writeln!(out, "/// Decodes like [`MessageKind::decode`] and records where every value lies.\npub fn decode_traced(self, bytes: &[u8], version: i16) -> Result<(AnyMessage, Vec<TraceEntry>), DecodeError> {{ match self {{ {} }} }}", arms(&|variant, path| format!("{path}::decode_traced(bytes, version).map(|(message, trace)| (AnyMessage::{variant}(message), trace))"))).unwrap();
+    out.push_str("}\n\n");
+    let message_arms = |body: &dyn Fn(&str) -> String| -> String {
+        kinds.iter().map(|(variant, _, _)| format!("AnyMessage::{variant}(message) => {},\n", body(variant))).collect()
+    };
+    out.push_str("impl AnyMessage {\n");
+    writeln!(out, "/// The message's kind.\npub fn kind(&self) -> MessageKind {{ match self {{ {} }} }}", kinds.iter().map(|(variant, _, _)| format!("AnyMessage::{variant}(_) => MessageKind::{variant},\n")).collect::<String>()).unwrap();
+    writeln!(out, "/// Encodes the message at `version`.\npub fn encode_to_vec(&self, version: i16) -> Result<Vec<u8>, EncodeError> {{ match self {{ {} }} }}", message_arms(&|_| "message.encode_to_vec(version)".into())).unwrap();
+    writeln!(out, "/// The encoded size at `version`.\npub fn encoded_size(&self, version: i16) -> Result<usize, EncodeError> {{ match self {{ {} }} }}", message_arms(&|_| "message.encoded_size(version)".into())).unwrap();
+    writeln!(out, "/// Resets every field that `version` lacks to its default.\npub fn restrict_to_version(&mut self, version: i16) {{ match self {{ {} }} }}", message_arms(&|_| "WireMessage::restrict_to_version(message, version)".into())).unwrap();
+    writeln!(out, "/// The message in the JSON form of Kafka's generated converters.\npub fn to_json(&self) -> serde_json::Value {{ match self {{ {} }} }}", message_arms(&|_| "serde_json::to_value(message).expect(\"messages always serialize\")".into())).unwrap();
+    writeln!(out, "/// Reads a message of `kind` from its JSON form.\npub fn from_json(kind: MessageKind, json: serde_json::Value) -> Result<AnyMessage, serde_json::Error> {{ match kind {{ {} }} }}", kinds.iter().map(|(variant, _, _)| format!("MessageKind::{variant} => serde_json::from_value(json).map(AnyMessage::{variant}),\n")).collect::<String>()).unwrap();
+    writeln!(out, "/// Builds an arbitrary message of `kind`.\npub fn arbitrary_of(kind: MessageKind, input: &mut arbitrary::Unstructured<'_>) -> arbitrary::Result<AnyMessage> {{ match kind {{ {} }} }}", kinds.iter().map(|(variant, _, _)| format!("MessageKind::{variant} => input.arbitrary().map(AnyMessage::{variant}),\n")).collect::<String>()).unwrap();
+    out.push_str("}\n");
+    out
+}
+
+/// Paths (relative to the protocol crate) whose content differs from the generator's output, and
+/// files under `src/generated/` that the generator does not make.
+#[derive(Debug, Default)]
+pub struct Staleness {
+    pub differs: Vec<String>,
+    pub orphans: Vec<String>,
+}
+
+impl Staleness {
+    pub fn is_fresh(&self) -> bool {
+        self.differs.is_empty() && self.orphans.is_empty()
+    }
+}
+
+/// Compares the checked-in generated code with the generator's output.
+pub fn check(crate_root: &Path) -> Staleness {
+    let expected = generate(crate_root);
+    let mut staleness = Staleness::default();
+    for (relative, content) in &expected {
+        let current = std::fs::read_to_string(crate_root.join(relative)).ok();
+        if current.as_deref() != Some(content.as_str()) {
+            staleness.differs.push(relative.display().to_string());
+        }
+    }
+    for path in files_under(&crate_root.join("src/generated")) {
+        let relative = path.strip_prefix(crate_root).unwrap().to_path_buf();
+        if !expected.contains_key(&relative) {
+            staleness.orphans.push(relative.display().to_string());
+        }
+    }
+    staleness
+}
+
+/// Rewrites the generated code; returns a line per file written or removed.
+pub fn write(crate_root: &Path) -> Vec<String> {
+    let staleness = check(crate_root);
+    let expected = generate(crate_root);
+    let mut report = Vec::new();
+    for relative in &staleness.differs {
+        let path = crate_root.join(relative);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, &expected[Path::new(relative)]).unwrap();
+        report.push(format!("wrote {relative}"));
+    }
+    for relative in &staleness.orphans {
+        std::fs::remove_file(crate_root.join(relative)).unwrap();
+        report.push(format!("removed {relative}"));
+    }
+    if report.is_empty() {
+        report.push("src/generated/ is up to date".to_owned());
+    }
+    report
+}
+
+fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut files = Vec::new();
+    for entry in entries {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            files.extend(files_under(&path));
+        } else {
+            files.push(path);
+        }
+    }
+    files
+}

@@ -1,0 +1,586 @@
+//! Primitives of Kafka's flexible-version encoding (KIP-482): fixed-width integers, unsigned
+//! varints, compact strings and arrays (length + 1, zero meaning null), nullable-struct markers
+//! and tagged-field sections. The generated message code is written in terms of these.
+//!
+//! Decoding is strict: it accepts exactly the bytes that Kafka's writer produces for some value,
+//! so any input that decodes re-encodes to the same bytes.
+
+use std::collections::BTreeMap;
+
+use bytes::{BufMut, Bytes};
+
+use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, PathSegment};
+
+/// Kafka refuses strings longer than `i16::MAX` bytes on both sides.
+pub const MAX_STRING_LEN: usize = i16::MAX as usize;
+
+/// Unknown tagged fields of a struct, by tag, re-encoded in ascending tag order.
+pub type TaggedFields = BTreeMap<u32, Bytes>;
+
+/// One decoded value and where its bytes are, recorded when a [`Decoder`] traces.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TraceEntry {
+    pub start: usize,
+    pub end: usize,
+    /// Innermost segment first; see [`TraceEntry::path`].
+    segments: Vec<PathSegment>,
+    pub value: String,
+}
+
+impl TraceEntry {
+    /// The field path, outermost first, e.g. `topology.subtopologies[0].source_topics`.
+    pub fn path(&self) -> String {
+        crate::error::FieldPath::from_innermost_first(self.segments.clone()).to_string()
+    }
+}
+
+/// Reads one message from a byte slice.
+#[derive(Debug)]
+pub struct Decoder<'a> {
+    input: &'a [u8],
+    position: usize,
+    trace: Option<Vec<TraceEntry>>,
+}
+
+type DecodeResult<T> = Result<T, DecodeError>;
+
+impl<'a> Decoder<'a> {
+    pub fn new(input: &'a [u8]) -> Self {
+        Decoder {
+            input,
+            position: 0,
+            trace: None,
+        }
+    }
+
+    /// A decoder that records every value it reads, for annotated dumps.
+    pub fn tracing(input: &'a [u8]) -> Self {
+        Decoder {
+            input,
+            position: 0,
+            trace: Some(Vec::new()),
+        }
+    }
+
+    pub fn position(&self) -> usize {
+        self.position
+    }
+
+    pub fn remaining(&self) -> usize {
+        self.input.len() - self.position
+    }
+
+    /// The recorded values, when tracing.
+    pub fn into_trace(self) -> Vec<TraceEntry> {
+        self.trace.unwrap_or_default()
+    }
+
+    /// Refuses bytes left after a complete message.
+    pub fn finish(&self) -> DecodeResult<()> {
+        match self.remaining() {
+            0 => Ok(()),
+            count => Err(DecodeError::new(
+                self.position,
+                DecodeErrorKind::TrailingBytes { count },
+            )),
+        }
+    }
+
+    fn error(&self, kind: DecodeErrorKind) -> DecodeError {
+        DecodeError::new(self.position, kind)
+    }
+
+    fn record(&mut self, start: usize, value: impl FnOnce() -> String) {
+        if let Some(trace) = &mut self.trace {
+            trace.push(TraceEntry {
+                start,
+                end: self.position,
+                segments: Vec::new(),
+                value: value(),
+            });
+        }
+    }
+
+    fn nest<T>(
+        &mut self,
+        segment: PathSegment,
+        read: impl FnOnce(&mut Self) -> DecodeResult<T>,
+    ) -> DecodeResult<T> {
+        let first_entry = self.trace.as_ref().map_or(0, Vec::len);
+        match read(self) {
+            Ok(value) => {
+                if let Some(trace) = &mut self.trace {
+                    for entry in &mut trace[first_entry..] {
+                        entry.segments.push(segment);
+                    }
+                }
+                Ok(value)
+            }
+            Err(error) => Err(error.within(segment)),
+        }
+    }
+
+    /// Reads the named field; errors and trace entries inside it carry its name.
+    pub fn field<T>(
+        &mut self,
+        name: &'static str,
+        read: impl FnOnce(&mut Self) -> DecodeResult<T>,
+    ) -> DecodeResult<T> {
+        self.nest(PathSegment::Field(name), read)
+    }
+
+    fn take(&mut self, count: usize) -> DecodeResult<&'a [u8]> {
+        let remaining = self.remaining();
+        if count > remaining {
+            return Err(self.error(DecodeErrorKind::Truncated {
+                needed: count,
+                remaining,
+            }));
+        }
+        let bytes = &self.input[self.position..self.position + count];
+        self.position += count;
+        Ok(bytes)
+    }
+
+    fn take_array<const N: usize>(&mut self) -> DecodeResult<[u8; N]> {
+        let bytes = self.take(N)?;
+        let mut array = [0u8; N];
+        array.copy_from_slice(bytes);
+        Ok(array)
+    }
+
+    pub fn i8(&mut self) -> DecodeResult<i8> {
+        let start = self.position;
+        let value = i8::from_be_bytes(self.take_array()?);
+        self.record(start, || value.to_string());
+        Ok(value)
+    }
+
+    pub fn i16(&mut self) -> DecodeResult<i16> {
+        let start = self.position;
+        let value = i16::from_be_bytes(self.take_array()?);
+        self.record(start, || value.to_string());
+        Ok(value)
+    }
+
+    pub fn u16(&mut self) -> DecodeResult<u16> {
+        let start = self.position;
+        let value = u16::from_be_bytes(self.take_array()?);
+        self.record(start, || value.to_string());
+        Ok(value)
+    }
+
+    pub fn i32(&mut self) -> DecodeResult<i32> {
+        let start = self.position;
+        let value = i32::from_be_bytes(self.take_array()?);
+        self.record(start, || value.to_string());
+        Ok(value)
+    }
+
+    pub fn i64(&mut self) -> DecodeResult<i64> {
+        let start = self.position;
+        let value = i64::from_be_bytes(self.take_array()?);
+        self.record(start, || value.to_string());
+        Ok(value)
+    }
+
+    pub fn bool(&mut self) -> DecodeResult<bool> {
+        let start = self.position;
+        let value = match self.take_array::<1>()?[0] {
+            0 => false,
+            1 => true,
+            other => {
+                self.position = start;
+                return Err(self.error(DecodeErrorKind::InvalidBoolean(other)));
+            }
+        };
+        self.record(start, || value.to_string());
+        Ok(value)
+    }
+
+    /// An unsigned varint in its one canonical (shortest) form.
+    fn uvarint(&mut self) -> DecodeResult<u32> {
+        let start = self.position;
+        let mut value: u32 = 0;
+        for index in 0..5 {
+            let byte = self.take_array::<1>()?[0];
+            let group = u32::from(byte & 0x7f);
+            let last = byte & 0x80 == 0;
+            // The fifth group may only hold the top four bits; a last group of zero is redundant.
+            if (index == 4 && (!last || group > 0x0f)) || (last && index > 0 && group == 0) {
+                self.position = start;
+                return Err(self.error(DecodeErrorKind::InvalidVarint));
+            }
+            value |= group << (7 * index);
+            if last {
+                return Ok(value);
+            }
+        }
+        unreachable!("the fifth byte either ends the varint or is refused")
+    }
+
+    /// A compact length: `None` for null, else the length, which must not exceed `i32::MAX`.
+    fn compact_length(&mut self) -> DecodeResult<Option<usize>> {
+        let start = self.position;
+        let encoded = self.uvarint()?;
+        if encoded == 0 {
+            return Ok(None);
+        }
+        let length = encoded - 1;
+        if length > i32::MAX as u32 {
+            self.position = start;
+            return Err(self.error(DecodeErrorKind::InvalidLength {
+                length: i64::from(length as i32),
+                remaining: self.remaining(),
+            }));
+        }
+        Ok(Some(length as usize))
+    }
+
+    fn string_body(&mut self, start: usize, length: usize) -> DecodeResult<String> {
+        if length > MAX_STRING_LEN {
+            self.position = start;
+            return Err(self.error(DecodeErrorKind::InvalidLength {
+                length: length as i64,
+                remaining: self.remaining(),
+            }));
+        }
+        let body_start = self.position;
+        let bytes = self.take(length)?;
+        match std::str::from_utf8(bytes) {
+            Ok(text) => Ok(text.to_owned()),
+            Err(_) => {
+                self.position = body_start;
+                Err(self.error(DecodeErrorKind::InvalidUtf8))
+            }
+        }
+    }
+
+    pub fn nullable_string(&mut self) -> DecodeResult<Option<String>> {
+        let start = self.position;
+        let value = match self.compact_length()? {
+            None => None,
+            Some(length) => Some(self.string_body(start, length)?),
+        };
+        self.record(start, || match &value {
+            None => "null".to_owned(),
+            Some(text) => format!("{text:?}"),
+        });
+        Ok(value)
+    }
+
+    pub fn string(&mut self) -> DecodeResult<String> {
+        let start = self.position;
+        match self.nullable_string()? {
+            Some(text) => Ok(text),
+            None => {
+                self.position = start;
+                Err(self.error(DecodeErrorKind::UnexpectedNull))
+            }
+        }
+    }
+
+    /// A compact array whose items each take at least `min_item_size` bytes; the count is
+    /// checked against the remaining input before anything is allocated.
+    pub fn nullable_array<T>(
+        &mut self,
+        min_item_size: usize,
+        mut read_item: impl FnMut(&mut Self) -> DecodeResult<T>,
+    ) -> DecodeResult<Option<Vec<T>>> {
+        let start = self.position;
+        let Some(count) = self.compact_length()? else {
+            self.record(start, || "null".to_owned());
+            return Ok(None);
+        };
+        let remaining = self.remaining();
+        if count.saturating_mul(min_item_size.max(1)) > remaining {
+            self.position = start;
+            return Err(self.error(DecodeErrorKind::InvalidLength {
+                length: count as i64,
+                remaining,
+            }));
+        }
+        self.record(start, || format!("{count} items"));
+        let mut items = Vec::with_capacity(count);
+        for index in 0..count {
+            items.push(self.nest(PathSegment::Index(index), &mut read_item)?);
+        }
+        Ok(Some(items))
+    }
+
+    pub fn array<T>(
+        &mut self,
+        min_item_size: usize,
+        read_item: impl FnMut(&mut Self) -> DecodeResult<T>,
+    ) -> DecodeResult<Vec<T>> {
+        let start = self.position;
+        match self.nullable_array(min_item_size, read_item)? {
+            Some(items) => Ok(items),
+            None => {
+                self.position = start;
+                if let Some(trace) = &mut self.trace {
+                    trace.pop();
+                }
+                Err(self.error(DecodeErrorKind::UnexpectedNull))
+            }
+        }
+    }
+
+    /// A nullable struct: an int8 marker, -1 for null or 1 for present, then the struct.
+    pub fn nullable_struct<T>(
+        &mut self,
+        read_struct: impl FnOnce(&mut Self) -> DecodeResult<T>,
+    ) -> DecodeResult<Option<T>> {
+        let start = self.position;
+        let marker = i8::from_be_bytes(self.take_array()?);
+        match marker {
+            -1 => {
+                self.record(start, || "null".to_owned());
+                Ok(None)
+            }
+            1 => {
+                self.record(start, || "present".to_owned());
+                read_struct(self).map(Some)
+            }
+            other => {
+                self.position = start;
+                Err(self.error(DecodeErrorKind::InvalidNullMarker(other)))
+            }
+        }
+    }
+
+    /// A tagged-field section. The schemas declare no tagged fields, so all are unknown and kept.
+    pub fn tagged_fields(&mut self) -> DecodeResult<TaggedFields> {
+        self.field("_tagged_fields", |decoder| {
+            let start = decoder.position;
+            let count = decoder.uvarint()?;
+            decoder.record(start, || format!("{count} fields"));
+            let mut fields = TaggedFields::new();
+            let mut previous: Option<u32> = None;
+            for index in 0..count as usize {
+                decoder.nest(PathSegment::Index(index), |decoder| {
+                    let start = decoder.position;
+                    let tag = decoder.uvarint()?;
+                    if let Some(previous) = previous.filter(|&previous| tag <= previous) {
+                        decoder.position = start;
+                        return Err(decoder.error(DecodeErrorKind::TaggedFieldsOutOfOrder {
+                            tag,
+                            previous,
+                        }));
+                    }
+                    let size = decoder.uvarint()? as usize;
+                    let data = decoder.take(size)?;
+                    decoder.record(start, || format!("tag {tag}, {size} bytes"));
+                    fields.insert(tag, Bytes::copy_from_slice(data));
+                    previous = Some(tag);
+                    Ok(())
+                })?;
+            }
+            Ok(fields)
+        })
+    }
+}
+
+/// Where encoded bytes go: a buffer, or a counter that only measures.
+pub trait Sink {
+    fn put_slice(&mut self, bytes: &[u8]);
+}
+
+/// Counts bytes, so that `compute_size` runs the same code as `encode`.
+#[derive(Debug, Default)]
+pub struct SizeCounter(pub usize);
+
+impl Sink for SizeCounter {
+    fn put_slice(&mut self, bytes: &[u8]) {
+        self.0 += bytes.len();
+    }
+}
+
+/// Writes into any [`BufMut`].
+#[derive(Debug)]
+pub struct BufSink<'b, B: BufMut>(pub &'b mut B);
+
+impl<B: BufMut> Sink for BufSink<'_, B> {
+    fn put_slice(&mut self, bytes: &[u8]) {
+        self.0.put_slice(bytes);
+    }
+}
+
+/// Writes one message into a [`Sink`].
+#[derive(Debug)]
+pub struct Encoder<S: Sink> {
+    sink: S,
+}
+
+type EncodeResult = Result<(), EncodeError>;
+
+impl<S: Sink> Encoder<S> {
+    pub fn new(sink: S) -> Self {
+        Encoder { sink }
+    }
+
+    pub fn into_sink(self) -> S {
+        self.sink
+    }
+
+    /// Writes the named field; errors inside it carry its name.
+    pub fn field(
+        &mut self,
+        name: &'static str,
+        write: impl FnOnce(&mut Self) -> EncodeResult,
+    ) -> EncodeResult {
+        write(self).map_err(|error| error.within(PathSegment::Field(name)))
+    }
+
+    /// Refuses a non-default value in a field the version lacks (unless the field is ignorable,
+    /// which the generated code handles by skipping it).
+    pub fn absent_field(&mut self, name: &'static str, is_default: bool, version: i16) -> EncodeResult {
+        if is_default {
+            Ok(())
+        } else {
+            Err(EncodeError::new(EncodeErrorKind::FieldNotInVersion { version })
+                .within(PathSegment::Field(name)))
+        }
+    }
+
+    pub fn i8(&mut self, value: i8) {
+        self.sink.put_slice(&value.to_be_bytes());
+    }
+
+    pub fn i16(&mut self, value: i16) {
+        self.sink.put_slice(&value.to_be_bytes());
+    }
+
+    pub fn u16(&mut self, value: u16) {
+        self.sink.put_slice(&value.to_be_bytes());
+    }
+
+    pub fn i32(&mut self, value: i32) {
+        self.sink.put_slice(&value.to_be_bytes());
+    }
+
+    pub fn i64(&mut self, value: i64) {
+        self.sink.put_slice(&value.to_be_bytes());
+    }
+
+    pub fn bool(&mut self, value: bool) {
+        self.sink.put_slice(&[u8::from(value)]);
+    }
+
+    fn uvarint(&mut self, mut value: u32) {
+        let mut bytes = [0u8; 5];
+        let mut length = 0;
+        while value >= 0x80 {
+            bytes[length] = (value as u8 & 0x7f) | 0x80;
+            value >>= 7;
+            length += 1;
+        }
+        bytes[length] = value as u8;
+        self.sink.put_slice(&bytes[..=length]);
+    }
+
+    fn compact_length(&mut self, length: Option<usize>) -> EncodeResult {
+        match length {
+            None => self.uvarint(0),
+            Some(length) if length < i32::MAX as usize => self.uvarint(length as u32 + 1),
+            Some(length) => return Err(EncodeError::new(EncodeErrorKind::TooLong { length })),
+        }
+        Ok(())
+    }
+
+    pub fn nullable_string(&mut self, value: Option<&str>) -> EncodeResult {
+        match value {
+            None => self.uvarint(0),
+            Some(text) if text.len() > MAX_STRING_LEN => {
+                return Err(EncodeError::new(EncodeErrorKind::StringTooLong {
+                    length: text.len(),
+                }))
+            }
+            Some(text) => {
+                self.uvarint(text.len() as u32 + 1);
+                self.sink.put_slice(text.as_bytes());
+            }
+        }
+        Ok(())
+    }
+
+    pub fn string(&mut self, value: &str) -> EncodeResult {
+        self.nullable_string(Some(value))
+    }
+
+    pub fn nullable_array<T>(
+        &mut self,
+        items: Option<&[T]>,
+        write_item: impl FnMut(&mut Self, &T) -> EncodeResult,
+    ) -> EncodeResult {
+        match items {
+            None => self.compact_length(None),
+            Some(items) => self.array(items, write_item),
+        }
+    }
+
+    pub fn array<T>(
+        &mut self,
+        items: &[T],
+        mut write_item: impl FnMut(&mut Self, &T) -> EncodeResult,
+    ) -> EncodeResult {
+        self.compact_length(Some(items.len()))?;
+        for (index, item) in items.iter().enumerate() {
+            write_item(self, item).map_err(|error| error.within(PathSegment::Index(index)))?;
+        }
+        Ok(())
+    }
+
+    pub fn nullable_struct<T>(
+        &mut self,
+        value: Option<&T>,
+        write_struct: impl FnOnce(&mut Self, &T) -> EncodeResult,
+    ) -> EncodeResult {
+        match value {
+            None => {
+                self.i8(-1);
+                Ok(())
+            }
+            Some(value) => {
+                self.i8(1);
+                write_struct(self, value)
+            }
+        }
+    }
+
+    pub fn tagged_fields(&mut self, fields: &TaggedFields) -> EncodeResult {
+        self.field("_tagged_fields", |encoder| {
+            encoder.compact_count(fields.len())?;
+            for (tag, data) in fields {
+                encoder.uvarint(*tag);
+                encoder.compact_count(data.len())?;
+                encoder.sink.put_slice(data);
+            }
+            Ok(())
+        })
+    }
+
+    /// A plain (not length + 1) unsigned varint count.
+    fn compact_count(&mut self, count: usize) -> EncodeResult {
+        let count = u32::try_from(count)
+            .map_err(|_| EncodeError::new(EncodeErrorKind::TooLong { length: count }))?;
+        self.uvarint(count);
+        Ok(())
+    }
+}
+
+/// `arbitrary` support for [`TaggedFields`], which holds [`Bytes`] (no `Arbitrary` impl of its own).
+pub fn arbitrary_tagged_fields(
+    input: &mut arbitrary::Unstructured<'_>,
+) -> arbitrary::Result<TaggedFields> {
+    // Mostly empty, as real peers send them; sometimes a few, to exercise the section.
+    if input.ratio(7, 8)? {
+        return Ok(TaggedFields::new());
+    }
+    let entries: Vec<(u32, Vec<u8>)> = input.arbitrary()?;
+    Ok(entries
+        .into_iter()
+        .take(4)
+        .map(|(tag, data)| (tag, Bytes::from(data)))
+        .collect())
+}

@@ -1,0 +1,136 @@
+// Generated from `protocol/schemas/kafka/StreamsGroupDescribeRequest.json` by `streamspec-codegen` (`protocol/codegen`); do not edit.
+//! `StreamsGroupDescribeRequest` (api key 89, versions 0-1), kafka dialect.
+
+use serde::{Deserialize, Serialize};
+
+use crate::codec::{arbitrary_tagged_fields, Decoder, Encoder, Sink, TaggedFields};
+use crate::error::{DecodeError, EncodeError};
+
+/// The `StreamsGroupDescribeRequest` message; every field of every version.
+#[non_exhaustive]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, arbitrary::Arbitrary)]
+#[serde(default)]
+pub struct StreamsGroupDescribeRequest {
+    /// Which streams groups to return.
+    ///
+    /// Versions 0+, entity type `groupId`.
+    #[serde(rename = "groupIds")]
+    pub group_ids: Vec<String>,
+    /// True to have the operations the caller may perform on each group returned.
+    ///
+    /// Versions 0+.
+    #[serde(rename = "includeAuthorizedOperations")]
+    pub include_authorized_operations: bool,
+    /// True to have each group's full topology description (from the description plugin) returned.
+    ///
+    /// Versions 1+.
+    #[serde(rename = "includeTopologyDescription")]
+    pub include_topology_description: bool,
+    /// Tagged fields this schema does not declare, kept so that re-encoding loses nothing.
+    #[serde(
+        rename = "_unknownTaggedFields",
+        skip_serializing_if = "TaggedFields::is_empty"
+    )]
+    #[arbitrary(with = arbitrary_tagged_fields)]
+    pub unknown_tagged_fields: TaggedFields,
+}
+
+impl Default for StreamsGroupDescribeRequest {
+    fn default() -> Self {
+        StreamsGroupDescribeRequest {
+            group_ids: Vec::new(),
+            include_authorized_operations: false,
+            include_topology_description: false,
+            unknown_tagged_fields: TaggedFields::new(),
+        }
+    }
+}
+
+impl StreamsGroupDescribeRequest {
+    /// Sets `group_ids`.
+    pub fn with_group_ids(mut self, value: Vec<String>) -> Self {
+        self.group_ids = value;
+        self
+    }
+    /// Sets `include_authorized_operations`.
+    pub fn with_include_authorized_operations(mut self, value: bool) -> Self {
+        self.include_authorized_operations = value;
+        self
+    }
+    /// Sets `include_topology_description`.
+    pub fn with_include_topology_description(mut self, value: bool) -> Self {
+        self.include_topology_description = value;
+        self
+    }
+
+    pub(crate) fn read(decoder: &mut Decoder<'_>, version: i16) -> Result<Self, DecodeError> {
+        let mut this = Self::default();
+        this.group_ids = decoder.field("group_ids", |decoder| {
+            decoder.array(1, |decoder| decoder.string())
+        })?;
+        this.include_authorized_operations =
+            decoder.field("include_authorized_operations", |decoder| decoder.bool())?;
+        if version >= 1 {
+            this.include_topology_description =
+                decoder.field("include_topology_description", |decoder| decoder.bool())?;
+        }
+        this.unknown_tagged_fields = decoder.tagged_fields()?;
+        Ok(this)
+    }
+
+    pub(crate) fn write<S: Sink>(
+        &self,
+        encoder: &mut Encoder<S>,
+        version: i16,
+    ) -> Result<(), EncodeError> {
+        encoder.field("group_ids", |encoder| {
+            encoder.array(&self.group_ids, |encoder, item| encoder.string(item))
+        })?;
+        encoder.bool(self.include_authorized_operations);
+        if version >= 1 {
+            encoder.bool(self.include_topology_description);
+        } else {
+            encoder.absent_field(
+                "include_topology_description",
+                self.include_topology_description == false,
+                version,
+            )?;
+        }
+        encoder.tagged_fields(&self.unknown_tagged_fields)
+    }
+
+    /// Resets every field that `version` lacks to its default, here and in nested structs.
+    pub fn restrict_to_version(&mut self, version: i16) {
+        if !(version >= 1) {
+            self.include_topology_description = false;
+        }
+    }
+}
+
+impl crate::WireMessage for StreamsGroupDescribeRequest {
+    const NAME: &'static str = "StreamsGroupDescribeRequest";
+    const API_KEY: i16 = 89;
+    const VERSIONS: kafka_protocol::protocol::VersionRange =
+        kafka_protocol::protocol::VersionRange { min: 0, max: 1 };
+    const KIND: crate::MessageKind = crate::MessageKind::StreamsGroupDescribeRequest;
+    fn read_body(decoder: &mut Decoder<'_>, version: i16) -> Result<Self, DecodeError> {
+        Self::read(decoder, version)
+    }
+    fn write_body<S: Sink>(
+        &self,
+        encoder: &mut Encoder<S>,
+        version: i16,
+    ) -> Result<(), EncodeError> {
+        self.write(encoder, version)
+    }
+    fn restrict_to_version(&mut self, version: i16) {
+        self.restrict_to_version(version)
+    }
+}
+
+crate::impl_kafka_protocol_traits!(StreamsGroupDescribeRequest, header_version: 2);
+
+impl kafka_protocol::protocol::Request for StreamsGroupDescribeRequest {
+    const KEY: i16 = 89;
+    type Response = super::streams_group_describe_response::StreamsGroupDescribeResponse;
+}

@@ -1,0 +1,1764 @@
+// Generated from `protocol/schemas/kafka/StreamsGroupDescribeResponse.json` by `streamspec-codegen` (`protocol/codegen`); do not edit.
+//! `StreamsGroupDescribeResponse` (api key 89, versions 0-1), kafka dialect.
+
+use serde::{Deserialize, Serialize};
+
+use crate::codec::{arbitrary_tagged_fields, Decoder, Encoder, Sink, TaggedFields};
+use crate::error::{DecodeError, EncodeError};
+
+/// The `StreamsGroupDescribeResponse` message; every field of every version.
+#[non_exhaustive]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, arbitrary::Arbitrary)]
+#[serde(default)]
+pub struct StreamsGroupDescribeResponse {
+    /// Time in ms the request was held back by a quota; 0 when no quota applied.
+    ///
+    /// Versions 0+.
+    #[serde(rename = "throttleTimeMs")]
+    pub throttle_time_ms: i32,
+    /// One entry per requested group.
+    ///
+    /// Versions 0+.
+    #[serde(rename = "groups")]
+    pub groups: Vec<DescribedGroup>,
+    /// Tagged fields this schema does not declare, kept so that re-encoding loses nothing.
+    #[serde(
+        rename = "_unknownTaggedFields",
+        skip_serializing_if = "TaggedFields::is_empty"
+    )]
+    #[arbitrary(with = arbitrary_tagged_fields)]
+    pub unknown_tagged_fields: TaggedFields,
+}
+
+impl Default for StreamsGroupDescribeResponse {
+    fn default() -> Self {
+        StreamsGroupDescribeResponse {
+            throttle_time_ms: 0,
+            groups: Vec::new(),
+            unknown_tagged_fields: TaggedFields::new(),
+        }
+    }
+}
+
+impl StreamsGroupDescribeResponse {
+    /// Sets `throttle_time_ms`.
+    pub fn with_throttle_time_ms(mut self, value: i32) -> Self {
+        self.throttle_time_ms = value;
+        self
+    }
+    /// Sets `groups`.
+    pub fn with_groups(mut self, value: Vec<DescribedGroup>) -> Self {
+        self.groups = value;
+        self
+    }
+
+    pub(crate) fn read(decoder: &mut Decoder<'_>, version: i16) -> Result<Self, DecodeError> {
+        let mut this = Self::default();
+        this.throttle_time_ms = decoder.field("throttle_time_ms", |decoder| decoder.i32())?;
+        this.groups = decoder.field("groups", |decoder| {
+            decoder.array(19, |decoder| DescribedGroup::read(decoder, version))
+        })?;
+        this.unknown_tagged_fields = decoder.tagged_fields()?;
+        Ok(this)
+    }
+
+    pub(crate) fn write<S: Sink>(
+        &self,
+        encoder: &mut Encoder<S>,
+        version: i16,
+    ) -> Result<(), EncodeError> {
+        encoder.i32(self.throttle_time_ms);
+        encoder.field("groups", |encoder| {
+            encoder.array(&self.groups, |encoder, item| item.write(encoder, version))
+        })?;
+        encoder.tagged_fields(&self.unknown_tagged_fields)
+    }
+
+    /// Resets every field that `version` lacks to its default, here and in nested structs.
+    pub fn restrict_to_version(&mut self, version: i16) {
+        for item in &mut self.groups {
+            item.restrict_to_version(version);
+        }
+    }
+}
+
+/// One entry per requested group.
+#[non_exhaustive]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, arbitrary::Arbitrary)]
+#[serde(default)]
+pub struct DescribedGroup {
+    /// Error describing this group; 0 on success.
+    ///
+    /// Versions 0+.
+    #[serde(rename = "errorCode")]
+    pub error_code: i16,
+    /// Human-readable error text; null on success.
+    ///
+    /// Versions 0+, nullable.
+    #[serde(rename = "errorMessage")]
+    pub error_message: Option<String>,
+    /// Id of the group.
+    ///
+    /// Versions 0+, entity type `groupId`.
+    #[serde(rename = "groupId")]
+    pub group_id: String,
+    /// State of the group as text; empty if unknown.
+    ///
+    /// Versions 0+.
+    #[serde(rename = "groupState")]
+    pub group_state: String,
+    /// Current group epoch.
+    ///
+    /// Versions 0+.
+    #[serde(rename = "groupEpoch")]
+    pub group_epoch: i32,
+    /// Epoch of the current target assignment.
+    ///
+    /// Versions 0+.
+    #[serde(rename = "assignmentEpoch")]
+    pub assignment_epoch: i32,
+    /// Topology the group is currently initialized with; may be null when describing failed.
+    ///
+    /// Versions 0+, nullable.
+    #[serde(rename = "topology")]
+    pub topology: Option<Topology>,
+    /// Members of the group.
+    ///
+    /// Versions 0+.
+    #[serde(rename = "members")]
+    pub members: Vec<Member>,
+    /// Bit set of operations the caller may perform on the group.
+    ///
+    /// Versions 0+.
+    #[serde(rename = "authorizedOperations")]
+    pub authorized_operations: i32,
+    /// Full topology description; present exactly when TopologyDescriptionStatus is 3 (AVAILABLE).
+    ///
+    /// Versions 1+, nullable.
+    #[serde(rename = "topologyDescription")]
+    pub topology_description: Option<TopologyDescription>,
+    /// Why TopologyDescription is or is not present: 0 not requested, 1 not stored, 2 fetch error, 3 available.
+    ///
+    /// Versions 1+.
+    #[serde(rename = "topologyDescriptionStatus")]
+    pub topology_description_status: i8,
+    /// Task assignor the coordinator will use next (may differ from the one behind the current assignment); null on error.
+    ///
+    /// Versions 1+, nullable, ignorable.
+    #[serde(rename = "assignorName")]
+    pub assignor_name: Option<String>,
+    /// Tagged fields this schema does not declare, kept so that re-encoding loses nothing.
+    #[serde(
+        rename = "_unknownTaggedFields",
+        skip_serializing_if = "TaggedFields::is_empty"
+    )]
+    #[arbitrary(with = arbitrary_tagged_fields)]
+    pub unknown_tagged_fields: TaggedFields,
+}
+
+impl Default for DescribedGroup {
+    fn default() -> Self {
+        DescribedGroup {
+            error_code: 0,
+            error_message: None,
+            group_id: String::new(),
+            group_state: String::new(),
+            group_epoch: 0,
+            assignment_epoch: 0,
+            topology: None,
+            members: Vec::new(),
+            authorized_operations: -2147483648,
+            topology_description: None,
+            topology_description_status: 0,
+            assignor_name: None,
+            unknown_tagged_fields: TaggedFields::new(),
+        }
+    }
+}
+
+impl DescribedGroup {
+    /// Sets `error_code`.
+    pub fn with_error_code(mut self, value: i16) -> Self {
+        self.error_code = value;
+        self
+    }
+    /// Sets `error_message`.
+    pub fn with_error_message(mut self, value: Option<String>) -> Self {
+        self.error_message = value;
+        self
+    }
+    /// Sets `group_id`.
+    pub fn with_group_id(mut self, value: impl Into<String>) -> Self {
+        self.group_id = value.into();
+        self
+    }
+    /// Sets `group_state`.
+    pub fn with_group_state(mut self, value: impl Into<String>) -> Self {
+        self.group_state = value.into();
+        self
+    }
+    /// Sets `group_epoch`.
+    pub fn with_group_epoch(mut self, value: i32) -> Self {
+        self.group_epoch = value;
+        self
+    }
+    /// Sets `assignment_epoch`.
+    pub fn with_assignment_epoch(mut self, value: i32) -> Self {
+        self.assignment_epoch = value;
+        self
+    }
+    /// Sets `topology`.
+    pub fn with_topology(mut self, value: Option<Topology>) -> Self {
+        self.topology = value;
+        self
+    }
+    /// Sets `members`.
+    pub fn with_members(mut self, value: Vec<Member>) -> Self {
+        self.members = value;
+        self
+    }
+    /// Sets `authorized_operations`.
+    pub fn with_authorized_operations(mut self, value: i32) -> Self {
+        self.authorized_operations = value;
+        self
+    }
+    /// Sets `topology_description`.
+    pub fn with_topology_description(mut self, value: Option<TopologyDescription>) -> Self {
+        self.topology_description = value;
+        self
+    }
+    /// Sets `topology_description_status`.
+    pub fn with_topology_description_status(mut self, value: i8) -> Self {
+        self.topology_description_status = value;
+        self
+    }
+    /// Sets `assignor_name`.
+    pub fn with_assignor_name(mut self, value: Option<String>) -> Self {
+        self.assignor_name = value;
+        self
+    }
+
+    pub(crate) fn read(decoder: &mut Decoder<'_>, version: i16) -> Result<Self, DecodeError> {
+        let mut this = Self::default();
+        this.error_code = decoder.field("error_code", |decoder| decoder.i16())?;
+        this.error_message = decoder.field("error_message", |decoder| decoder.nullable_string())?;
+        this.group_id = decoder.field("group_id", |decoder| decoder.string())?;
+        this.group_state = decoder.field("group_state", |decoder| decoder.string())?;
+        this.group_epoch = decoder.field("group_epoch", |decoder| decoder.i32())?;
+        this.assignment_epoch = decoder.field("assignment_epoch", |decoder| decoder.i32())?;
+        this.topology = decoder.field("topology", |decoder| {
+            decoder.nullable_struct(|decoder| Topology::read(decoder, version))
+        })?;
+        this.members = decoder.field("members", |decoder| {
+            decoder.array(25, |decoder| Member::read(decoder, version))
+        })?;
+        this.authorized_operations =
+            decoder.field("authorized_operations", |decoder| decoder.i32())?;
+        if version >= 1 {
+            this.topology_description = decoder.field("topology_description", |decoder| {
+                decoder.nullable_struct(|decoder| TopologyDescription::read(decoder, version))
+            })?;
+        }
+        if version >= 1 {
+            this.topology_description_status =
+                decoder.field("topology_description_status", |decoder| decoder.i8())?;
+        }
+        if version >= 1 {
+            this.assignor_name =
+                decoder.field("assignor_name", |decoder| decoder.nullable_string())?;
+        }
+        this.unknown_tagged_fields = decoder.tagged_fields()?;
+        Ok(this)
+    }
+
+    pub(crate) fn write<S: Sink>(
+        &self,
+        encoder: &mut Encoder<S>,
+        version: i16,
+    ) -> Result<(), EncodeError> {
+        encoder.i16(self.error_code);
+        encoder.field("error_message", |encoder| {
+            encoder.nullable_string(self.error_message.as_deref())
+        })?;
+        encoder.field("group_id", |encoder| encoder.string(&self.group_id))?;
+        encoder.field("group_state", |encoder| encoder.string(&self.group_state))?;
+        encoder.i32(self.group_epoch);
+        encoder.i32(self.assignment_epoch);
+        encoder.field("topology", |encoder| {
+            encoder.nullable_struct(self.topology.as_ref(), |encoder, value| {
+                value.write(encoder, version)
+            })
+        })?;
+        encoder.field("members", |encoder| {
+            encoder.array(&self.members, |encoder, item| item.write(encoder, version))
+        })?;
+        encoder.i32(self.authorized_operations);
+        if version >= 1 {
+            encoder.field("topology_description", |encoder| {
+                encoder.nullable_struct(self.topology_description.as_ref(), |encoder, value| {
+                    value.write(encoder, version)
+                })
+            })?;
+        } else {
+            encoder.absent_field(
+                "topology_description",
+                self.topology_description.is_none(),
+                version,
+            )?;
+        }
+        if version >= 1 {
+            encoder.i8(self.topology_description_status);
+        } else {
+            encoder.absent_field(
+                "topology_description_status",
+                self.topology_description_status == 0,
+                version,
+            )?;
+        }
+        // Ignorable: a value the version cannot carry is dropped.
+        if version >= 1 {
+            encoder.field("assignor_name", |encoder| {
+                encoder.nullable_string(self.assignor_name.as_deref())
+            })?;
+        }
+        encoder.tagged_fields(&self.unknown_tagged_fields)
+    }
+
+    /// Resets every field that `version` lacks to its default, here and in nested structs.
+    pub fn restrict_to_version(&mut self, version: i16) {
+        if let Some(value) = &mut self.topology {
+            value.restrict_to_version(version);
+        }
+        for item in &mut self.members {
+            item.restrict_to_version(version);
+        }
+        if !(version >= 1) {
+            self.topology_description = None;
+        } else {
+            if let Some(value) = &mut self.topology_description {
+                value.restrict_to_version(version);
+            }
+        }
+        if !(version >= 1) {
+            self.topology_description_status = 0;
+        }
+        if !(version >= 1) {
+            self.assignor_name = None;
+        }
+    }
+}
+
+/// Topology the group is currently initialized with; may be null when describing failed.
+#[non_exhaustive]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, arbitrary::Arbitrary)]
+#[serde(default)]
+pub struct Topology {
+    /// Epoch of that topology.
+    ///
+    /// Versions 0+.
+    #[serde(rename = "epoch")]
+    pub epoch: i32,
+    /// Configured subtopologies with partition counts set and patterns resolved; null if uninitialized or input topics are missing or mispartitioned.
+    ///
+    /// Versions 0+, nullable.
+    #[serde(rename = "subtopologies")]
+    pub subtopologies: Option<Vec<Subtopology>>,
+    /// Tagged fields this schema does not declare, kept so that re-encoding loses nothing.
+    #[serde(
+        rename = "_unknownTaggedFields",
+        skip_serializing_if = "TaggedFields::is_empty"
+    )]
+    #[arbitrary(with = arbitrary_tagged_fields)]
+    pub unknown_tagged_fields: TaggedFields,
+}
+
+impl Default for Topology {
+    fn default() -> Self {
+        Topology {
+            epoch: 0,
+            subtopologies: None,
+            unknown_tagged_fields: TaggedFields::new(),
+        }
+    }
+}
+
+impl Topology {
+    /// Sets `epoch`.
+    pub fn with_epoch(mut self, value: i32) -> Self {
+        self.epoch = value;
+        self
+    }
+    /// Sets `subtopologies`.
+    pub fn with_subtopologies(mut self, value: Option<Vec<Subtopology>>) -> Self {
+        self.subtopologies = value;
+        self
+    }
+
+    pub(crate) fn read(decoder: &mut Decoder<'_>, version: i16) -> Result<Self, DecodeError> {
+        let mut this = Self::default();
+        this.epoch = decoder.field("epoch", |decoder| decoder.i32())?;
+        this.subtopologies = decoder.field("subtopologies", |decoder| {
+            decoder.nullable_array(6, |decoder| Subtopology::read(decoder, version))
+        })?;
+        this.unknown_tagged_fields = decoder.tagged_fields()?;
+        Ok(this)
+    }
+
+    pub(crate) fn write<S: Sink>(
+        &self,
+        encoder: &mut Encoder<S>,
+        version: i16,
+    ) -> Result<(), EncodeError> {
+        encoder.i32(self.epoch);
+        encoder.field("subtopologies", |encoder| {
+            encoder.nullable_array(self.subtopologies.as_deref(), |encoder, item| {
+                item.write(encoder, version)
+            })
+        })?;
+        encoder.tagged_fields(&self.unknown_tagged_fields)
+    }
+
+    /// Resets every field that `version` lacks to its default, here and in nested structs.
+    pub fn restrict_to_version(&mut self, version: i16) {
+        for item in self.subtopologies.iter_mut().flatten() {
+            item.restrict_to_version(version);
+        }
+    }
+}
+
+/// Configured subtopologies with partition counts set and patterns resolved; null if uninitialized or input topics are missing or mispartitioned.
+#[non_exhaustive]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, arbitrary::Arbitrary)]
+#[serde(default)]
+pub struct Subtopology {
+    /// Unique id of the subtopology.
+    ///
+    /// Versions 0+.
+    #[serde(rename = "subtopologyId")]
+    pub subtopology_id: String,
+    /// Topics this subtopology consumes.
+    ///
+    /// Versions 0+, entity type `topicName`.
+    #[serde(rename = "sourceTopics")]
+    pub source_topics: Vec<String>,
+    /// Internal topics this subtopology writes records to for repartitioning.
+    ///
+    /// Versions 0+, entity type `topicName`.
+    #[serde(rename = "repartitionSinkTopics")]
+    pub repartition_sink_topics: Vec<String>,
+    /// Changelog topics backing this subtopology's state stores.
+    ///
+    /// Versions 0+.
+    #[serde(rename = "stateChangelogTopics")]
+    pub state_changelog_topics: Vec<TopicInfo>,
+    /// Internal repartition topics this subtopology consumes.
+    ///
+    /// Versions 0+.
+    #[serde(rename = "repartitionSourceTopics")]
+    pub repartition_source_topics: Vec<TopicInfo>,
+    /// Tagged fields this schema does not declare, kept so that re-encoding loses nothing.
+    #[serde(
+        rename = "_unknownTaggedFields",
+        skip_serializing_if = "TaggedFields::is_empty"
+    )]
+    #[arbitrary(with = arbitrary_tagged_fields)]
+    pub unknown_tagged_fields: TaggedFields,
+}
+
+impl Default for Subtopology {
+    fn default() -> Self {
+        Subtopology {
+            subtopology_id: String::new(),
+            source_topics: Vec::new(),
+            repartition_sink_topics: Vec::new(),
+            state_changelog_topics: Vec::new(),
+            repartition_source_topics: Vec::new(),
+            unknown_tagged_fields: TaggedFields::new(),
+        }
+    }
+}
+
+impl Subtopology {
+    /// Sets `subtopology_id`.
+    pub fn with_subtopology_id(mut self, value: impl Into<String>) -> Self {
+        self.subtopology_id = value.into();
+        self
+    }
+    /// Sets `source_topics`.
+    pub fn with_source_topics(mut self, value: Vec<String>) -> Self {
+        self.source_topics = value;
+        self
+    }
+    /// Sets `repartition_sink_topics`.
+    pub fn with_repartition_sink_topics(mut self, value: Vec<String>) -> Self {
+        self.repartition_sink_topics = value;
+        self
+    }
+    /// Sets `state_changelog_topics`.
+    pub fn with_state_changelog_topics(mut self, value: Vec<TopicInfo>) -> Self {
+        self.state_changelog_topics = value;
+        self
+    }
+    /// Sets `repartition_source_topics`.
+    pub fn with_repartition_source_topics(mut self, value: Vec<TopicInfo>) -> Self {
+        self.repartition_source_topics = value;
+        self
+    }
+
+    pub(crate) fn read(decoder: &mut Decoder<'_>, version: i16) -> Result<Self, DecodeError> {
+        let mut this = Self::default();
+        this.subtopology_id = decoder.field("subtopology_id", |decoder| decoder.string())?;
+        this.source_topics = decoder.field("source_topics", |decoder| {
+            decoder.array(1, |decoder| decoder.string())
+        })?;
+        this.repartition_sink_topics = decoder.field("repartition_sink_topics", |decoder| {
+            decoder.array(1, |decoder| decoder.string())
+        })?;
+        this.state_changelog_topics = decoder.field("state_changelog_topics", |decoder| {
+            decoder.array(9, |decoder| TopicInfo::read(decoder, version))
+        })?;
+        this.repartition_source_topics = decoder.field("repartition_source_topics", |decoder| {
+            decoder.array(9, |decoder| TopicInfo::read(decoder, version))
+        })?;
+        this.unknown_tagged_fields = decoder.tagged_fields()?;
+        Ok(this)
+    }
+
+    pub(crate) fn write<S: Sink>(
+        &self,
+        encoder: &mut Encoder<S>,
+        version: i16,
+    ) -> Result<(), EncodeError> {
+        encoder.field("subtopology_id", |encoder| {
+            encoder.string(&self.subtopology_id)
+        })?;
+        encoder.field("source_topics", |encoder| {
+            encoder.array(&self.source_topics, |encoder, item| encoder.string(item))
+        })?;
+        encoder.field("repartition_sink_topics", |encoder| {
+            encoder.array(&self.repartition_sink_topics, |encoder, item| {
+                encoder.string(item)
+            })
+        })?;
+        encoder.field("state_changelog_topics", |encoder| {
+            encoder.array(&self.state_changelog_topics, |encoder, item| {
+                item.write(encoder, version)
+            })
+        })?;
+        encoder.field("repartition_source_topics", |encoder| {
+            encoder.array(&self.repartition_source_topics, |encoder, item| {
+                item.write(encoder, version)
+            })
+        })?;
+        encoder.tagged_fields(&self.unknown_tagged_fields)
+    }
+
+    /// Resets every field that `version` lacks to its default, here and in nested structs.
+    pub fn restrict_to_version(&mut self, version: i16) {
+        for item in &mut self.state_changelog_topics {
+            item.restrict_to_version(version);
+        }
+        for item in &mut self.repartition_source_topics {
+            item.restrict_to_version(version);
+        }
+    }
+}
+
+/// Members of the group.
+#[non_exhaustive]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, arbitrary::Arbitrary)]
+#[serde(default)]
+pub struct Member {
+    /// Id of the member.
+    ///
+    /// Versions 0+.
+    #[serde(rename = "memberId")]
+    pub member_id: String,
+    /// Epoch the member holds.
+    ///
+    /// Versions 0+.
+    #[serde(rename = "memberEpoch")]
+    pub member_epoch: i32,
+    /// Static membership instance id, if any.
+    ///
+    /// Versions 0+, nullable.
+    #[serde(rename = "instanceId")]
+    pub instance_id: Option<String>,
+    /// Rack of the member, if any.
+    ///
+    /// Versions 0+, nullable.
+    #[serde(rename = "rackId")]
+    pub rack_id: Option<String>,
+    /// Client id the member connected with.
+    ///
+    /// Versions 0+.
+    #[serde(rename = "clientId")]
+    pub client_id: String,
+    /// Host the member connected from.
+    ///
+    /// Versions 0+.
+    #[serde(rename = "clientHost")]
+    pub client_host: String,
+    /// Topology epoch the member last sent.
+    ///
+    /// Versions 0+.
+    #[serde(rename = "topologyEpoch")]
+    pub topology_epoch: i32,
+    /// Id of the Streams process the member runs in.
+    ///
+    /// Versions 0+.
+    #[serde(rename = "processId")]
+    pub process_id: String,
+    /// Interactive-query endpoint of the member; null if it has none.
+    ///
+    /// Versions 0+, nullable.
+    #[serde(rename = "userEndpoint")]
+    pub user_endpoint: Option<Endpoint>,
+    /// Tags used for rack-aware standby placement.
+    ///
+    /// Versions 0+.
+    #[serde(rename = "clientTags")]
+    pub client_tags: Vec<KeyValue>,
+    /// Changelog offsets the member reported per task.
+    ///
+    /// Versions 0+.
+    #[serde(rename = "taskOffsets")]
+    pub task_offsets: Vec<TaskOffset>,
+    /// Changelog end offsets the member reported per task.
+    ///
+    /// Versions 0+.
+    #[serde(rename = "taskEndOffsets")]
+    pub task_end_offsets: Vec<TaskOffset>,
+    /// Tasks the member owns now.
+    ///
+    /// Versions 0+.
+    #[serde(rename = "assignment")]
+    pub assignment: Assignment,
+    /// Tasks the member is meant to own.
+    ///
+    /// Versions 0+.
+    #[serde(rename = "targetAssignment")]
+    pub target_assignment: Assignment,
+    /// True for a member still using the classic protocol.
+    ///
+    /// Versions 0+.
+    #[serde(rename = "isClassic")]
+    pub is_classic: bool,
+    /// Tagged fields this schema does not declare, kept so that re-encoding loses nothing.
+    #[serde(
+        rename = "_unknownTaggedFields",
+        skip_serializing_if = "TaggedFields::is_empty"
+    )]
+    #[arbitrary(with = arbitrary_tagged_fields)]
+    pub unknown_tagged_fields: TaggedFields,
+}
+
+impl Default for Member {
+    fn default() -> Self {
+        Member {
+            member_id: String::new(),
+            member_epoch: 0,
+            instance_id: None,
+            rack_id: None,
+            client_id: String::new(),
+            client_host: String::new(),
+            topology_epoch: 0,
+            process_id: String::new(),
+            user_endpoint: None,
+            client_tags: Vec::new(),
+            task_offsets: Vec::new(),
+            task_end_offsets: Vec::new(),
+            assignment: Assignment::default(),
+            target_assignment: Assignment::default(),
+            is_classic: false,
+            unknown_tagged_fields: TaggedFields::new(),
+        }
+    }
+}
+
+impl Member {
+    /// Sets `member_id`.
+    pub fn with_member_id(mut self, value: impl Into<String>) -> Self {
+        self.member_id = value.into();
+        self
+    }
+    /// Sets `member_epoch`.
+    pub fn with_member_epoch(mut self, value: i32) -> Self {
+        self.member_epoch = value;
+        self
+    }
+    /// Sets `instance_id`.
+    pub fn with_instance_id(mut self, value: Option<String>) -> Self {
+        self.instance_id = value;
+        self
+    }
+    /// Sets `rack_id`.
+    pub fn with_rack_id(mut self, value: Option<String>) -> Self {
+        self.rack_id = value;
+        self
+    }
+    /// Sets `client_id`.
+    pub fn with_client_id(mut self, value: impl Into<String>) -> Self {
+        self.client_id = value.into();
+        self
+    }
+    /// Sets `client_host`.
+    pub fn with_client_host(mut self, value: impl Into<String>) -> Self {
+        self.client_host = value.into();
+        self
+    }
+    /// Sets `topology_epoch`.
+    pub fn with_topology_epoch(mut self, value: i32) -> Self {
+        self.topology_epoch = value;
+        self
+    }
+    /// Sets `process_id`.
+    pub fn with_process_id(mut self, value: impl Into<String>) -> Self {
+        self.process_id = value.into();
+        self
+    }
+    /// Sets `user_endpoint`.
+    pub fn with_user_endpoint(mut self, value: Option<Endpoint>) -> Self {
+        self.user_endpoint = value;
+        self
+    }
+    /// Sets `client_tags`.
+    pub fn with_client_tags(mut self, value: Vec<KeyValue>) -> Self {
+        self.client_tags = value;
+        self
+    }
+    /// Sets `task_offsets`.
+    pub fn with_task_offsets(mut self, value: Vec<TaskOffset>) -> Self {
+        self.task_offsets = value;
+        self
+    }
+    /// Sets `task_end_offsets`.
+    pub fn with_task_end_offsets(mut self, value: Vec<TaskOffset>) -> Self {
+        self.task_end_offsets = value;
+        self
+    }
+    /// Sets `assignment`.
+    pub fn with_assignment(mut self, value: Assignment) -> Self {
+        self.assignment = value;
+        self
+    }
+    /// Sets `target_assignment`.
+    pub fn with_target_assignment(mut self, value: Assignment) -> Self {
+        self.target_assignment = value;
+        self
+    }
+    /// Sets `is_classic`.
+    pub fn with_is_classic(mut self, value: bool) -> Self {
+        self.is_classic = value;
+        self
+    }
+
+    pub(crate) fn read(decoder: &mut Decoder<'_>, version: i16) -> Result<Self, DecodeError> {
+        let mut this = Self::default();
+        this.member_id = decoder.field("member_id", |decoder| decoder.string())?;
+        this.member_epoch = decoder.field("member_epoch", |decoder| decoder.i32())?;
+        this.instance_id = decoder.field("instance_id", |decoder| decoder.nullable_string())?;
+        this.rack_id = decoder.field("rack_id", |decoder| decoder.nullable_string())?;
+        this.client_id = decoder.field("client_id", |decoder| decoder.string())?;
+        this.client_host = decoder.field("client_host", |decoder| decoder.string())?;
+        this.topology_epoch = decoder.field("topology_epoch", |decoder| decoder.i32())?;
+        this.process_id = decoder.field("process_id", |decoder| decoder.string())?;
+        this.user_endpoint = decoder.field("user_endpoint", |decoder| {
+            decoder.nullable_struct(|decoder| Endpoint::read(decoder, version))
+        })?;
+        this.client_tags = decoder.field("client_tags", |decoder| {
+            decoder.array(3, |decoder| KeyValue::read(decoder, version))
+        })?;
+        this.task_offsets = decoder.field("task_offsets", |decoder| {
+            decoder.array(14, |decoder| TaskOffset::read(decoder, version))
+        })?;
+        this.task_end_offsets = decoder.field("task_end_offsets", |decoder| {
+            decoder.array(14, |decoder| TaskOffset::read(decoder, version))
+        })?;
+        this.assignment =
+            decoder.field("assignment", |decoder| Assignment::read(decoder, version))?;
+        this.target_assignment = decoder.field("target_assignment", |decoder| {
+            Assignment::read(decoder, version)
+        })?;
+        this.is_classic = decoder.field("is_classic", |decoder| decoder.bool())?;
+        this.unknown_tagged_fields = decoder.tagged_fields()?;
+        Ok(this)
+    }
+
+    pub(crate) fn write<S: Sink>(
+        &self,
+        encoder: &mut Encoder<S>,
+        version: i16,
+    ) -> Result<(), EncodeError> {
+        encoder.field("member_id", |encoder| encoder.string(&self.member_id))?;
+        encoder.i32(self.member_epoch);
+        encoder.field("instance_id", |encoder| {
+            encoder.nullable_string(self.instance_id.as_deref())
+        })?;
+        encoder.field("rack_id", |encoder| {
+            encoder.nullable_string(self.rack_id.as_deref())
+        })?;
+        encoder.field("client_id", |encoder| encoder.string(&self.client_id))?;
+        encoder.field("client_host", |encoder| encoder.string(&self.client_host))?;
+        encoder.i32(self.topology_epoch);
+        encoder.field("process_id", |encoder| encoder.string(&self.process_id))?;
+        encoder.field("user_endpoint", |encoder| {
+            encoder.nullable_struct(self.user_endpoint.as_ref(), |encoder, value| {
+                value.write(encoder, version)
+            })
+        })?;
+        encoder.field("client_tags", |encoder| {
+            encoder.array(&self.client_tags, |encoder, item| {
+                item.write(encoder, version)
+            })
+        })?;
+        encoder.field("task_offsets", |encoder| {
+            encoder.array(&self.task_offsets, |encoder, item| {
+                item.write(encoder, version)
+            })
+        })?;
+        encoder.field("task_end_offsets", |encoder| {
+            encoder.array(&self.task_end_offsets, |encoder, item| {
+                item.write(encoder, version)
+            })
+        })?;
+        encoder.field("assignment", |encoder| {
+            self.assignment.write(encoder, version)
+        })?;
+        encoder.field("target_assignment", |encoder| {
+            self.target_assignment.write(encoder, version)
+        })?;
+        encoder.bool(self.is_classic);
+        encoder.tagged_fields(&self.unknown_tagged_fields)
+    }
+
+    /// Resets every field that `version` lacks to its default, here and in nested structs.
+    pub fn restrict_to_version(&mut self, version: i16) {
+        if let Some(value) = &mut self.user_endpoint {
+            value.restrict_to_version(version);
+        }
+        for item in &mut self.client_tags {
+            item.restrict_to_version(version);
+        }
+        for item in &mut self.task_offsets {
+            item.restrict_to_version(version);
+        }
+        for item in &mut self.task_end_offsets {
+            item.restrict_to_version(version);
+        }
+        self.assignment.restrict_to_version(version);
+        self.target_assignment.restrict_to_version(version);
+    }
+}
+
+/// The `Endpoint` struct of `StreamsGroupDescribeResponse`.
+#[non_exhaustive]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, arbitrary::Arbitrary)]
+#[serde(default)]
+pub struct Endpoint {
+    /// Host name or address.
+    ///
+    /// Versions 0+.
+    #[serde(rename = "host")]
+    pub host: String,
+    /// Port number.
+    ///
+    /// Versions 0+.
+    #[serde(rename = "port")]
+    pub port: u16,
+    /// Tagged fields this schema does not declare, kept so that re-encoding loses nothing.
+    #[serde(
+        rename = "_unknownTaggedFields",
+        skip_serializing_if = "TaggedFields::is_empty"
+    )]
+    #[arbitrary(with = arbitrary_tagged_fields)]
+    pub unknown_tagged_fields: TaggedFields,
+}
+
+impl Default for Endpoint {
+    fn default() -> Self {
+        Endpoint {
+            host: String::new(),
+            port: 0,
+            unknown_tagged_fields: TaggedFields::new(),
+        }
+    }
+}
+
+impl Endpoint {
+    /// Sets `host`.
+    pub fn with_host(mut self, value: impl Into<String>) -> Self {
+        self.host = value.into();
+        self
+    }
+    /// Sets `port`.
+    pub fn with_port(mut self, value: u16) -> Self {
+        self.port = value;
+        self
+    }
+
+    pub(crate) fn read(decoder: &mut Decoder<'_>, _version: i16) -> Result<Self, DecodeError> {
+        let mut this = Self::default();
+        this.host = decoder.field("host", |decoder| decoder.string())?;
+        this.port = decoder.field("port", |decoder| decoder.u16())?;
+        this.unknown_tagged_fields = decoder.tagged_fields()?;
+        Ok(this)
+    }
+
+    pub(crate) fn write<S: Sink>(
+        &self,
+        encoder: &mut Encoder<S>,
+        _version: i16,
+    ) -> Result<(), EncodeError> {
+        encoder.field("host", |encoder| encoder.string(&self.host))?;
+        encoder.u16(self.port);
+        encoder.tagged_fields(&self.unknown_tagged_fields)
+    }
+
+    /// Resets every field that `version` lacks to its default, here and in nested structs.
+    pub fn restrict_to_version(&mut self, _version: i16) {}
+}
+
+/// The `TaskOffset` struct of `StreamsGroupDescribeResponse`.
+#[non_exhaustive]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, arbitrary::Arbitrary)]
+#[serde(default)]
+pub struct TaskOffset {
+    /// Subtopology of the task.
+    ///
+    /// Versions 0+.
+    #[serde(rename = "subtopologyId")]
+    pub subtopology_id: String,
+    /// Partition of the task.
+    ///
+    /// Versions 0+.
+    #[serde(rename = "partition")]
+    pub partition: i32,
+    /// Offset value.
+    ///
+    /// Versions 0+.
+    #[serde(rename = "offset")]
+    pub offset: i64,
+    /// Tagged fields this schema does not declare, kept so that re-encoding loses nothing.
+    #[serde(
+        rename = "_unknownTaggedFields",
+        skip_serializing_if = "TaggedFields::is_empty"
+    )]
+    #[arbitrary(with = arbitrary_tagged_fields)]
+    pub unknown_tagged_fields: TaggedFields,
+}
+
+impl Default for TaskOffset {
+    fn default() -> Self {
+        TaskOffset {
+            subtopology_id: String::new(),
+            partition: 0,
+            offset: 0,
+            unknown_tagged_fields: TaggedFields::new(),
+        }
+    }
+}
+
+impl TaskOffset {
+    /// Sets `subtopology_id`.
+    pub fn with_subtopology_id(mut self, value: impl Into<String>) -> Self {
+        self.subtopology_id = value.into();
+        self
+    }
+    /// Sets `partition`.
+    pub fn with_partition(mut self, value: i32) -> Self {
+        self.partition = value;
+        self
+    }
+    /// Sets `offset`.
+    pub fn with_offset(mut self, value: i64) -> Self {
+        self.offset = value;
+        self
+    }
+
+    pub(crate) fn read(decoder: &mut Decoder<'_>, _version: i16) -> Result<Self, DecodeError> {
+        let mut this = Self::default();
+        this.subtopology_id = decoder.field("subtopology_id", |decoder| decoder.string())?;
+        this.partition = decoder.field("partition", |decoder| decoder.i32())?;
+        this.offset = decoder.field("offset", |decoder| decoder.i64())?;
+        this.unknown_tagged_fields = decoder.tagged_fields()?;
+        Ok(this)
+    }
+
+    pub(crate) fn write<S: Sink>(
+        &self,
+        encoder: &mut Encoder<S>,
+        _version: i16,
+    ) -> Result<(), EncodeError> {
+        encoder.field("subtopology_id", |encoder| {
+            encoder.string(&self.subtopology_id)
+        })?;
+        encoder.i32(self.partition);
+        encoder.i64(self.offset);
+        encoder.tagged_fields(&self.unknown_tagged_fields)
+    }
+
+    /// Resets every field that `version` lacks to its default, here and in nested structs.
+    pub fn restrict_to_version(&mut self, _version: i16) {}
+}
+
+/// The `Assignment` struct of `StreamsGroupDescribeResponse`.
+#[non_exhaustive]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, arbitrary::Arbitrary)]
+#[serde(default)]
+pub struct Assignment {
+    /// Active tasks.
+    ///
+    /// Versions 0+.
+    #[serde(rename = "activeTasks")]
+    pub active_tasks: Vec<TaskIds>,
+    /// Standby tasks.
+    ///
+    /// Versions 0+.
+    #[serde(rename = "standbyTasks")]
+    pub standby_tasks: Vec<TaskIds>,
+    /// Warm-up tasks.
+    ///
+    /// Versions 0+.
+    #[serde(rename = "warmupTasks")]
+    pub warmup_tasks: Vec<TaskIds>,
+    /// Tagged fields this schema does not declare, kept so that re-encoding loses nothing.
+    #[serde(
+        rename = "_unknownTaggedFields",
+        skip_serializing_if = "TaggedFields::is_empty"
+    )]
+    #[arbitrary(with = arbitrary_tagged_fields)]
+    pub unknown_tagged_fields: TaggedFields,
+}
+
+impl Default for Assignment {
+    fn default() -> Self {
+        Assignment {
+            active_tasks: Vec::new(),
+            standby_tasks: Vec::new(),
+            warmup_tasks: Vec::new(),
+            unknown_tagged_fields: TaggedFields::new(),
+        }
+    }
+}
+
+impl Assignment {
+    /// Sets `active_tasks`.
+    pub fn with_active_tasks(mut self, value: Vec<TaskIds>) -> Self {
+        self.active_tasks = value;
+        self
+    }
+    /// Sets `standby_tasks`.
+    pub fn with_standby_tasks(mut self, value: Vec<TaskIds>) -> Self {
+        self.standby_tasks = value;
+        self
+    }
+    /// Sets `warmup_tasks`.
+    pub fn with_warmup_tasks(mut self, value: Vec<TaskIds>) -> Self {
+        self.warmup_tasks = value;
+        self
+    }
+
+    pub(crate) fn read(decoder: &mut Decoder<'_>, version: i16) -> Result<Self, DecodeError> {
+        let mut this = Self::default();
+        this.active_tasks = decoder.field("active_tasks", |decoder| {
+            decoder.array(3, |decoder| TaskIds::read(decoder, version))
+        })?;
+        this.standby_tasks = decoder.field("standby_tasks", |decoder| {
+            decoder.array(3, |decoder| TaskIds::read(decoder, version))
+        })?;
+        this.warmup_tasks = decoder.field("warmup_tasks", |decoder| {
+            decoder.array(3, |decoder| TaskIds::read(decoder, version))
+        })?;
+        this.unknown_tagged_fields = decoder.tagged_fields()?;
+        Ok(this)
+    }
+
+    pub(crate) fn write<S: Sink>(
+        &self,
+        encoder: &mut Encoder<S>,
+        version: i16,
+    ) -> Result<(), EncodeError> {
+        encoder.field("active_tasks", |encoder| {
+            encoder.array(&self.active_tasks, |encoder, item| {
+                item.write(encoder, version)
+            })
+        })?;
+        encoder.field("standby_tasks", |encoder| {
+            encoder.array(&self.standby_tasks, |encoder, item| {
+                item.write(encoder, version)
+            })
+        })?;
+        encoder.field("warmup_tasks", |encoder| {
+            encoder.array(&self.warmup_tasks, |encoder, item| {
+                item.write(encoder, version)
+            })
+        })?;
+        encoder.tagged_fields(&self.unknown_tagged_fields)
+    }
+
+    /// Resets every field that `version` lacks to its default, here and in nested structs.
+    pub fn restrict_to_version(&mut self, version: i16) {
+        for item in &mut self.active_tasks {
+            item.restrict_to_version(version);
+        }
+        for item in &mut self.standby_tasks {
+            item.restrict_to_version(version);
+        }
+        for item in &mut self.warmup_tasks {
+            item.restrict_to_version(version);
+        }
+    }
+}
+
+/// The `TaskIds` struct of `StreamsGroupDescribeResponse`.
+#[non_exhaustive]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, arbitrary::Arbitrary)]
+#[serde(default)]
+pub struct TaskIds {
+    /// Subtopology the tasks belong to.
+    ///
+    /// Versions 0+.
+    #[serde(rename = "subtopologyId")]
+    pub subtopology_id: String,
+    /// Task partitions, i.e. the input partition numbers each task handles.
+    ///
+    /// Versions 0+.
+    #[serde(rename = "partitions")]
+    pub partitions: Vec<i32>,
+    /// Tagged fields this schema does not declare, kept so that re-encoding loses nothing.
+    #[serde(
+        rename = "_unknownTaggedFields",
+        skip_serializing_if = "TaggedFields::is_empty"
+    )]
+    #[arbitrary(with = arbitrary_tagged_fields)]
+    pub unknown_tagged_fields: TaggedFields,
+}
+
+impl Default for TaskIds {
+    fn default() -> Self {
+        TaskIds {
+            subtopology_id: String::new(),
+            partitions: Vec::new(),
+            unknown_tagged_fields: TaggedFields::new(),
+        }
+    }
+}
+
+impl TaskIds {
+    /// Sets `subtopology_id`.
+    pub fn with_subtopology_id(mut self, value: impl Into<String>) -> Self {
+        self.subtopology_id = value.into();
+        self
+    }
+    /// Sets `partitions`.
+    pub fn with_partitions(mut self, value: Vec<i32>) -> Self {
+        self.partitions = value;
+        self
+    }
+
+    pub(crate) fn read(decoder: &mut Decoder<'_>, _version: i16) -> Result<Self, DecodeError> {
+        let mut this = Self::default();
+        this.subtopology_id = decoder.field("subtopology_id", |decoder| decoder.string())?;
+        this.partitions = decoder.field("partitions", |decoder| {
+            decoder.array(4, |decoder| decoder.i32())
+        })?;
+        this.unknown_tagged_fields = decoder.tagged_fields()?;
+        Ok(this)
+    }
+
+    pub(crate) fn write<S: Sink>(
+        &self,
+        encoder: &mut Encoder<S>,
+        _version: i16,
+    ) -> Result<(), EncodeError> {
+        encoder.field("subtopology_id", |encoder| {
+            encoder.string(&self.subtopology_id)
+        })?;
+        encoder.field("partitions", |encoder| {
+            encoder.array(&self.partitions, |encoder, item| {
+                encoder.i32(*item);
+                Ok(())
+            })
+        })?;
+        encoder.tagged_fields(&self.unknown_tagged_fields)
+    }
+
+    /// Resets every field that `version` lacks to its default, here and in nested structs.
+    pub fn restrict_to_version(&mut self, _version: i16) {}
+}
+
+/// The `KeyValue` struct of `StreamsGroupDescribeResponse`.
+#[non_exhaustive]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, arbitrary::Arbitrary)]
+#[serde(default)]
+pub struct KeyValue {
+    /// Entry key.
+    ///
+    /// Versions 0+.
+    #[serde(rename = "key")]
+    pub key: String,
+    /// Entry value.
+    ///
+    /// Versions 0+.
+    #[serde(rename = "value")]
+    pub value: String,
+    /// Tagged fields this schema does not declare, kept so that re-encoding loses nothing.
+    #[serde(
+        rename = "_unknownTaggedFields",
+        skip_serializing_if = "TaggedFields::is_empty"
+    )]
+    #[arbitrary(with = arbitrary_tagged_fields)]
+    pub unknown_tagged_fields: TaggedFields,
+}
+
+impl Default for KeyValue {
+    fn default() -> Self {
+        KeyValue {
+            key: String::new(),
+            value: String::new(),
+            unknown_tagged_fields: TaggedFields::new(),
+        }
+    }
+}
+
+impl KeyValue {
+    /// Sets `key`.
+    pub fn with_key(mut self, value: impl Into<String>) -> Self {
+        self.key = value.into();
+        self
+    }
+    /// Sets `value`.
+    pub fn with_value(mut self, value: impl Into<String>) -> Self {
+        self.value = value.into();
+        self
+    }
+
+    pub(crate) fn read(decoder: &mut Decoder<'_>, _version: i16) -> Result<Self, DecodeError> {
+        let mut this = Self::default();
+        this.key = decoder.field("key", |decoder| decoder.string())?;
+        this.value = decoder.field("value", |decoder| decoder.string())?;
+        this.unknown_tagged_fields = decoder.tagged_fields()?;
+        Ok(this)
+    }
+
+    pub(crate) fn write<S: Sink>(
+        &self,
+        encoder: &mut Encoder<S>,
+        _version: i16,
+    ) -> Result<(), EncodeError> {
+        encoder.field("key", |encoder| encoder.string(&self.key))?;
+        encoder.field("value", |encoder| encoder.string(&self.value))?;
+        encoder.tagged_fields(&self.unknown_tagged_fields)
+    }
+
+    /// Resets every field that `version` lacks to its default, here and in nested structs.
+    pub fn restrict_to_version(&mut self, _version: i16) {}
+}
+
+/// The `TopicInfo` struct of `StreamsGroupDescribeResponse`.
+#[non_exhaustive]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, arbitrary::Arbitrary)]
+#[serde(default)]
+pub struct TopicInfo {
+    /// Topic name.
+    ///
+    /// Versions 0+, entity type `topicName`.
+    #[serde(rename = "name")]
+    pub name: String,
+    /// Partition count; 0 when not fixed, and always 0 for changelog topics.
+    ///
+    /// Versions 0+.
+    #[serde(rename = "partitions")]
+    pub partitions: i32,
+    /// Replication factor; 0 means the broker default.
+    ///
+    /// Versions 0+.
+    #[serde(rename = "replicationFactor")]
+    pub replication_factor: i16,
+    /// Topic configuration entries.
+    ///
+    /// Versions 0+.
+    #[serde(rename = "topicConfigs")]
+    pub topic_configs: Vec<KeyValue>,
+    /// Tagged fields this schema does not declare, kept so that re-encoding loses nothing.
+    #[serde(
+        rename = "_unknownTaggedFields",
+        skip_serializing_if = "TaggedFields::is_empty"
+    )]
+    #[arbitrary(with = arbitrary_tagged_fields)]
+    pub unknown_tagged_fields: TaggedFields,
+}
+
+impl Default for TopicInfo {
+    fn default() -> Self {
+        TopicInfo {
+            name: String::new(),
+            partitions: 0,
+            replication_factor: 0,
+            topic_configs: Vec::new(),
+            unknown_tagged_fields: TaggedFields::new(),
+        }
+    }
+}
+
+impl TopicInfo {
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = value.into();
+        self
+    }
+    /// Sets `partitions`.
+    pub fn with_partitions(mut self, value: i32) -> Self {
+        self.partitions = value;
+        self
+    }
+    /// Sets `replication_factor`.
+    pub fn with_replication_factor(mut self, value: i16) -> Self {
+        self.replication_factor = value;
+        self
+    }
+    /// Sets `topic_configs`.
+    pub fn with_topic_configs(mut self, value: Vec<KeyValue>) -> Self {
+        self.topic_configs = value;
+        self
+    }
+
+    pub(crate) fn read(decoder: &mut Decoder<'_>, version: i16) -> Result<Self, DecodeError> {
+        let mut this = Self::default();
+        this.name = decoder.field("name", |decoder| decoder.string())?;
+        this.partitions = decoder.field("partitions", |decoder| decoder.i32())?;
+        this.replication_factor = decoder.field("replication_factor", |decoder| decoder.i16())?;
+        this.topic_configs = decoder.field("topic_configs", |decoder| {
+            decoder.array(3, |decoder| KeyValue::read(decoder, version))
+        })?;
+        this.unknown_tagged_fields = decoder.tagged_fields()?;
+        Ok(this)
+    }
+
+    pub(crate) fn write<S: Sink>(
+        &self,
+        encoder: &mut Encoder<S>,
+        version: i16,
+    ) -> Result<(), EncodeError> {
+        encoder.field("name", |encoder| encoder.string(&self.name))?;
+        encoder.i32(self.partitions);
+        encoder.i16(self.replication_factor);
+        encoder.field("topic_configs", |encoder| {
+            encoder.array(&self.topic_configs, |encoder, item| {
+                item.write(encoder, version)
+            })
+        })?;
+        encoder.tagged_fields(&self.unknown_tagged_fields)
+    }
+
+    /// Resets every field that `version` lacks to its default, here and in nested structs.
+    pub fn restrict_to_version(&mut self, version: i16) {
+        for item in &mut self.topic_configs {
+            item.restrict_to_version(version);
+        }
+    }
+}
+
+/// The `TopologyDescription` struct of `StreamsGroupDescribeResponse`.
+#[non_exhaustive]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, arbitrary::Arbitrary)]
+#[serde(default)]
+pub struct TopologyDescription {
+    /// The parts the topology is split into.
+    ///
+    /// Versions 1+.
+    #[serde(rename = "subtopologies")]
+    pub subtopologies: Vec<TopologyDescriptionSubtopology>,
+    /// Stores replicated in full to every client, with how each is fed.
+    ///
+    /// Versions 1+.
+    #[serde(rename = "globalStores")]
+    pub global_stores: Vec<TopologyDescriptionGlobalStore>,
+    /// Tagged fields this schema does not declare, kept so that re-encoding loses nothing.
+    #[serde(
+        rename = "_unknownTaggedFields",
+        skip_serializing_if = "TaggedFields::is_empty"
+    )]
+    #[arbitrary(with = arbitrary_tagged_fields)]
+    pub unknown_tagged_fields: TaggedFields,
+}
+
+impl Default for TopologyDescription {
+    fn default() -> Self {
+        TopologyDescription {
+            subtopologies: Vec::new(),
+            global_stores: Vec::new(),
+            unknown_tagged_fields: TaggedFields::new(),
+        }
+    }
+}
+
+impl TopologyDescription {
+    /// Sets `subtopologies`.
+    pub fn with_subtopologies(mut self, value: Vec<TopologyDescriptionSubtopology>) -> Self {
+        self.subtopologies = value;
+        self
+    }
+    /// Sets `global_stores`.
+    pub fn with_global_stores(mut self, value: Vec<TopologyDescriptionGlobalStore>) -> Self {
+        self.global_stores = value;
+        self
+    }
+
+    pub(crate) fn read(decoder: &mut Decoder<'_>, version: i16) -> Result<Self, DecodeError> {
+        let mut this = Self::default();
+        this.subtopologies = decoder.field("subtopologies", |decoder| {
+            decoder.array(3, |decoder| {
+                TopologyDescriptionSubtopology::read(decoder, version)
+            })
+        })?;
+        this.global_stores = decoder.field("global_stores", |decoder| {
+            decoder.array(13, |decoder| {
+                TopologyDescriptionGlobalStore::read(decoder, version)
+            })
+        })?;
+        this.unknown_tagged_fields = decoder.tagged_fields()?;
+        Ok(this)
+    }
+
+    pub(crate) fn write<S: Sink>(
+        &self,
+        encoder: &mut Encoder<S>,
+        version: i16,
+    ) -> Result<(), EncodeError> {
+        encoder.field("subtopologies", |encoder| {
+            encoder.array(&self.subtopologies, |encoder, item| {
+                item.write(encoder, version)
+            })
+        })?;
+        encoder.field("global_stores", |encoder| {
+            encoder.array(&self.global_stores, |encoder, item| {
+                item.write(encoder, version)
+            })
+        })?;
+        encoder.tagged_fields(&self.unknown_tagged_fields)
+    }
+
+    /// Resets every field that `version` lacks to its default, here and in nested structs.
+    pub fn restrict_to_version(&mut self, version: i16) {
+        for item in &mut self.subtopologies {
+            item.restrict_to_version(version);
+        }
+        for item in &mut self.global_stores {
+            item.restrict_to_version(version);
+        }
+    }
+}
+
+/// The `TopologyDescriptionSubtopology` struct of `StreamsGroupDescribeResponse`.
+#[non_exhaustive]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, arbitrary::Arbitrary)]
+#[serde(default)]
+pub struct TopologyDescriptionSubtopology {
+    /// Subtopology id; no two subtopologies of a topology share one.
+    ///
+    /// Versions 1+.
+    #[serde(rename = "subtopologyId")]
+    pub subtopology_id: String,
+    /// Every node inside this subtopology.
+    ///
+    /// Versions 1+.
+    #[serde(rename = "nodes")]
+    pub nodes: Vec<TopologyDescriptionNode>,
+    /// Tagged fields this schema does not declare, kept so that re-encoding loses nothing.
+    #[serde(
+        rename = "_unknownTaggedFields",
+        skip_serializing_if = "TaggedFields::is_empty"
+    )]
+    #[arbitrary(with = arbitrary_tagged_fields)]
+    pub unknown_tagged_fields: TaggedFields,
+}
+
+impl Default for TopologyDescriptionSubtopology {
+    fn default() -> Self {
+        TopologyDescriptionSubtopology {
+            subtopology_id: String::new(),
+            nodes: Vec::new(),
+            unknown_tagged_fields: TaggedFields::new(),
+        }
+    }
+}
+
+impl TopologyDescriptionSubtopology {
+    /// Sets `subtopology_id`.
+    pub fn with_subtopology_id(mut self, value: impl Into<String>) -> Self {
+        self.subtopology_id = value.into();
+        self
+    }
+    /// Sets `nodes`.
+    pub fn with_nodes(mut self, value: Vec<TopologyDescriptionNode>) -> Self {
+        self.nodes = value;
+        self
+    }
+
+    pub(crate) fn read(decoder: &mut Decoder<'_>, version: i16) -> Result<Self, DecodeError> {
+        let mut this = Self::default();
+        this.subtopology_id = decoder.field("subtopology_id", |decoder| decoder.string())?;
+        this.nodes = decoder.field("nodes", |decoder| {
+            decoder.array(6, |decoder| TopologyDescriptionNode::read(decoder, version))
+        })?;
+        this.unknown_tagged_fields = decoder.tagged_fields()?;
+        Ok(this)
+    }
+
+    pub(crate) fn write<S: Sink>(
+        &self,
+        encoder: &mut Encoder<S>,
+        version: i16,
+    ) -> Result<(), EncodeError> {
+        encoder.field("subtopology_id", |encoder| {
+            encoder.string(&self.subtopology_id)
+        })?;
+        encoder.field("nodes", |encoder| {
+            encoder.array(&self.nodes, |encoder, item| item.write(encoder, version))
+        })?;
+        encoder.tagged_fields(&self.unknown_tagged_fields)
+    }
+
+    /// Resets every field that `version` lacks to its default, here and in nested structs.
+    pub fn restrict_to_version(&mut self, version: i16) {
+        for item in &mut self.nodes {
+            item.restrict_to_version(version);
+        }
+    }
+}
+
+/// The `TopologyDescriptionNode` struct of `StreamsGroupDescribeResponse`.
+#[non_exhaustive]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, arbitrary::Arbitrary)]
+#[serde(default)]
+pub struct TopologyDescriptionNode {
+    /// Node name, for example KSTREAM-SOURCE-0000000000.
+    ///
+    /// Versions 1+.
+    #[serde(rename = "name")]
+    pub name: String,
+    /// Kind of node: 1 source, 2 processor, 3 sink.
+    ///
+    /// Versions 1+.
+    #[serde(rename = "nodeType")]
+    pub node_type: i8,
+    /// Topics a source node consumes; empty when chosen at run time.
+    ///
+    /// Versions 1+, entity type `topicName`.
+    #[serde(rename = "sourceTopics")]
+    pub source_topics: Vec<String>,
+    /// Topic a sink node produces to; null when chosen at run time.
+    ///
+    /// Versions 1+, nullable, entity type `topicName`.
+    #[serde(rename = "sinkTopic")]
+    pub sink_topic: Option<String>,
+    /// State stores a processor node uses.
+    ///
+    /// Versions 1+.
+    #[serde(rename = "stores")]
+    pub stores: Vec<String>,
+    /// Names of the nodes downstream of this one; predecessors follow from these.
+    ///
+    /// Versions 1+.
+    #[serde(rename = "successors")]
+    pub successors: Vec<String>,
+    /// Tagged fields this schema does not declare, kept so that re-encoding loses nothing.
+    #[serde(
+        rename = "_unknownTaggedFields",
+        skip_serializing_if = "TaggedFields::is_empty"
+    )]
+    #[arbitrary(with = arbitrary_tagged_fields)]
+    pub unknown_tagged_fields: TaggedFields,
+}
+
+impl Default for TopologyDescriptionNode {
+    fn default() -> Self {
+        TopologyDescriptionNode {
+            name: String::new(),
+            node_type: 0,
+            source_topics: Vec::new(),
+            sink_topic: None,
+            stores: Vec::new(),
+            successors: Vec::new(),
+            unknown_tagged_fields: TaggedFields::new(),
+        }
+    }
+}
+
+impl TopologyDescriptionNode {
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = value.into();
+        self
+    }
+    /// Sets `node_type`.
+    pub fn with_node_type(mut self, value: i8) -> Self {
+        self.node_type = value;
+        self
+    }
+    /// Sets `source_topics`.
+    pub fn with_source_topics(mut self, value: Vec<String>) -> Self {
+        self.source_topics = value;
+        self
+    }
+    /// Sets `sink_topic`.
+    pub fn with_sink_topic(mut self, value: Option<String>) -> Self {
+        self.sink_topic = value;
+        self
+    }
+    /// Sets `stores`.
+    pub fn with_stores(mut self, value: Vec<String>) -> Self {
+        self.stores = value;
+        self
+    }
+    /// Sets `successors`.
+    pub fn with_successors(mut self, value: Vec<String>) -> Self {
+        self.successors = value;
+        self
+    }
+
+    pub(crate) fn read(decoder: &mut Decoder<'_>, _version: i16) -> Result<Self, DecodeError> {
+        let mut this = Self::default();
+        this.name = decoder.field("name", |decoder| decoder.string())?;
+        this.node_type = decoder.field("node_type", |decoder| decoder.i8())?;
+        this.source_topics = decoder.field("source_topics", |decoder| {
+            decoder.array(1, |decoder| decoder.string())
+        })?;
+        this.sink_topic = decoder.field("sink_topic", |decoder| decoder.nullable_string())?;
+        this.stores = decoder.field("stores", |decoder| {
+            decoder.array(1, |decoder| decoder.string())
+        })?;
+        this.successors = decoder.field("successors", |decoder| {
+            decoder.array(1, |decoder| decoder.string())
+        })?;
+        this.unknown_tagged_fields = decoder.tagged_fields()?;
+        Ok(this)
+    }
+
+    pub(crate) fn write<S: Sink>(
+        &self,
+        encoder: &mut Encoder<S>,
+        _version: i16,
+    ) -> Result<(), EncodeError> {
+        encoder.field("name", |encoder| encoder.string(&self.name))?;
+        encoder.i8(self.node_type);
+        encoder.field("source_topics", |encoder| {
+            encoder.array(&self.source_topics, |encoder, item| encoder.string(item))
+        })?;
+        encoder.field("sink_topic", |encoder| {
+            encoder.nullable_string(self.sink_topic.as_deref())
+        })?;
+        encoder.field("stores", |encoder| {
+            encoder.array(&self.stores, |encoder, item| encoder.string(item))
+        })?;
+        encoder.field("successors", |encoder| {
+            encoder.array(&self.successors, |encoder, item| encoder.string(item))
+        })?;
+        encoder.tagged_fields(&self.unknown_tagged_fields)
+    }
+
+    /// Resets every field that `version` lacks to its default, here and in nested structs.
+    pub fn restrict_to_version(&mut self, _version: i16) {}
+}
+
+/// The `TopologyDescriptionGlobalStore` struct of `StreamsGroupDescribeResponse`.
+#[non_exhaustive]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, arbitrary::Arbitrary)]
+#[serde(default)]
+pub struct TopologyDescriptionGlobalStore {
+    /// Node that reads the global store's input topic.
+    ///
+    /// Versions 1+.
+    #[serde(rename = "source")]
+    pub source: TopologyDescriptionNode,
+    /// Node that writes the incoming records into the global store.
+    ///
+    /// Versions 1+.
+    #[serde(rename = "processor")]
+    pub processor: TopologyDescriptionNode,
+    /// Tagged fields this schema does not declare, kept so that re-encoding loses nothing.
+    #[serde(
+        rename = "_unknownTaggedFields",
+        skip_serializing_if = "TaggedFields::is_empty"
+    )]
+    #[arbitrary(with = arbitrary_tagged_fields)]
+    pub unknown_tagged_fields: TaggedFields,
+}
+
+impl Default for TopologyDescriptionGlobalStore {
+    fn default() -> Self {
+        TopologyDescriptionGlobalStore {
+            source: TopologyDescriptionNode::default(),
+            processor: TopologyDescriptionNode::default(),
+            unknown_tagged_fields: TaggedFields::new(),
+        }
+    }
+}
+
+impl TopologyDescriptionGlobalStore {
+    /// Sets `source`.
+    pub fn with_source(mut self, value: TopologyDescriptionNode) -> Self {
+        self.source = value;
+        self
+    }
+    /// Sets `processor`.
+    pub fn with_processor(mut self, value: TopologyDescriptionNode) -> Self {
+        self.processor = value;
+        self
+    }
+
+    pub(crate) fn read(decoder: &mut Decoder<'_>, version: i16) -> Result<Self, DecodeError> {
+        let mut this = Self::default();
+        this.source = decoder.field("source", |decoder| {
+            TopologyDescriptionNode::read(decoder, version)
+        })?;
+        this.processor = decoder.field("processor", |decoder| {
+            TopologyDescriptionNode::read(decoder, version)
+        })?;
+        this.unknown_tagged_fields = decoder.tagged_fields()?;
+        Ok(this)
+    }
+
+    pub(crate) fn write<S: Sink>(
+        &self,
+        encoder: &mut Encoder<S>,
+        version: i16,
+    ) -> Result<(), EncodeError> {
+        encoder.field("source", |encoder| self.source.write(encoder, version))?;
+        encoder.field("processor", |encoder| {
+            self.processor.write(encoder, version)
+        })?;
+        encoder.tagged_fields(&self.unknown_tagged_fields)
+    }
+
+    /// Resets every field that `version` lacks to its default, here and in nested structs.
+    pub fn restrict_to_version(&mut self, version: i16) {
+        self.source.restrict_to_version(version);
+        self.processor.restrict_to_version(version);
+    }
+}
+
+impl crate::WireMessage for StreamsGroupDescribeResponse {
+    const NAME: &'static str = "StreamsGroupDescribeResponse";
+    const API_KEY: i16 = 89;
+    const VERSIONS: kafka_protocol::protocol::VersionRange =
+        kafka_protocol::protocol::VersionRange { min: 0, max: 1 };
+    const KIND: crate::MessageKind = crate::MessageKind::StreamsGroupDescribeResponse;
+    fn read_body(decoder: &mut Decoder<'_>, version: i16) -> Result<Self, DecodeError> {
+        Self::read(decoder, version)
+    }
+    fn write_body<S: Sink>(
+        &self,
+        encoder: &mut Encoder<S>,
+        version: i16,
+    ) -> Result<(), EncodeError> {
+        self.write(encoder, version)
+    }
+    fn restrict_to_version(&mut self, version: i16) {
+        self.restrict_to_version(version)
+    }
+}
+
+crate::impl_kafka_protocol_traits!(StreamsGroupDescribeResponse, header_version: 1);

@@ -1,0 +1,1112 @@
+// Generated from `protocol/schemas/kip-draft/StreamsGroupHeartbeatRequest.json` by `streamspec-codegen` (`protocol/codegen`); do not edit.
+//! `StreamsGroupHeartbeatRequest` (api key 88, versions 0), kip_draft dialect.
+
+use serde::{Deserialize, Serialize};
+
+use crate::codec::{arbitrary_tagged_fields, Decoder, Encoder, Sink, TaggedFields};
+use crate::error::{DecodeError, EncodeError};
+
+/// The `StreamsGroupHeartbeatRequest` message; every field of every version.
+#[non_exhaustive]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, arbitrary::Arbitrary)]
+#[serde(default)]
+pub struct StreamsGroupHeartbeatRequest {
+    /// Id of the streams group the member belongs to.
+    ///
+    /// Versions 0+, entity type `groupId`.
+    #[serde(rename = "groupId")]
+    pub group_id: String,
+    /// Member id handed out by the coordinator, kept for the member's whole life; empty when joining for the first time.
+    ///
+    /// Versions 0+.
+    #[serde(rename = "memberId")]
+    pub member_id: String,
+    /// Epoch the member currently holds: 0 joins, -1 leaves, -2 is a static member leaving and planning to come back.
+    ///
+    /// Versions 0+.
+    #[serde(rename = "memberEpoch")]
+    pub member_epoch: i32,
+    /// Static membership instance id; null when there is none or it is unchanged since the previous heartbeat.
+    ///
+    /// Versions 0+, nullable.
+    #[serde(rename = "instanceId")]
+    pub instance_id: Option<String>,
+    /// Rack of the member; null when there is none or it is unchanged since the previous heartbeat.
+    ///
+    /// Versions 0+, nullable.
+    #[serde(rename = "rackId")]
+    pub rack_id: Option<String>,
+    /// Longest time in ms the coordinator waits for the member to give up revoked tasks; -1 when unchanged.
+    ///
+    /// Versions 0+.
+    #[serde(rename = "rebalanceTimeoutMs")]
+    pub rebalance_timeout_ms: i32,
+    /// Non-empty description of the application's topology, sent only on join (epoch 0) to set or check the group's topology; null otherwise.
+    ///
+    /// Versions 0+, nullable.
+    #[serde(rename = "topology")]
+    pub topology: Option<Topology>,
+    /// Active tasks the member owns now; null when unchanged since the previous heartbeat.
+    ///
+    /// Versions 0+, nullable.
+    #[serde(rename = "activeTasks")]
+    pub active_tasks: Option<Vec<TaskIds>>,
+    /// Standby tasks the member owns now; null when unchanged since the previous heartbeat.
+    ///
+    /// Versions 0+, nullable.
+    #[serde(rename = "standbyTasks")]
+    pub standby_tasks: Option<Vec<TaskIds>>,
+    /// Warm-up tasks the member owns now; null when unchanged since the previous heartbeat.
+    ///
+    /// Versions 0+, nullable.
+    #[serde(rename = "warmupTasks")]
+    pub warmup_tasks: Option<Vec<TaskIds>>,
+    /// Id of the Streams process this member runs in (one process may hold several members); null when unchanged.
+    ///
+    /// Versions 0+, nullable.
+    #[serde(rename = "processId")]
+    pub process_id: Option<String>,
+    /// Host and port for interactive queries; null when unchanged since the previous heartbeat.
+    ///
+    /// Versions 0+, nullable.
+    #[serde(rename = "userEndpoint")]
+    pub user_endpoint: Option<Endpoint>,
+    /// Tags used for rack-aware standby placement; null when unchanged since the previous heartbeat.
+    ///
+    /// Versions 0+, nullable.
+    #[serde(rename = "clientTags")]
+    pub client_tags: Option<Vec<KeyValue>>,
+    /// Changelog offsets reached per task, sent when a warm-up catches up or the offset interval passes; null otherwise.
+    ///
+    /// Versions 0+, nullable.
+    #[serde(rename = "taskOffsets")]
+    pub task_offsets: Option<Vec<TaskOffset>>,
+    /// Changelog end offsets per task, sent when a warm-up catches up or the offset interval passes; null otherwise.
+    ///
+    /// Versions 0+, nullable.
+    #[serde(rename = "taskEndOffsets")]
+    pub task_end_offsets: Option<Vec<TaskOffset>>,
+    /// True to ask every client of the group to shut down.
+    ///
+    /// Versions 0+.
+    #[serde(rename = "shutdownApplication")]
+    pub shutdown_application: bool,
+    /// Tagged fields this schema does not declare, kept so that re-encoding loses nothing.
+    #[serde(
+        rename = "_unknownTaggedFields",
+        skip_serializing_if = "TaggedFields::is_empty"
+    )]
+    #[arbitrary(with = arbitrary_tagged_fields)]
+    pub unknown_tagged_fields: TaggedFields,
+}
+
+impl Default for StreamsGroupHeartbeatRequest {
+    fn default() -> Self {
+        StreamsGroupHeartbeatRequest {
+            group_id: String::new(),
+            member_id: String::new(),
+            member_epoch: 0,
+            instance_id: None,
+            rack_id: None,
+            rebalance_timeout_ms: -1,
+            topology: None,
+            active_tasks: None,
+            standby_tasks: None,
+            warmup_tasks: None,
+            process_id: None,
+            user_endpoint: None,
+            client_tags: None,
+            task_offsets: None,
+            task_end_offsets: None,
+            shutdown_application: false,
+            unknown_tagged_fields: TaggedFields::new(),
+        }
+    }
+}
+
+impl StreamsGroupHeartbeatRequest {
+    /// Sets `group_id`.
+    pub fn with_group_id(mut self, value: impl Into<String>) -> Self {
+        self.group_id = value.into();
+        self
+    }
+    /// Sets `member_id`.
+    pub fn with_member_id(mut self, value: impl Into<String>) -> Self {
+        self.member_id = value.into();
+        self
+    }
+    /// Sets `member_epoch`.
+    pub fn with_member_epoch(mut self, value: i32) -> Self {
+        self.member_epoch = value;
+        self
+    }
+    /// Sets `instance_id`.
+    pub fn with_instance_id(mut self, value: Option<String>) -> Self {
+        self.instance_id = value;
+        self
+    }
+    /// Sets `rack_id`.
+    pub fn with_rack_id(mut self, value: Option<String>) -> Self {
+        self.rack_id = value;
+        self
+    }
+    /// Sets `rebalance_timeout_ms`.
+    pub fn with_rebalance_timeout_ms(mut self, value: i32) -> Self {
+        self.rebalance_timeout_ms = value;
+        self
+    }
+    /// Sets `topology`.
+    pub fn with_topology(mut self, value: Option<Topology>) -> Self {
+        self.topology = value;
+        self
+    }
+    /// Sets `active_tasks`.
+    pub fn with_active_tasks(mut self, value: Option<Vec<TaskIds>>) -> Self {
+        self.active_tasks = value;
+        self
+    }
+    /// Sets `standby_tasks`.
+    pub fn with_standby_tasks(mut self, value: Option<Vec<TaskIds>>) -> Self {
+        self.standby_tasks = value;
+        self
+    }
+    /// Sets `warmup_tasks`.
+    pub fn with_warmup_tasks(mut self, value: Option<Vec<TaskIds>>) -> Self {
+        self.warmup_tasks = value;
+        self
+    }
+    /// Sets `process_id`.
+    pub fn with_process_id(mut self, value: Option<String>) -> Self {
+        self.process_id = value;
+        self
+    }
+    /// Sets `user_endpoint`.
+    pub fn with_user_endpoint(mut self, value: Option<Endpoint>) -> Self {
+        self.user_endpoint = value;
+        self
+    }
+    /// Sets `client_tags`.
+    pub fn with_client_tags(mut self, value: Option<Vec<KeyValue>>) -> Self {
+        self.client_tags = value;
+        self
+    }
+    /// Sets `task_offsets`.
+    pub fn with_task_offsets(mut self, value: Option<Vec<TaskOffset>>) -> Self {
+        self.task_offsets = value;
+        self
+    }
+    /// Sets `task_end_offsets`.
+    pub fn with_task_end_offsets(mut self, value: Option<Vec<TaskOffset>>) -> Self {
+        self.task_end_offsets = value;
+        self
+    }
+    /// Sets `shutdown_application`.
+    pub fn with_shutdown_application(mut self, value: bool) -> Self {
+        self.shutdown_application = value;
+        self
+    }
+
+    pub(crate) fn read(decoder: &mut Decoder<'_>, version: i16) -> Result<Self, DecodeError> {
+        let mut this = Self::default();
+        this.group_id = decoder.field("group_id", |decoder| decoder.string())?;
+        this.member_id = decoder.field("member_id", |decoder| decoder.string())?;
+        this.member_epoch = decoder.field("member_epoch", |decoder| decoder.i32())?;
+        this.instance_id = decoder.field("instance_id", |decoder| decoder.nullable_string())?;
+        this.rack_id = decoder.field("rack_id", |decoder| decoder.nullable_string())?;
+        this.rebalance_timeout_ms =
+            decoder.field("rebalance_timeout_ms", |decoder| decoder.i32())?;
+        this.topology = decoder.field("topology", |decoder| {
+            decoder.nullable_struct(|decoder| Topology::read(decoder, version))
+        })?;
+        this.active_tasks = decoder.field("active_tasks", |decoder| {
+            decoder.nullable_array(3, |decoder| TaskIds::read(decoder, version))
+        })?;
+        this.standby_tasks = decoder.field("standby_tasks", |decoder| {
+            decoder.nullable_array(3, |decoder| TaskIds::read(decoder, version))
+        })?;
+        this.warmup_tasks = decoder.field("warmup_tasks", |decoder| {
+            decoder.nullable_array(3, |decoder| TaskIds::read(decoder, version))
+        })?;
+        this.process_id = decoder.field("process_id", |decoder| decoder.nullable_string())?;
+        this.user_endpoint = decoder.field("user_endpoint", |decoder| {
+            decoder.nullable_struct(|decoder| Endpoint::read(decoder, version))
+        })?;
+        this.client_tags = decoder.field("client_tags", |decoder| {
+            decoder.nullable_array(3, |decoder| KeyValue::read(decoder, version))
+        })?;
+        this.task_offsets = decoder.field("task_offsets", |decoder| {
+            decoder.nullable_array(14, |decoder| TaskOffset::read(decoder, version))
+        })?;
+        this.task_end_offsets = decoder.field("task_end_offsets", |decoder| {
+            decoder.nullable_array(14, |decoder| TaskOffset::read(decoder, version))
+        })?;
+        this.shutdown_application =
+            decoder.field("shutdown_application", |decoder| decoder.bool())?;
+        this.unknown_tagged_fields = decoder.tagged_fields()?;
+        Ok(this)
+    }
+
+    pub(crate) fn write<S: Sink>(
+        &self,
+        encoder: &mut Encoder<S>,
+        version: i16,
+    ) -> Result<(), EncodeError> {
+        encoder.field("group_id", |encoder| encoder.string(&self.group_id))?;
+        encoder.field("member_id", |encoder| encoder.string(&self.member_id))?;
+        encoder.i32(self.member_epoch);
+        encoder.field("instance_id", |encoder| {
+            encoder.nullable_string(self.instance_id.as_deref())
+        })?;
+        encoder.field("rack_id", |encoder| {
+            encoder.nullable_string(self.rack_id.as_deref())
+        })?;
+        encoder.i32(self.rebalance_timeout_ms);
+        encoder.field("topology", |encoder| {
+            encoder.nullable_struct(self.topology.as_ref(), |encoder, value| {
+                value.write(encoder, version)
+            })
+        })?;
+        encoder.field("active_tasks", |encoder| {
+            encoder.nullable_array(self.active_tasks.as_deref(), |encoder, item| {
+                item.write(encoder, version)
+            })
+        })?;
+        encoder.field("standby_tasks", |encoder| {
+            encoder.nullable_array(self.standby_tasks.as_deref(), |encoder, item| {
+                item.write(encoder, version)
+            })
+        })?;
+        encoder.field("warmup_tasks", |encoder| {
+            encoder.nullable_array(self.warmup_tasks.as_deref(), |encoder, item| {
+                item.write(encoder, version)
+            })
+        })?;
+        encoder.field("process_id", |encoder| {
+            encoder.nullable_string(self.process_id.as_deref())
+        })?;
+        encoder.field("user_endpoint", |encoder| {
+            encoder.nullable_struct(self.user_endpoint.as_ref(), |encoder, value| {
+                value.write(encoder, version)
+            })
+        })?;
+        encoder.field("client_tags", |encoder| {
+            encoder.nullable_array(self.client_tags.as_deref(), |encoder, item| {
+                item.write(encoder, version)
+            })
+        })?;
+        encoder.field("task_offsets", |encoder| {
+            encoder.nullable_array(self.task_offsets.as_deref(), |encoder, item| {
+                item.write(encoder, version)
+            })
+        })?;
+        encoder.field("task_end_offsets", |encoder| {
+            encoder.nullable_array(self.task_end_offsets.as_deref(), |encoder, item| {
+                item.write(encoder, version)
+            })
+        })?;
+        encoder.bool(self.shutdown_application);
+        encoder.tagged_fields(&self.unknown_tagged_fields)
+    }
+
+    /// Resets every field that `version` lacks to its default, here and in nested structs.
+    pub fn restrict_to_version(&mut self, version: i16) {
+        if let Some(value) = &mut self.topology {
+            value.restrict_to_version(version);
+        }
+        for item in self.active_tasks.iter_mut().flatten() {
+            item.restrict_to_version(version);
+        }
+        for item in self.standby_tasks.iter_mut().flatten() {
+            item.restrict_to_version(version);
+        }
+        for item in self.warmup_tasks.iter_mut().flatten() {
+            item.restrict_to_version(version);
+        }
+        if let Some(value) = &mut self.user_endpoint {
+            value.restrict_to_version(version);
+        }
+        for item in self.client_tags.iter_mut().flatten() {
+            item.restrict_to_version(version);
+        }
+        for item in self.task_offsets.iter_mut().flatten() {
+            item.restrict_to_version(version);
+        }
+        for item in self.task_end_offsets.iter_mut().flatten() {
+            item.restrict_to_version(version);
+        }
+    }
+}
+
+/// Non-empty description of the application's topology, sent only on join (epoch 0) to set or check the group's topology; null otherwise.
+#[non_exhaustive]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, arbitrary::Arbitrary)]
+#[serde(default)]
+pub struct Topology {
+    /// Id of the topology, compared with the topology id the group was initialized with.
+    ///
+    /// Versions 0+.
+    #[serde(rename = "topologyId")]
+    pub topology_id: String,
+    /// The parts the application's topology is split into.
+    ///
+    /// Versions 0+.
+    #[serde(rename = "subtopologies")]
+    pub subtopologies: Vec<Subtopology>,
+    /// Tagged fields this schema does not declare, kept so that re-encoding loses nothing.
+    #[serde(
+        rename = "_unknownTaggedFields",
+        skip_serializing_if = "TaggedFields::is_empty"
+    )]
+    #[arbitrary(with = arbitrary_tagged_fields)]
+    pub unknown_tagged_fields: TaggedFields,
+}
+
+impl Default for Topology {
+    fn default() -> Self {
+        Topology {
+            topology_id: String::new(),
+            subtopologies: Vec::new(),
+            unknown_tagged_fields: TaggedFields::new(),
+        }
+    }
+}
+
+impl Topology {
+    /// Sets `topology_id`.
+    pub fn with_topology_id(mut self, value: impl Into<String>) -> Self {
+        self.topology_id = value.into();
+        self
+    }
+    /// Sets `subtopologies`.
+    pub fn with_subtopologies(mut self, value: Vec<Subtopology>) -> Self {
+        self.subtopologies = value;
+        self
+    }
+
+    pub(crate) fn read(decoder: &mut Decoder<'_>, version: i16) -> Result<Self, DecodeError> {
+        let mut this = Self::default();
+        this.topology_id = decoder.field("topology_id", |decoder| decoder.string())?;
+        this.subtopologies = decoder.field("subtopologies", |decoder| {
+            decoder.array(8, |decoder| Subtopology::read(decoder, version))
+        })?;
+        this.unknown_tagged_fields = decoder.tagged_fields()?;
+        Ok(this)
+    }
+
+    pub(crate) fn write<S: Sink>(
+        &self,
+        encoder: &mut Encoder<S>,
+        version: i16,
+    ) -> Result<(), EncodeError> {
+        encoder.field("topology_id", |encoder| encoder.string(&self.topology_id))?;
+        encoder.field("subtopologies", |encoder| {
+            encoder.array(&self.subtopologies, |encoder, item| {
+                item.write(encoder, version)
+            })
+        })?;
+        encoder.tagged_fields(&self.unknown_tagged_fields)
+    }
+
+    /// Resets every field that `version` lacks to its default, here and in nested structs.
+    pub fn restrict_to_version(&mut self, version: i16) {
+        for item in &mut self.subtopologies {
+            item.restrict_to_version(version);
+        }
+    }
+}
+
+/// The parts the application's topology is split into.
+#[non_exhaustive]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, arbitrary::Arbitrary)]
+#[serde(default)]
+pub struct Subtopology {
+    /// Unique id of the subtopology, derived deterministically from the topology.
+    ///
+    /// Versions 0+.
+    #[serde(rename = "subtopologyId")]
+    pub subtopology_id: String,
+    /// Topics this subtopology consumes, by name.
+    ///
+    /// Versions 0+.
+    #[serde(rename = "sourceTopics")]
+    pub source_topics: Vec<String>,
+    /// Patterns selecting further topics this subtopology consumes.
+    ///
+    /// Versions 0+.
+    #[serde(rename = "sourceTopicRegex")]
+    pub source_topic_regex: Vec<String>,
+    /// Changelog topics backing this subtopology's state stores; the coordinator creates them.
+    ///
+    /// Versions 0+.
+    #[serde(rename = "stateChangelogTopics")]
+    pub state_changelog_topics: Vec<TopicInfo>,
+    /// Internal topics this subtopology writes records to for repartitioning.
+    ///
+    /// Versions 0+.
+    #[serde(rename = "repartitionSinkTopics")]
+    pub repartition_sink_topics: Vec<String>,
+    /// Internal repartition topics this subtopology consumes; the coordinator creates them.
+    ///
+    /// Versions 0+.
+    #[serde(rename = "repartitionSourceTopics")]
+    pub repartition_source_topics: Vec<TopicInfo>,
+    /// Sets of this subtopology's input topics that need equal partition counts.
+    ///
+    /// Versions 0+.
+    #[serde(rename = "copartitionGroups")]
+    pub copartition_groups: Vec<CopartitionGroup>,
+    /// Tagged fields this schema does not declare, kept so that re-encoding loses nothing.
+    #[serde(
+        rename = "_unknownTaggedFields",
+        skip_serializing_if = "TaggedFields::is_empty"
+    )]
+    #[arbitrary(with = arbitrary_tagged_fields)]
+    pub unknown_tagged_fields: TaggedFields,
+}
+
+impl Default for Subtopology {
+    fn default() -> Self {
+        Subtopology {
+            subtopology_id: String::new(),
+            source_topics: Vec::new(),
+            source_topic_regex: Vec::new(),
+            state_changelog_topics: Vec::new(),
+            repartition_sink_topics: Vec::new(),
+            repartition_source_topics: Vec::new(),
+            copartition_groups: Vec::new(),
+            unknown_tagged_fields: TaggedFields::new(),
+        }
+    }
+}
+
+impl Subtopology {
+    /// Sets `subtopology_id`.
+    pub fn with_subtopology_id(mut self, value: impl Into<String>) -> Self {
+        self.subtopology_id = value.into();
+        self
+    }
+    /// Sets `source_topics`.
+    pub fn with_source_topics(mut self, value: Vec<String>) -> Self {
+        self.source_topics = value;
+        self
+    }
+    /// Sets `source_topic_regex`.
+    pub fn with_source_topic_regex(mut self, value: Vec<String>) -> Self {
+        self.source_topic_regex = value;
+        self
+    }
+    /// Sets `state_changelog_topics`.
+    pub fn with_state_changelog_topics(mut self, value: Vec<TopicInfo>) -> Self {
+        self.state_changelog_topics = value;
+        self
+    }
+    /// Sets `repartition_sink_topics`.
+    pub fn with_repartition_sink_topics(mut self, value: Vec<String>) -> Self {
+        self.repartition_sink_topics = value;
+        self
+    }
+    /// Sets `repartition_source_topics`.
+    pub fn with_repartition_source_topics(mut self, value: Vec<TopicInfo>) -> Self {
+        self.repartition_source_topics = value;
+        self
+    }
+    /// Sets `copartition_groups`.
+    pub fn with_copartition_groups(mut self, value: Vec<CopartitionGroup>) -> Self {
+        self.copartition_groups = value;
+        self
+    }
+
+    pub(crate) fn read(decoder: &mut Decoder<'_>, version: i16) -> Result<Self, DecodeError> {
+        let mut this = Self::default();
+        this.subtopology_id = decoder.field("subtopology_id", |decoder| decoder.string())?;
+        this.source_topics = decoder.field("source_topics", |decoder| {
+            decoder.array(1, |decoder| decoder.string())
+        })?;
+        this.source_topic_regex = decoder.field("source_topic_regex", |decoder| {
+            decoder.array(1, |decoder| decoder.string())
+        })?;
+        this.state_changelog_topics = decoder.field("state_changelog_topics", |decoder| {
+            decoder.array(6, |decoder| TopicInfo::read(decoder, version))
+        })?;
+        this.repartition_sink_topics = decoder.field("repartition_sink_topics", |decoder| {
+            decoder.array(1, |decoder| decoder.string())
+        })?;
+        this.repartition_source_topics = decoder.field("repartition_source_topics", |decoder| {
+            decoder.array(6, |decoder| TopicInfo::read(decoder, version))
+        })?;
+        this.copartition_groups = decoder.field("copartition_groups", |decoder| {
+            decoder.array(4, |decoder| CopartitionGroup::read(decoder, version))
+        })?;
+        this.unknown_tagged_fields = decoder.tagged_fields()?;
+        Ok(this)
+    }
+
+    pub(crate) fn write<S: Sink>(
+        &self,
+        encoder: &mut Encoder<S>,
+        version: i16,
+    ) -> Result<(), EncodeError> {
+        encoder.field("subtopology_id", |encoder| {
+            encoder.string(&self.subtopology_id)
+        })?;
+        encoder.field("source_topics", |encoder| {
+            encoder.array(&self.source_topics, |encoder, item| encoder.string(item))
+        })?;
+        encoder.field("source_topic_regex", |encoder| {
+            encoder.array(&self.source_topic_regex, |encoder, item| {
+                encoder.string(item)
+            })
+        })?;
+        encoder.field("state_changelog_topics", |encoder| {
+            encoder.array(&self.state_changelog_topics, |encoder, item| {
+                item.write(encoder, version)
+            })
+        })?;
+        encoder.field("repartition_sink_topics", |encoder| {
+            encoder.array(&self.repartition_sink_topics, |encoder, item| {
+                encoder.string(item)
+            })
+        })?;
+        encoder.field("repartition_source_topics", |encoder| {
+            encoder.array(&self.repartition_source_topics, |encoder, item| {
+                item.write(encoder, version)
+            })
+        })?;
+        encoder.field("copartition_groups", |encoder| {
+            encoder.array(&self.copartition_groups, |encoder, item| {
+                item.write(encoder, version)
+            })
+        })?;
+        encoder.tagged_fields(&self.unknown_tagged_fields)
+    }
+
+    /// Resets every field that `version` lacks to its default, here and in nested structs.
+    pub fn restrict_to_version(&mut self, version: i16) {
+        for item in &mut self.state_changelog_topics {
+            item.restrict_to_version(version);
+        }
+        for item in &mut self.repartition_source_topics {
+            item.restrict_to_version(version);
+        }
+        for item in &mut self.copartition_groups {
+            item.restrict_to_version(version);
+        }
+    }
+}
+
+/// Sets of this subtopology's input topics that need equal partition counts.
+#[non_exhaustive]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, arbitrary::Arbitrary)]
+#[serde(default)]
+pub struct CopartitionGroup {
+    /// Positions in this subtopology's SourceTopics list.
+    ///
+    /// Versions 0+.
+    #[serde(rename = "sourceTopics")]
+    pub source_topics: Vec<i16>,
+    /// Positions in this subtopology's SourceTopicRegex list.
+    ///
+    /// Versions 0+.
+    #[serde(rename = "sourceTopicRegex")]
+    pub source_topic_regex: Vec<i16>,
+    /// Positions in this subtopology's RepartitionSourceTopics list.
+    ///
+    /// Versions 0+.
+    #[serde(rename = "repartitionSourceTopics")]
+    pub repartition_source_topics: Vec<i16>,
+    /// Tagged fields this schema does not declare, kept so that re-encoding loses nothing.
+    #[serde(
+        rename = "_unknownTaggedFields",
+        skip_serializing_if = "TaggedFields::is_empty"
+    )]
+    #[arbitrary(with = arbitrary_tagged_fields)]
+    pub unknown_tagged_fields: TaggedFields,
+}
+
+impl Default for CopartitionGroup {
+    fn default() -> Self {
+        CopartitionGroup {
+            source_topics: Vec::new(),
+            source_topic_regex: Vec::new(),
+            repartition_source_topics: Vec::new(),
+            unknown_tagged_fields: TaggedFields::new(),
+        }
+    }
+}
+
+impl CopartitionGroup {
+    /// Sets `source_topics`.
+    pub fn with_source_topics(mut self, value: Vec<i16>) -> Self {
+        self.source_topics = value;
+        self
+    }
+    /// Sets `source_topic_regex`.
+    pub fn with_source_topic_regex(mut self, value: Vec<i16>) -> Self {
+        self.source_topic_regex = value;
+        self
+    }
+    /// Sets `repartition_source_topics`.
+    pub fn with_repartition_source_topics(mut self, value: Vec<i16>) -> Self {
+        self.repartition_source_topics = value;
+        self
+    }
+
+    pub(crate) fn read(decoder: &mut Decoder<'_>, _version: i16) -> Result<Self, DecodeError> {
+        let mut this = Self::default();
+        this.source_topics = decoder.field("source_topics", |decoder| {
+            decoder.array(2, |decoder| decoder.i16())
+        })?;
+        this.source_topic_regex = decoder.field("source_topic_regex", |decoder| {
+            decoder.array(2, |decoder| decoder.i16())
+        })?;
+        this.repartition_source_topics = decoder.field("repartition_source_topics", |decoder| {
+            decoder.array(2, |decoder| decoder.i16())
+        })?;
+        this.unknown_tagged_fields = decoder.tagged_fields()?;
+        Ok(this)
+    }
+
+    pub(crate) fn write<S: Sink>(
+        &self,
+        encoder: &mut Encoder<S>,
+        _version: i16,
+    ) -> Result<(), EncodeError> {
+        encoder.field("source_topics", |encoder| {
+            encoder.array(&self.source_topics, |encoder, item| {
+                encoder.i16(*item);
+                Ok(())
+            })
+        })?;
+        encoder.field("source_topic_regex", |encoder| {
+            encoder.array(&self.source_topic_regex, |encoder, item| {
+                encoder.i16(*item);
+                Ok(())
+            })
+        })?;
+        encoder.field("repartition_source_topics", |encoder| {
+            encoder.array(&self.repartition_source_topics, |encoder, item| {
+                encoder.i16(*item);
+                Ok(())
+            })
+        })?;
+        encoder.tagged_fields(&self.unknown_tagged_fields)
+    }
+
+    /// Resets every field that `version` lacks to its default, here and in nested structs.
+    pub fn restrict_to_version(&mut self, _version: i16) {}
+}
+
+/// The `KeyValue` struct of `StreamsGroupHeartbeatRequest`.
+#[non_exhaustive]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, arbitrary::Arbitrary)]
+#[serde(default)]
+pub struct KeyValue {
+    /// Entry key.
+    ///
+    /// Versions 0+.
+    #[serde(rename = "key")]
+    pub key: String,
+    /// Entry value.
+    ///
+    /// Versions 0+.
+    #[serde(rename = "value")]
+    pub value: String,
+    /// Tagged fields this schema does not declare, kept so that re-encoding loses nothing.
+    #[serde(
+        rename = "_unknownTaggedFields",
+        skip_serializing_if = "TaggedFields::is_empty"
+    )]
+    #[arbitrary(with = arbitrary_tagged_fields)]
+    pub unknown_tagged_fields: TaggedFields,
+}
+
+impl Default for KeyValue {
+    fn default() -> Self {
+        KeyValue {
+            key: String::new(),
+            value: String::new(),
+            unknown_tagged_fields: TaggedFields::new(),
+        }
+    }
+}
+
+impl KeyValue {
+    /// Sets `key`.
+    pub fn with_key(mut self, value: impl Into<String>) -> Self {
+        self.key = value.into();
+        self
+    }
+    /// Sets `value`.
+    pub fn with_value(mut self, value: impl Into<String>) -> Self {
+        self.value = value.into();
+        self
+    }
+
+    pub(crate) fn read(decoder: &mut Decoder<'_>, _version: i16) -> Result<Self, DecodeError> {
+        let mut this = Self::default();
+        this.key = decoder.field("key", |decoder| decoder.string())?;
+        this.value = decoder.field("value", |decoder| decoder.string())?;
+        this.unknown_tagged_fields = decoder.tagged_fields()?;
+        Ok(this)
+    }
+
+    pub(crate) fn write<S: Sink>(
+        &self,
+        encoder: &mut Encoder<S>,
+        _version: i16,
+    ) -> Result<(), EncodeError> {
+        encoder.field("key", |encoder| encoder.string(&self.key))?;
+        encoder.field("value", |encoder| encoder.string(&self.value))?;
+        encoder.tagged_fields(&self.unknown_tagged_fields)
+    }
+
+    /// Resets every field that `version` lacks to its default, here and in nested structs.
+    pub fn restrict_to_version(&mut self, _version: i16) {}
+}
+
+/// The `TopicInfo` struct of `StreamsGroupHeartbeatRequest`.
+#[non_exhaustive]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, arbitrary::Arbitrary)]
+#[serde(default)]
+pub struct TopicInfo {
+    /// Topic name.
+    ///
+    /// Versions 0+.
+    #[serde(rename = "name")]
+    pub name: String,
+    /// Required partition count; 0 leaves it open, and changelog topics always send 0.
+    ///
+    /// Versions 0+.
+    #[serde(rename = "partitions")]
+    pub partitions: i32,
+    /// Topic configuration entries to create the topic with, or null for none.
+    ///
+    /// Versions 0+, nullable.
+    #[serde(rename = "topicConfigs")]
+    pub topic_configs: Option<Vec<KeyValue>>,
+    /// Tagged fields this schema does not declare, kept so that re-encoding loses nothing.
+    #[serde(
+        rename = "_unknownTaggedFields",
+        skip_serializing_if = "TaggedFields::is_empty"
+    )]
+    #[arbitrary(with = arbitrary_tagged_fields)]
+    pub unknown_tagged_fields: TaggedFields,
+}
+
+impl Default for TopicInfo {
+    fn default() -> Self {
+        TopicInfo {
+            name: String::new(),
+            partitions: 0,
+            topic_configs: None,
+            unknown_tagged_fields: TaggedFields::new(),
+        }
+    }
+}
+
+impl TopicInfo {
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = value.into();
+        self
+    }
+    /// Sets `partitions`.
+    pub fn with_partitions(mut self, value: i32) -> Self {
+        self.partitions = value;
+        self
+    }
+    /// Sets `topic_configs`.
+    pub fn with_topic_configs(mut self, value: Option<Vec<KeyValue>>) -> Self {
+        self.topic_configs = value;
+        self
+    }
+
+    pub(crate) fn read(decoder: &mut Decoder<'_>, version: i16) -> Result<Self, DecodeError> {
+        let mut this = Self::default();
+        this.name = decoder.field("name", |decoder| decoder.string())?;
+        this.partitions = decoder.field("partitions", |decoder| decoder.i32())?;
+        this.topic_configs = decoder.field("topic_configs", |decoder| {
+            decoder.nullable_array(3, |decoder| KeyValue::read(decoder, version))
+        })?;
+        this.unknown_tagged_fields = decoder.tagged_fields()?;
+        Ok(this)
+    }
+
+    pub(crate) fn write<S: Sink>(
+        &self,
+        encoder: &mut Encoder<S>,
+        version: i16,
+    ) -> Result<(), EncodeError> {
+        encoder.field("name", |encoder| encoder.string(&self.name))?;
+        encoder.i32(self.partitions);
+        encoder.field("topic_configs", |encoder| {
+            encoder.nullable_array(self.topic_configs.as_deref(), |encoder, item| {
+                item.write(encoder, version)
+            })
+        })?;
+        encoder.tagged_fields(&self.unknown_tagged_fields)
+    }
+
+    /// Resets every field that `version` lacks to its default, here and in nested structs.
+    pub fn restrict_to_version(&mut self, version: i16) {
+        for item in self.topic_configs.iter_mut().flatten() {
+            item.restrict_to_version(version);
+        }
+    }
+}
+
+/// The `Endpoint` struct of `StreamsGroupHeartbeatRequest`.
+#[non_exhaustive]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, arbitrary::Arbitrary)]
+#[serde(default)]
+pub struct Endpoint {
+    /// Host name or address.
+    ///
+    /// Versions 0+.
+    #[serde(rename = "host")]
+    pub host: String,
+    /// Port number.
+    ///
+    /// Versions 0+.
+    #[serde(rename = "port")]
+    pub port: i32,
+    /// Tagged fields this schema does not declare, kept so that re-encoding loses nothing.
+    #[serde(
+        rename = "_unknownTaggedFields",
+        skip_serializing_if = "TaggedFields::is_empty"
+    )]
+    #[arbitrary(with = arbitrary_tagged_fields)]
+    pub unknown_tagged_fields: TaggedFields,
+}
+
+impl Default for Endpoint {
+    fn default() -> Self {
+        Endpoint {
+            host: String::new(),
+            port: 0,
+            unknown_tagged_fields: TaggedFields::new(),
+        }
+    }
+}
+
+impl Endpoint {
+    /// Sets `host`.
+    pub fn with_host(mut self, value: impl Into<String>) -> Self {
+        self.host = value.into();
+        self
+    }
+    /// Sets `port`.
+    pub fn with_port(mut self, value: i32) -> Self {
+        self.port = value;
+        self
+    }
+
+    pub(crate) fn read(decoder: &mut Decoder<'_>, _version: i16) -> Result<Self, DecodeError> {
+        let mut this = Self::default();
+        this.host = decoder.field("host", |decoder| decoder.string())?;
+        this.port = decoder.field("port", |decoder| decoder.i32())?;
+        this.unknown_tagged_fields = decoder.tagged_fields()?;
+        Ok(this)
+    }
+
+    pub(crate) fn write<S: Sink>(
+        &self,
+        encoder: &mut Encoder<S>,
+        _version: i16,
+    ) -> Result<(), EncodeError> {
+        encoder.field("host", |encoder| encoder.string(&self.host))?;
+        encoder.i32(self.port);
+        encoder.tagged_fields(&self.unknown_tagged_fields)
+    }
+
+    /// Resets every field that `version` lacks to its default, here and in nested structs.
+    pub fn restrict_to_version(&mut self, _version: i16) {}
+}
+
+/// The `TaskOffset` struct of `StreamsGroupHeartbeatRequest`.
+#[non_exhaustive]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, arbitrary::Arbitrary)]
+#[serde(default)]
+pub struct TaskOffset {
+    /// Subtopology of the task.
+    ///
+    /// Versions 0+.
+    #[serde(rename = "subtopologyId")]
+    pub subtopology_id: String,
+    /// Partition of the task.
+    ///
+    /// Versions 0+.
+    #[serde(rename = "partition")]
+    pub partition: i32,
+    /// Offset value.
+    ///
+    /// Versions 0+.
+    #[serde(rename = "offset")]
+    pub offset: i64,
+    /// Tagged fields this schema does not declare, kept so that re-encoding loses nothing.
+    #[serde(
+        rename = "_unknownTaggedFields",
+        skip_serializing_if = "TaggedFields::is_empty"
+    )]
+    #[arbitrary(with = arbitrary_tagged_fields)]
+    pub unknown_tagged_fields: TaggedFields,
+}
+
+impl Default for TaskOffset {
+    fn default() -> Self {
+        TaskOffset {
+            subtopology_id: String::new(),
+            partition: 0,
+            offset: 0,
+            unknown_tagged_fields: TaggedFields::new(),
+        }
+    }
+}
+
+impl TaskOffset {
+    /// Sets `subtopology_id`.
+    pub fn with_subtopology_id(mut self, value: impl Into<String>) -> Self {
+        self.subtopology_id = value.into();
+        self
+    }
+    /// Sets `partition`.
+    pub fn with_partition(mut self, value: i32) -> Self {
+        self.partition = value;
+        self
+    }
+    /// Sets `offset`.
+    pub fn with_offset(mut self, value: i64) -> Self {
+        self.offset = value;
+        self
+    }
+
+    pub(crate) fn read(decoder: &mut Decoder<'_>, _version: i16) -> Result<Self, DecodeError> {
+        let mut this = Self::default();
+        this.subtopology_id = decoder.field("subtopology_id", |decoder| decoder.string())?;
+        this.partition = decoder.field("partition", |decoder| decoder.i32())?;
+        this.offset = decoder.field("offset", |decoder| decoder.i64())?;
+        this.unknown_tagged_fields = decoder.tagged_fields()?;
+        Ok(this)
+    }
+
+    pub(crate) fn write<S: Sink>(
+        &self,
+        encoder: &mut Encoder<S>,
+        _version: i16,
+    ) -> Result<(), EncodeError> {
+        encoder.field("subtopology_id", |encoder| {
+            encoder.string(&self.subtopology_id)
+        })?;
+        encoder.i32(self.partition);
+        encoder.i64(self.offset);
+        encoder.tagged_fields(&self.unknown_tagged_fields)
+    }
+
+    /// Resets every field that `version` lacks to its default, here and in nested structs.
+    pub fn restrict_to_version(&mut self, _version: i16) {}
+}
+
+/// The `TaskIds` struct of `StreamsGroupHeartbeatRequest`.
+#[non_exhaustive]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, arbitrary::Arbitrary)]
+#[serde(default)]
+pub struct TaskIds {
+    /// Subtopology the tasks belong to.
+    ///
+    /// Versions 0+.
+    #[serde(rename = "subtopologyId")]
+    pub subtopology_id: String,
+    /// Task partitions, i.e. the input partition numbers each task handles.
+    ///
+    /// Versions 0+.
+    #[serde(rename = "partitions")]
+    pub partitions: Vec<i32>,
+    /// Tagged fields this schema does not declare, kept so that re-encoding loses nothing.
+    #[serde(
+        rename = "_unknownTaggedFields",
+        skip_serializing_if = "TaggedFields::is_empty"
+    )]
+    #[arbitrary(with = arbitrary_tagged_fields)]
+    pub unknown_tagged_fields: TaggedFields,
+}
+
+impl Default for TaskIds {
+    fn default() -> Self {
+        TaskIds {
+            subtopology_id: String::new(),
+            partitions: Vec::new(),
+            unknown_tagged_fields: TaggedFields::new(),
+        }
+    }
+}
+
+impl TaskIds {
+    /// Sets `subtopology_id`.
+    pub fn with_subtopology_id(mut self, value: impl Into<String>) -> Self {
+        self.subtopology_id = value.into();
+        self
+    }
+    /// Sets `partitions`.
+    pub fn with_partitions(mut self, value: Vec<i32>) -> Self {
+        self.partitions = value;
+        self
+    }
+
+    pub(crate) fn read(decoder: &mut Decoder<'_>, _version: i16) -> Result<Self, DecodeError> {
+        let mut this = Self::default();
+        this.subtopology_id = decoder.field("subtopology_id", |decoder| decoder.string())?;
+        this.partitions = decoder.field("partitions", |decoder| {
+            decoder.array(4, |decoder| decoder.i32())
+        })?;
+        this.unknown_tagged_fields = decoder.tagged_fields()?;
+        Ok(this)
+    }
+
+    pub(crate) fn write<S: Sink>(
+        &self,
+        encoder: &mut Encoder<S>,
+        _version: i16,
+    ) -> Result<(), EncodeError> {
+        encoder.field("subtopology_id", |encoder| {
+            encoder.string(&self.subtopology_id)
+        })?;
+        encoder.field("partitions", |encoder| {
+            encoder.array(&self.partitions, |encoder, item| {
+                encoder.i32(*item);
+                Ok(())
+            })
+        })?;
+        encoder.tagged_fields(&self.unknown_tagged_fields)
+    }
+
+    /// Resets every field that `version` lacks to its default, here and in nested structs.
+    pub fn restrict_to_version(&mut self, _version: i16) {}
+}
+
+impl crate::WireMessage for StreamsGroupHeartbeatRequest {
+    const NAME: &'static str = "StreamsGroupHeartbeatRequest";
+    const API_KEY: i16 = 88;
+    const VERSIONS: kafka_protocol::protocol::VersionRange =
+        kafka_protocol::protocol::VersionRange { min: 0, max: 0 };
+    const KIND: crate::MessageKind = crate::MessageKind::KipDraftStreamsGroupHeartbeatRequest;
+    fn read_body(decoder: &mut Decoder<'_>, version: i16) -> Result<Self, DecodeError> {
+        Self::read(decoder, version)
+    }
+    fn write_body<S: Sink>(
+        &self,
+        encoder: &mut Encoder<S>,
+        version: i16,
+    ) -> Result<(), EncodeError> {
+        self.write(encoder, version)
+    }
+    fn restrict_to_version(&mut self, version: i16) {
+        self.restrict_to_version(version)
+    }
+}
+
+crate::impl_kafka_protocol_traits!(StreamsGroupHeartbeatRequest, header_version: 2);
+
+impl kafka_protocol::protocol::Request for StreamsGroupHeartbeatRequest {
+    const KEY: i16 = 88;
+    type Response = super::streams_group_heartbeat_response::StreamsGroupHeartbeatResponse;
+}
