@@ -300,7 +300,7 @@ impl<'a> Decoder<'a> {
                 remaining,
             }));
         }
-        self.record(start, || format!("{count} items"));
+        self.record(start, || plural(count, "item"));
         let mut items = Vec::with_capacity(count);
         for index in 0..count {
             items.push(self.nest(PathSegment::Index(index), &mut read_item)?);
@@ -354,7 +354,7 @@ impl<'a> Decoder<'a> {
         self.field("_tagged_fields", |decoder| {
             let start = decoder.position;
             let count = decoder.uvarint()?;
-            decoder.record(start, || format!("{count} fields"));
+            decoder.record(start, || plural(count as usize, "field"));
             let mut fields = TaggedFields::new();
             let mut previous: Option<u32> = None;
             for index in 0..count as usize {
@@ -363,10 +363,8 @@ impl<'a> Decoder<'a> {
                     let tag = decoder.uvarint()?;
                     if let Some(previous) = previous.filter(|&previous| tag <= previous) {
                         decoder.position = start;
-                        return Err(decoder.error(DecodeErrorKind::TaggedFieldsOutOfOrder {
-                            tag,
-                            previous,
-                        }));
+                        return Err(decoder
+                            .error(DecodeErrorKind::TaggedFieldsOutOfOrder { tag, previous }));
                     }
                     let size = decoder.uvarint()? as usize;
                     let data = decoder.take(size)?;
@@ -378,6 +376,14 @@ impl<'a> Decoder<'a> {
             }
             Ok(fields)
         })
+    }
+}
+
+fn plural(count: usize, noun: &str) -> String {
+    if count == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{count} {noun}s")
     }
 }
 
@@ -434,12 +440,19 @@ impl<S: Sink> Encoder<S> {
 
     /// Refuses a non-default value in a field the version lacks (unless the field is ignorable,
     /// which the generated code handles by skipping it).
-    pub fn absent_field(&mut self, name: &'static str, is_default: bool, version: i16) -> EncodeResult {
+    pub fn absent_field(
+        &mut self,
+        name: &'static str,
+        is_default: bool,
+        version: i16,
+    ) -> EncodeResult {
         if is_default {
             Ok(())
         } else {
-            Err(EncodeError::new(EncodeErrorKind::FieldNotInVersion { version })
-                .within(PathSegment::Field(name)))
+            Err(
+                EncodeError::new(EncodeErrorKind::FieldNotInVersion { version })
+                    .within(PathSegment::Field(name)),
+            )
         }
     }
 

@@ -107,7 +107,10 @@ impl fmt::Display for DecodeErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             DecodeErrorKind::Truncated { needed, remaining } => {
-                write!(f, "truncated input: needed {needed} bytes, {remaining} left")
+                write!(
+                    f,
+                    "truncated input: needed {needed} bytes, {remaining} left"
+                )
             }
             DecodeErrorKind::InvalidLength { length, remaining } => {
                 write!(f, "invalid length {length} with {remaining} bytes left")

@@ -136,7 +136,11 @@ macro_rules! impl_kafka_protocol_traits {
                 version: i16,
             ) -> anyhow::Result<()> {
                 let mut encoder = $crate::codec::Encoder::new($crate::codec::BufSink(buf));
-                Ok($crate::WireMessage::encode_into(self, &mut encoder, version)?)
+                Ok($crate::WireMessage::encode_into(
+                    self,
+                    &mut encoder,
+                    version,
+                )?)
             }
 
             fn compute_size(&self, version: i16) -> anyhow::Result<usize> {

@@ -74,12 +74,21 @@ struct Versions {
 impl Versions {
     fn parse(text: &str) -> Versions {
         if let Some(min) = text.strip_suffix('+') {
-            Versions { min: min.parse().unwrap(), max: None }
+            Versions {
+                min: min.parse().unwrap(),
+                max: None,
+            }
         } else if let Some((min, max)) = text.split_once('-') {
-            Versions { min: min.parse().unwrap(), max: Some(max.parse().unwrap()) }
+            Versions {
+                min: min.parse().unwrap(),
+                max: Some(max.parse().unwrap()),
+            }
         } else {
             let only = text.parse().unwrap();
-            Versions { min: only, max: Some(only) }
+            Versions {
+                min: only,
+                max: Some(only),
+            }
         }
     }
 
@@ -89,7 +98,10 @@ impl Versions {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         };
-        Versions { min: self.min.max(outer.min), max }
+        Versions {
+            min: self.min.max(outer.min),
+            max,
+        }
     }
 
     /// The condition under which a field with these versions is on the wire, or `None` when it
@@ -355,7 +367,10 @@ impl<'s> Field<'s> {
             match ty {
                 Ty::Str => "encoder.string(item)".into(),
                 Ty::Struct(_) => "item.write(encoder, version)".into(),
-                other => format!("{{ encoder.{}(*item); Ok(()) }}", other.primitive().unwrap().0),
+                other => format!(
+                    "{{ encoder.{}(*item); Ok(()) }}",
+                    other.primitive().unwrap().0
+                ),
             }
         }
         let body = match (&self.ty, self.nullable) {
@@ -383,9 +398,9 @@ impl<'s> Field<'s> {
         let call = "restrict_to_version(version)";
         match (&self.ty, self.nullable) {
             (Ty::Struct(_), false) => Some(format!("self.{name}.{call};")),
-            (Ty::Struct(_), true) => {
-                Some(format!("if let Some(value) = &mut self.{name} {{ value.{call}; }}"))
-            }
+            (Ty::Struct(_), true) => Some(format!(
+                "if let Some(value) = &mut self.{name} {{ value.{call}; }}"
+            )),
             (Ty::Array(inner), false) if inner.contains_struct() => {
                 Some(format!("for item in &mut self.{name} {{ item.{call}; }}"))
             }
@@ -454,24 +469,46 @@ fn doc(out: &mut String, text: &str) {
 }
 
 fn generate_message(spec: &Spec, dialect: &str, schema_path: &str) -> String {
-    assert_eq!(spec.flexible_versions, "0+", "{}: only flexible messages", spec.name);
+    assert_eq!(
+        spec.flexible_versions, "0+",
+        "{}: only flexible messages",
+        spec.name
+    );
     let versions = Versions::parse(&spec.valid_versions);
     let max_version = versions.max.unwrap();
     let structs = collect_structs(spec);
-    let by_name: HashMap<String, Vec<&FieldSpec>> =
-        structs.iter().map(|def| (def.name.clone(), def.fields.clone())).collect();
+    let by_name: HashMap<String, Vec<&FieldSpec>> = structs
+        .iter()
+        .map(|def| (def.name.clone(), def.fields.clone()))
+        .collect();
     let mut out = String::new();
     writeln!(out, "// Generated from `protocol/{schema_path}` by `streamspec-codegen` (`protocol/codegen`); do not edit.").unwrap();
-    writeln!(out, "//! `{}` (api key {}, versions {}), {} dialect.", spec.name, spec.api_key, spec.valid_versions, dialect).unwrap();
+    writeln!(
+        out,
+        "//! `{}` (api key {}, versions {}), {} dialect.",
+        spec.name, spec.api_key, spec.valid_versions, dialect
+    )
+    .unwrap();
     out.push_str("\nuse serde::{Deserialize, Serialize};\n\n");
-    out.push_str("use crate::codec::{arbitrary_tagged_fields, Decoder, Encoder, Sink, TaggedFields};\n");
+    out.push_str(
+        "use crate::codec::{arbitrary_tagged_fields, Decoder, Encoder, Sink, TaggedFields};\n",
+    );
     out.push_str("use crate::error::{DecodeError, EncodeError};\n\n");
 
     for def in &structs {
-        let fields: Vec<Field> = def.fields.iter().map(|spec| Field::new(spec, def.versions)).collect();
+        let fields: Vec<Field> = def
+            .fields
+            .iter()
+            .map(|spec| Field::new(spec, def.versions))
+            .collect();
         let is_message = def.name == spec.name;
         if is_message {
-            writeln!(out, "/// The `{}` message; every field of every version.", spec.name).unwrap();
+            writeln!(
+                out,
+                "/// The `{}` message; every field of every version.",
+                spec.name
+            )
+            .unwrap();
         } else if !def.about.is_empty() {
             doc(&mut out, &def.about);
         } else {
@@ -500,7 +537,12 @@ fn generate_message(spec: &Spec, dialect: &str, schema_path: &str) -> String {
         out.push_str("#[arbitrary(with = arbitrary_tagged_fields)]\n");
         out.push_str("pub unknown_tagged_fields: TaggedFields,\n}\n\n");
 
-        writeln!(out, "impl Default for {} {{\nfn default() -> Self {{\n{} {{", def.name, def.name).unwrap();
+        writeln!(
+            out,
+            "impl Default for {} {{\nfn default() -> Self {{\n{} {{",
+            def.name, def.name
+        )
+        .unwrap();
         for field in &fields {
             writeln!(out, "{}: {},", field.rust_name, field.default_expr()).unwrap();
         }
@@ -516,7 +558,9 @@ fn generate_message(spec: &Spec, dialect: &str, schema_path: &str) -> String {
             }
         }
 
-        let reads_version = fields.iter().any(|f| f.condition.is_some() || f.ty.contains_struct());
+        let reads_version = fields
+            .iter()
+            .any(|f| f.condition.is_some() || f.ty.contains_struct());
         let version_param = if reads_version { "version" } else { "_version" };
         writeln!(out, "\npub(crate) fn read(decoder: &mut Decoder<'_>, {version_param}: i16) -> Result<Self, DecodeError> {{").unwrap();
         out.push_str("let mut this = Self::default();\n");
@@ -558,7 +602,13 @@ fn generate_message(spec: &Spec, dialect: &str, schema_path: &str) -> String {
             let nested = field.restrict_nested();
             match (&field.condition, nested) {
                 (Some(condition), nested) => {
-                    write!(restrict, "if !({condition}) {{ self.{} = {}; }}", field.rust_name, field.default_expr()).unwrap();
+                    write!(
+                        restrict,
+                        "if !({condition}) {{ self.{} = {}; }}",
+                        field.rust_name,
+                        field.default_expr()
+                    )
+                    .unwrap();
                     if let Some(nested) = nested {
                         write!(restrict, " else {{ {nested} }}").unwrap();
                     }
@@ -568,7 +618,11 @@ fn generate_message(spec: &Spec, dialect: &str, schema_path: &str) -> String {
                 (None, None) => {}
             }
         }
-        let restrict_param = if restrict.is_empty() { "_version" } else { "version" };
+        let restrict_param = if restrict.is_empty() {
+            "_version"
+        } else {
+            "version"
+        };
         writeln!(out, "/// Resets every field that `version` lacks to its default, here and in nested structs.\npub fn restrict_to_version(&mut self, {restrict_param}: i16) {{\n{restrict}}}").unwrap();
         out.push_str("}\n\n");
     }
@@ -580,11 +634,20 @@ fn generate_message(spec: &Spec, dialect: &str, schema_path: &str) -> String {
     writeln!(out, "const NAME: &'static str = {message:?};").unwrap();
     writeln!(out, "const API_KEY: i16 = {};", spec.api_key).unwrap();
     writeln!(out, "const VERSIONS: kafka_protocol::protocol::VersionRange = kafka_protocol::protocol::VersionRange {{ min: {}, max: {max_version} }};", versions.min).unwrap();
-    writeln!(out, "const KIND: crate::MessageKind = crate::MessageKind::{kind_variant};").unwrap();
+    writeln!(
+        out,
+        "const KIND: crate::MessageKind = crate::MessageKind::{kind_variant};"
+    )
+    .unwrap();
     out.push_str("fn read_body(decoder: &mut Decoder<'_>, version: i16) -> Result<Self, DecodeError> { Self::read(decoder, version) }\n");
     out.push_str("fn write_body<S: Sink>(&self, encoder: &mut Encoder<S>, version: i16) -> Result<(), EncodeError> { self.write(encoder, version) }\n");
     out.push_str("fn restrict_to_version(&mut self, version: i16) { self.restrict_to_version(version) }\n}\n\n");
-    writeln!(out, "crate::impl_kafka_protocol_traits!({message}, header_version: {});", if is_request { 2 } else { 1 }).unwrap();
+    writeln!(
+        out,
+        "crate::impl_kafka_protocol_traits!({message}, header_version: {});",
+        if is_request { 2 } else { 1 }
+    )
+    .unwrap();
     if is_request {
         let response = message.replace("Request", "Response");
         writeln!(out, "\nimpl kafka_protocol::protocol::Request for {message} {{\nconst KEY: i16 = {};\ntype Response = super::{}::{response};\n}}", spec.api_key, snake_case(&response)).unwrap();
@@ -609,10 +672,23 @@ fn rustfmt(source: &str) -> String {
         .stdout(Stdio::piped())
         .spawn()
         .expect("rustfmt must be installed (rustup component add rustfmt)");
-    child.stdin.take().unwrap().write_all(source.as_bytes()).unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(source.as_bytes())
+        .unwrap();
     let output = child.wait_with_output().unwrap();
-    assert!(output.status.success(), "rustfmt refused the generated code:\n{source}");
+    assert!(
+        output.status.success(),
+        "rustfmt refused the generated code:\n{source}"
+    );
     String::from_utf8(output.stdout).unwrap()
+}
+
+/// A spec file's JSON with its `//` comments removed, e.g. to compare its facts with another's.
+pub fn parse_spec_text(text: &str) -> Result<Value, serde_json::Error> {
+    serde_json::from_str(&strip_comments(text))
 }
 
 fn load_spec(path: &Path) -> Spec {
@@ -638,18 +714,28 @@ pub fn generate(crate_root: &Path) -> BTreeMap<PathBuf, String> {
         for path in paths {
             let spec = load_spec(&path);
             let file_module = snake_case(&spec.name);
-            let schema_path = format!("schemas/{folder}/{}", path.file_name().unwrap().to_str().unwrap());
+            let schema_path = format!(
+                "schemas/{folder}/{}",
+                path.file_name().unwrap().to_str().unwrap()
+            );
             files.insert(
                 PathBuf::from(format!("src/generated/{module}/{file_module}.rs")),
                 rustfmt(&generate_message(&spec, module, &schema_path)),
             );
             writeln!(module_file, "pub mod {file_module};").unwrap();
             writeln!(uses, "pub use {file_module}::{};", spec.name).unwrap();
-            kinds.push((kind_variant(module, &spec.name), format!("{module}::{}", spec.name), spec.kind == "request"));
+            kinds.push((
+                kind_variant(module, &spec.name),
+                format!("{module}::{}", spec.name),
+                spec.kind == "request",
+            ));
         }
         module_file.push('\n');
         module_file.push_str(&uses);
-        files.insert(PathBuf::from(format!("src/generated/{module}/mod.rs")), rustfmt(&module_file));
+        files.insert(
+            PathBuf::from(format!("src/generated/{module}/mod.rs")),
+            rustfmt(&module_file),
+        );
         writeln!(top, "pub mod {module};").unwrap();
     }
     top.push_str(&generate_dispatch(&kinds));
@@ -674,10 +760,20 @@ fn generate_dispatch(kinds: &[(String, String, bool)]) -> String {
     }
     out.push_str("];\n\n");
     let arms = |body: &dyn Fn(&str, &str) -> String| -> String {
-        kinds.iter().map(|(variant, path, _)| format!("MessageKind::{variant} => {},\n", body(variant, path))).collect()
+        kinds
+            .iter()
+            .map(|(variant, path, _)| {
+                format!("MessageKind::{variant} => {},\n", body(variant, path))
+            })
+            .collect()
     };
     writeln!(out, "/// The message's name in its schema.\npub fn name(self) -> &'static str {{ match self {{ {} }} }}", arms(&|_, path| format!("{path}::NAME"))).unwrap();
-    writeln!(out, "/// The API key.\npub fn api_key(self) -> i16 {{ match self {{ {} }} }}", arms(&|_, path| format!("{path}::API_KEY"))).unwrap();
+    writeln!(
+        out,
+        "/// The API key.\npub fn api_key(self) -> i16 {{ match self {{ {} }} }}",
+        arms(&|_, path| format!("{path}::API_KEY"))
+    )
+    .unwrap();
     writeln!(out, "/// The versions the schema defines.\npub fn versions(self) -> kafka_protocol::protocol::VersionRange {{ match self {{ {} }} }}", arms(&|_, path| format!("<{path} as WireMessage>::VERSIONS"))).unwrap();
     writeln!(out, "/// True for requests, false for responses.\npub fn is_request(self) -> bool {{ match self {{ {} }} }}", kinds.iter().map(|(variant, _, request)| format!("MessageKind::{variant} => {request},\n")).collect::<String>()).unwrap();
     writeln!(out, "/// The dialect the message belongs to.\npub fn dialect(self) -> crate::Dialect {{ match self {{ {} }} }}", kinds.iter().map(|(variant, path, _)| format!("MessageKind::{variant} => crate::Dialect::{},\n", if path.starts_with("kafka::") { "Kafka" } else { "KipDraft" })).collect::<String>()).unwrap();
@@ -685,10 +781,23 @@ fn generate_dispatch(kinds: &[(String, String, bool)]) -> String {
     writeln!(out, "/// Decodes like [`MessageKind::decode`] and records where every value lies.\npub fn decode_traced(self, bytes: &[u8], version: i16) -> Result<(AnyMessage, Vec<TraceEntry>), DecodeError> {{ match self {{ {} }} }}", arms(&|variant, path| format!("{path}::decode_traced(bytes, version).map(|(message, trace)| (AnyMessage::{variant}(message), trace))"))).unwrap();
     out.push_str("}\n\n");
     let message_arms = |body: &dyn Fn(&str) -> String| -> String {
-        kinds.iter().map(|(variant, _, _)| format!("AnyMessage::{variant}(message) => {},\n", body(variant))).collect()
+        kinds
+            .iter()
+            .map(|(variant, _, _)| {
+                format!("AnyMessage::{variant}(message) => {},\n", body(variant))
+            })
+            .collect()
     };
     out.push_str("impl AnyMessage {\n");
-    writeln!(out, "/// The message's kind.\npub fn kind(&self) -> MessageKind {{ match self {{ {} }} }}", kinds.iter().map(|(variant, _, _)| format!("AnyMessage::{variant}(_) => MessageKind::{variant},\n")).collect::<String>()).unwrap();
+    writeln!(
+        out,
+        "/// The message's kind.\npub fn kind(&self) -> MessageKind {{ match self {{ {} }} }}",
+        kinds
+            .iter()
+            .map(|(variant, _, _)| format!("AnyMessage::{variant}(_) => MessageKind::{variant},\n"))
+            .collect::<String>()
+    )
+    .unwrap();
     writeln!(out, "/// Encodes the message at `version`.\npub fn encode_to_vec(&self, version: i16) -> Result<Vec<u8>, EncodeError> {{ match self {{ {} }} }}", message_arms(&|_| "message.encode_to_vec(version)".into())).unwrap();
     writeln!(out, "/// The encoded size at `version`.\npub fn encoded_size(&self, version: i16) -> Result<usize, EncodeError> {{ match self {{ {} }} }}", message_arms(&|_| "message.encoded_size(version)".into())).unwrap();
     writeln!(out, "/// Resets every field that `version` lacks to its default.\npub fn restrict_to_version(&mut self, version: i16) {{ match self {{ {} }} }}", message_arms(&|_| "WireMessage::restrict_to_version(message, version)".into())).unwrap();
