@@ -228,10 +228,11 @@ impl<'a> Decoder<'a> {
         }
         let length = encoded - 1;
         if length > i32::MAX as u32 {
+            let remaining = self.remaining();
             self.position = start;
             return Err(self.error(DecodeErrorKind::InvalidLength {
                 length: i64::from(length as i32),
-                remaining: self.remaining(),
+                remaining,
             }));
         }
         Ok(Some(length as usize))
@@ -239,10 +240,11 @@ impl<'a> Decoder<'a> {
 
     fn string_body(&mut self, start: usize, length: usize) -> DecodeResult<String> {
         if length > MAX_STRING_LEN {
+            let remaining = self.remaining();
             self.position = start;
             return Err(self.error(DecodeErrorKind::InvalidLength {
                 length: length as i64,
-                remaining: self.remaining(),
+                remaining,
             }));
         }
         let body_start = self.position;
