@@ -92,7 +92,7 @@ impl StreamsGroupDescribeRequest {
         } else {
             encoder.absent_field(
                 "include_topology_description",
-                self.include_topology_description == false,
+                !self.include_topology_description,
                 version,
             )?;
         }
@@ -101,7 +101,7 @@ impl StreamsGroupDescribeRequest {
 
     /// Resets every field that `version` lacks to its default, here and in nested structs.
     pub fn restrict_to_version(&mut self, version: i16) {
-        if !(version >= 1) {
+        if version < 1 {
             self.include_topology_description = false;
         }
     }

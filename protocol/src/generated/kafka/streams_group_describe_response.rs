@@ -332,17 +332,17 @@ impl DescribedGroup {
         for item in &mut self.members {
             item.restrict_to_version(version);
         }
-        if !(version >= 1) {
+        if version < 1 {
             self.topology_description = None;
         } else {
             if let Some(value) = &mut self.topology_description {
                 value.restrict_to_version(version);
             }
         }
-        if !(version >= 1) {
+        if version < 1 {
             self.topology_description_status = 0;
         }
-        if !(version >= 1) {
+        if version < 1 {
             self.assignor_name = None;
         }
     }

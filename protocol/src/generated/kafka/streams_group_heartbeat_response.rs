@@ -306,7 +306,7 @@ impl StreamsGroupHeartbeatResponse {
         } else {
             encoder.absent_field(
                 "topology_description_required",
-                self.topology_description_required == false,
+                !self.topology_description_required,
                 version,
             )?;
         }
@@ -322,10 +322,10 @@ impl StreamsGroupHeartbeatResponse {
 
     /// Resets every field that `version` lacks to its default, here and in nested structs.
     pub fn restrict_to_version(&mut self, version: i16) {
-        if !(version <= 0) {
+        if version > 0 {
             self.acceptable_recovery_lag_legacy = 0;
         }
-        if !(version >= 1) {
+        if version < 1 {
             self.acceptable_recovery_lag = -1;
         }
         for item in self.status.iter_mut().flatten() {
@@ -340,7 +340,7 @@ impl StreamsGroupHeartbeatResponse {
         for item in self.warmup_tasks.iter_mut().flatten() {
             item.restrict_to_version(version);
         }
-        if !(version >= 1) {
+        if version < 1 {
             self.topology_description_required = false;
         }
         for item in self.partitions_by_user_endpoint.iter_mut().flatten() {
