@@ -149,39 +149,34 @@ impl<'a> Decoder<'a> {
         Ok(array)
     }
 
-    pub fn i8(&mut self) -> DecodeResult<i8> {
+    fn fixed<T: ToString, const N: usize>(
+        &mut self,
+        from_be_bytes: fn([u8; N]) -> T,
+    ) -> DecodeResult<T> {
         let start = self.position;
-        let value = i8::from_be_bytes(self.take_array()?);
+        let value = from_be_bytes(self.take_array()?);
         self.record(start, || value.to_string());
         Ok(value)
+    }
+
+    pub fn i8(&mut self) -> DecodeResult<i8> {
+        self.fixed(i8::from_be_bytes)
     }
 
     pub fn i16(&mut self) -> DecodeResult<i16> {
-        let start = self.position;
-        let value = i16::from_be_bytes(self.take_array()?);
-        self.record(start, || value.to_string());
-        Ok(value)
+        self.fixed(i16::from_be_bytes)
     }
 
     pub fn u16(&mut self) -> DecodeResult<u16> {
-        let start = self.position;
-        let value = u16::from_be_bytes(self.take_array()?);
-        self.record(start, || value.to_string());
-        Ok(value)
+        self.fixed(u16::from_be_bytes)
     }
 
     pub fn i32(&mut self) -> DecodeResult<i32> {
-        let start = self.position;
-        let value = i32::from_be_bytes(self.take_array()?);
-        self.record(start, || value.to_string());
-        Ok(value)
+        self.fixed(i32::from_be_bytes)
     }
 
     pub fn i64(&mut self) -> DecodeResult<i64> {
-        let start = self.position;
-        let value = i64::from_be_bytes(self.take_array()?);
-        self.record(start, || value.to_string());
-        Ok(value)
+        self.fixed(i64::from_be_bytes)
     }
 
     pub fn bool(&mut self) -> DecodeResult<bool> {

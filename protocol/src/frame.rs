@@ -5,7 +5,9 @@ use bytes::{Buf, BytesMut};
 use kafka_protocol::messages::{RequestHeader, ResponseHeader};
 use kafka_protocol::protocol::{Decodable, Encodable, StrBytes};
 
-use crate::{DecodeError, EncodeError, WireMessage};
+use crate::codec::MAX_STRING_LEN;
+use crate::error::PathSegment;
+use crate::{DecodeError, EncodeError, EncodeErrorKind, WireMessage};
 
 /// Request header version of every version of api keys 88 and 89.
 pub const REQUEST_HEADER_VERSION: i16 = 2;
@@ -75,6 +77,13 @@ pub fn encode_request<M: WireMessage>(
     version: i16,
     body: &M,
 ) -> Result<Vec<u8>, EncodeError> {
+    if let Some(length) = client_id
+        .map(str::len)
+        .filter(|&length| length > MAX_STRING_LEN)
+    {
+        return Err(EncodeError::new(EncodeErrorKind::StringTooLong { length })
+            .within(PathSegment::Field("client_id")));
+    }
     let header = RequestHeader::default()
         .with_request_api_key(M::API_KEY)
         .with_request_api_version(version)

@@ -301,6 +301,12 @@ fn request_frame_has_header_v2_and_decodes_back() {
             0x02, 0x02, b'g', 0x00, 0x00, // body
         ]
     );
+    let long_client_id = "c".repeat(32_768);
+    let error = frame::encode_request(7, Some(&long_client_id), 0, &request).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "client_id: string of 32768 bytes exceeds the 32767-byte limit"
+    );
     let mut buffer = BytesMut::from(&bytes[..]);
     let frame_bytes = frame::split_frame(&mut buffer, 1 << 20).unwrap().unwrap();
     assert!(buffer.is_empty());
@@ -387,4 +393,19 @@ fn kafka_protocol_traits_decode_a_prefix_and_leave_the_rest() {
     let error =
         StreamsGroupDescribeRequest::decode(&mut Bytes::from_static(&[0x02]), 0).unwrap_err();
     assert!(error.downcast_ref::<DecodeError>().is_some());
+}
+
+#[test]
+fn array_count_check_admits_items_of_the_smallest_size() {
+    // Three groups with every field at its smallest: 20 bytes each at v0, 23 at v1.
+    for version in [0, 1] {
+        let response =
+            StreamsGroupDescribeResponse::default().with_groups(vec![DescribedGroup::default(); 3]);
+        let bytes = response.encode_to_vec(version).unwrap();
+        assert_eq!(bytes.len(), 4 + 1 + 3 * (20 + 3 * version as usize) + 1);
+        assert_eq!(
+            StreamsGroupDescribeResponse::decode_exact(&bytes, version).unwrap(),
+            response
+        );
+    }
 }

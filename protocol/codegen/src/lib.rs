@@ -186,16 +186,25 @@ impl Ty {
     }
 
     /// The fewest bytes a value of this type takes on the wire.
+    /// A lower bound, used to refuse array counts the remaining input cannot hold: a struct
+    /// counts its tagged-field byte and the fields present in every version (a nullable one as
+    /// its one-byte null).
     fn min_size(&self, structs: &HashMap<String, Vec<&FieldSpec>>) -> usize {
         if let Some((_, size)) = self.primitive() {
             return size;
         }
         match self {
             Ty::Struct(name) => {
+                let in_every_version = |field: &&&FieldSpec| {
+                    Versions::parse(&field.versions) == Versions { min: 0, max: None }
+                };
                 1 + structs[name]
                     .iter()
-                    .filter(|field| field.nullable_versions.is_none())
-                    .map(|field| Ty::parse(&field.ty).min_size(structs))
+                    .filter(in_every_version)
+                    .map(|field| match field.nullable_versions {
+                        Some(_) => 1,
+                        None => Ty::parse(&field.ty).min_size(structs),
+                    })
                     .sum::<usize>()
             }
             _ => 1,

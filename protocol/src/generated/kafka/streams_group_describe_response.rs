@@ -56,7 +56,7 @@ impl StreamsGroupDescribeResponse {
         let mut this = Self::default();
         this.throttle_time_ms = decoder.field("throttle_time_ms", |decoder| decoder.i32())?;
         this.groups = decoder.field("groups", |decoder| {
-            decoder.array(19, |decoder| DescribedGroup::read(decoder, version))
+            decoder.array(20, |decoder| DescribedGroup::read(decoder, version))
         })?;
         this.unknown_tagged_fields = decoder.tagged_fields()?;
         Ok(this)
@@ -250,7 +250,7 @@ impl DescribedGroup {
             decoder.nullable_struct(|decoder| Topology::read(decoder, version))
         })?;
         this.members = decoder.field("members", |decoder| {
-            decoder.array(25, |decoder| Member::read(decoder, version))
+            decoder.array(28, |decoder| Member::read(decoder, version))
         })?;
         this.authorized_operations =
             decoder.field("authorized_operations", |decoder| decoder.i32())?;
@@ -1409,12 +1409,12 @@ impl TopologyDescription {
     pub(crate) fn read(decoder: &mut Decoder<'_>, version: i16) -> Result<Self, DecodeError> {
         let mut this = Self::default();
         this.subtopologies = decoder.field("subtopologies", |decoder| {
-            decoder.array(3, |decoder| {
+            decoder.array(1, |decoder| {
                 TopologyDescriptionSubtopology::read(decoder, version)
             })
         })?;
         this.global_stores = decoder.field("global_stores", |decoder| {
-            decoder.array(13, |decoder| {
+            decoder.array(1, |decoder| {
                 TopologyDescriptionGlobalStore::read(decoder, version)
             })
         })?;
@@ -1501,7 +1501,7 @@ impl TopologyDescriptionSubtopology {
         let mut this = Self::default();
         this.subtopology_id = decoder.field("subtopology_id", |decoder| decoder.string())?;
         this.nodes = decoder.field("nodes", |decoder| {
-            decoder.array(6, |decoder| TopologyDescriptionNode::read(decoder, version))
+            decoder.array(1, |decoder| TopologyDescriptionNode::read(decoder, version))
         })?;
         this.unknown_tagged_fields = decoder.tagged_fields()?;
         Ok(this)

@@ -526,13 +526,13 @@ impl Subtopology {
             decoder.array(1, |decoder| decoder.string())
         })?;
         this.state_changelog_topics = decoder.field("state_changelog_topics", |decoder| {
-            decoder.array(6, |decoder| TopicInfo::read(decoder, version))
+            decoder.array(7, |decoder| TopicInfo::read(decoder, version))
         })?;
         this.repartition_sink_topics = decoder.field("repartition_sink_topics", |decoder| {
             decoder.array(1, |decoder| decoder.string())
         })?;
         this.repartition_source_topics = decoder.field("repartition_source_topics", |decoder| {
-            decoder.array(6, |decoder| TopicInfo::read(decoder, version))
+            decoder.array(7, |decoder| TopicInfo::read(decoder, version))
         })?;
         this.copartition_groups = decoder.field("copartition_groups", |decoder| {
             decoder.array(4, |decoder| CopartitionGroup::read(decoder, version))
