@@ -9,16 +9,19 @@
 //   --once           one attempt, no retries (exit 1 if not ready)
 //
 // Ready means, in this order:
-//   1. a raw ApiVersions v3 request is answered, and lists api keys 88 (StreamsGroupHeartbeat)
+//   1. a raw ApiVersions v4 request is answered, and lists api keys 88 (StreamsGroupHeartbeat)
 //      and 89 (StreamsGroupDescribe);
 //   2. the finalized feature streams.version is >= 1 (the per-request gate of the broker);
 //   3. Admin#describeStreamsGroups(ID) returns (GROUP_ID_NOT_FOUND counts as success: it comes
 //      from the loaded group coordinator, so __consumer_offsets exists and is loaded).
 //
 // Output (stdout), one fact per line, e.g.
-//   api_key=88 name=StreamsGroupHeartbeat min_version=0 max_version=0
-//   api_key=89 name=StreamsGroupDescribe min_version=0 max_version=0
+//   api_key=88 name=StreamsGroupHeartbeat min_version=0 max_version=1   (4.4.0)
+//   api_key=89 name=StreamsGroupDescribe min_version=0 max_version=1
 //   feature=streams.version finalized_max=1 supported=0-1
+//   feature=metadata.version finalized_max=33
+//   api_versions=0:0-13 1:4-18 ...   (every api key the broker lists)
+//   finalized_features=group.version:1 streams.version:1 ...
 //   streams_group_describe group=... result=GROUP_ID_NOT_FOUND
 //   READY
 // Exit codes: 0 ready, 1 timed out, 2 the broker answers but the protocol is off (no key 88/89,
@@ -48,7 +51,9 @@ import org.apache.kafka.common.protocol.ByteBufferAccessor;
 
 public class Probe {
     static final short API_VERSIONS_KEY = 18;
-    static final short API_VERSIONS_VERSION = 3;
+    // v4 (KIP-1022): same request schema as v3, but the broker then also lists supported features
+    // whose minimum is 0 (streams.version, group.version, ...); for v3 it leaves them out.
+    static final short API_VERSIONS_VERSION = 4;
     static final short STREAMS_HEARTBEAT = 88;
     static final short STREAMS_DESCRIBE = 89;
 
@@ -150,6 +155,16 @@ public class Probe {
             + " supported=" + (ssv == null ? "?" : ssv.minVersion() + "-" + ssv.maxVersion()));
         ApiVersionsResponseData.FinalizedFeatureKey mv = av.finalizedFeatures().find("metadata.version");
         if (mv != null) System.out.println("feature=metadata.version finalized_max=" + mv.maxVersionLevel());
+        StringBuilder all = new StringBuilder("api_versions=");
+        for (ApiVersionsResponseData.ApiVersion v : av.apiKeys()) {
+            all.append(v.apiKey()).append(':').append(v.minVersion()).append('-').append(v.maxVersion()).append(' ');
+        }
+        System.out.println(all.toString().trim());
+        StringBuilder ff = new StringBuilder("finalized_features=");
+        for (ApiVersionsResponseData.FinalizedFeatureKey f : av.finalizedFeatures()) {
+            ff.append(f.name()).append(':').append(f.maxVersionLevel()).append(' ');
+        }
+        System.out.println(ff.toString().trim());
 
         // Step 3: StreamsGroupDescribe via the Admin client (it does FindCoordinator first, which
         // creates __consumer_offsets, and retries COORDINATOR_LOAD_IN_PROGRESS by itself).
@@ -198,7 +213,7 @@ public class Probe {
             + " max_version=" + v.maxVersion());
     }
 
-    // ApiVersions v3: request header v2, response header v0 (ApiVersions responses always use v0).
+    // ApiVersions v4 (v3 schema): request header v2, response header v0 (ApiVersions responses always use v0).
     static ApiVersionsResponseData apiVersions(String host, int port, int timeoutMs) throws IOException {
         int correlationId = 1;
         ByteArrayOutputStream body = new ByteArrayOutputStream();
