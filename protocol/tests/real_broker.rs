@@ -1,0 +1,205 @@
+//! Our codec against a real Apache Kafka broker: the broker advertises keys 88 and 89, answers a
+//! join and a describe that we encode, and its answers decode strictly and re-encode to the very
+//! bytes it sent. Needs a broker at `STREAMSPEC_KAFKA=HOST:PORT` (`scripts/kafka/start.sh`), so
+//! the tests are ignored unless run with `--ignored`, as `.ci/run` does after starting one.
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::time::Duration;
+
+use bytes::BytesMut;
+use kafka_protocol::messages::{ApiVersionsRequest, ApiVersionsResponse, RequestHeader};
+use kafka_protocol::protocol::{Decodable, Encodable, StrBytes};
+use streamspec_protocol::frame;
+use streamspec_protocol::fuzzing::check_bytes;
+use streamspec_protocol::kafka::streams_group_describe_request::StreamsGroupDescribeRequest;
+use streamspec_protocol::kafka::streams_group_heartbeat_request::{Subtopology, Topology};
+use streamspec_protocol::kafka::{
+    StreamsGroupDescribeResponse, StreamsGroupHeartbeatRequest, StreamsGroupHeartbeatResponse,
+};
+use streamspec_protocol::WireMessage;
+
+const FRAME_SIZE_MAX: usize = 16 << 20;
+
+struct Connection {
+    stream: TcpStream,
+    next_correlation_id: i32,
+}
+
+impl Connection {
+    fn open() -> Connection {
+        let address = std::env::var("STREAMSPEC_KAFKA").expect("STREAMSPEC_KAFKA=HOST:PORT");
+        let stream = TcpStream::connect(&address)
+            .unwrap_or_else(|error| panic!("cannot connect to {address}: {error}"));
+        stream
+            .set_read_timeout(Some(Duration::from_secs(10)))
+            .unwrap();
+        stream
+            .set_write_timeout(Some(Duration::from_secs(10)))
+            .unwrap();
+        Connection {
+            stream,
+            next_correlation_id: 1,
+        }
+    }
+
+    /// Sends one frame and returns the body of the response, checking its correlation id.
+    fn exchange(
+        &mut self,
+        request_frame: &[u8],
+        correlation_id: i32,
+        response_header_version: i16,
+    ) -> Vec<u8> {
+        self.stream.write_all(request_frame).unwrap();
+        let mut buffer = BytesMut::new();
+        let frame = loop {
+            if let Some(frame) = frame::split_frame(&mut buffer, FRAME_SIZE_MAX).unwrap() {
+                break frame;
+            }
+            let mut chunk = [0u8; 8192];
+            let read = self.stream.read(&mut chunk).unwrap();
+            assert!(read > 0, "the broker closed the connection");
+            buffer.extend_from_slice(&chunk[..read]);
+        };
+        let mut body = &frame[..];
+        let header =
+            kafka_protocol::messages::ResponseHeader::decode(&mut body, response_header_version)
+                .unwrap();
+        assert_eq!(header.correlation_id, correlation_id);
+        body.to_vec()
+    }
+
+    fn call<M: WireMessage, R: WireMessage>(&mut self, version: i16, request: &M) -> (R, Vec<u8>) {
+        let correlation_id = self.next_correlation_id;
+        self.next_correlation_id += 1;
+        let request_frame =
+            frame::encode_request(correlation_id, Some("streamspec-test"), version, request)
+                .unwrap();
+        let body = self.exchange(
+            &request_frame,
+            correlation_id,
+            frame::RESPONSE_HEADER_VERSION,
+        );
+        let response = R::decode_exact(&body, version)
+            .unwrap_or_else(|error| panic!("{} v{version}: {error}", R::NAME));
+        check_bytes(R::KIND, &body, version);
+        (response, body)
+    }
+
+    fn api_versions(&mut self) -> ApiVersionsResponse {
+        let correlation_id = self.next_correlation_id;
+        self.next_correlation_id += 1;
+        let header = RequestHeader::default()
+            .with_request_api_key(18)
+            .with_request_api_version(3)
+            .with_correlation_id(correlation_id)
+            .with_client_id(Some(StrBytes::from_static_str("streamspec-test")));
+        let request = ApiVersionsRequest::default()
+            .with_client_software_name(StrBytes::from_static_str("streamspec"))
+            .with_client_software_version(StrBytes::from_static_str("0.1.0"));
+        let mut body = BytesMut::zeroed(4);
+        header.encode(&mut body, 2).unwrap();
+        request.encode(&mut body, 3).unwrap();
+        let size = (body.len() - 4) as i32;
+        body[..4].copy_from_slice(&size.to_be_bytes());
+        // ApiVersions responses always use header v0.
+        let response = self.exchange(&body, correlation_id, 0);
+        ApiVersionsResponse::decode(&mut &response[..], 3).unwrap()
+    }
+}
+
+fn unique(prefix: &str) -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos();
+    format!("streamspec-{prefix}-{}-{nanos}", std::process::id())
+}
+
+#[test]
+#[ignore = "needs a Kafka broker at STREAMSPEC_KAFKA"]
+fn broker_advertises_streams_apis_at_versions_0_to_1() {
+    let response = Connection::open().api_versions();
+    assert_eq!(response.error_code, 0);
+    for key in [88, 89] {
+        let api = response
+            .api_keys
+            .iter()
+            .find(|api| api.api_key == key)
+            .unwrap_or_else(|| panic!("api key {key} not advertised"));
+        assert_eq!((api.min_version, api.max_version), (0, 1), "api key {key}");
+    }
+}
+
+#[test]
+#[ignore = "needs a Kafka broker at STREAMSPEC_KAFKA"]
+fn broker_answers_our_join_and_describe_in_bytes_we_decode_exactly() {
+    let mut connection = Connection::open();
+    let group_id = unique("group");
+    let member_id = "5a0c1f4e-8b2d-4c6a-9e7f-0123456789ab";
+    let missing_topic = unique("missing-topic");
+    let join = StreamsGroupHeartbeatRequest::default()
+        .with_group_id(group_id.clone())
+        .with_member_id(member_id)
+        .with_member_epoch(0)
+        .with_rebalance_timeout_ms(10_000)
+        .with_topology(Some(Topology::default().with_subtopologies(
+            vec![Subtopology::default()
+            .with_subtopology_id("0")
+            .with_source_topics(vec![missing_topic.clone()])],
+        )))
+        .with_active_tasks(Some(vec![]))
+        .with_standby_tasks(Some(vec![]))
+        .with_warmup_tasks(Some(vec![]))
+        .with_process_id(Some("process-1".into()))
+        .with_client_tags(Some(vec![]));
+    for version in [0, 1] {
+        let join = join.clone().with_group_id(format!("{group_id}-v{version}"));
+        let (response, _): (StreamsGroupHeartbeatResponse, _) = connection.call(version, &join);
+        assert_eq!(
+            (response.error_code, response.error_message.as_deref()),
+            (0, None),
+            "v{version}"
+        );
+        assert_eq!(response.member_id, member_id);
+        assert!(
+            response.member_epoch >= 1,
+            "v{version}: epoch {}",
+            response.member_epoch
+        );
+        let statuses = response.status.clone().unwrap_or_default();
+        assert!(
+            statuses
+                .iter()
+                .any(|status| status.status_code == 1
+                    && status.status_detail.contains(&missing_topic)),
+            "v{version}: expected MISSING_SOURCE_TOPICS naming {missing_topic}: {statuses:?}"
+        );
+
+        let describe =
+            StreamsGroupDescribeRequest::default().with_group_ids(vec![join.group_id.clone()]);
+        let (described, _): (StreamsGroupDescribeResponse, _) = connection.call(version, &describe);
+        let group = &described.groups[0];
+        assert_eq!(
+            (group.error_code, group.group_id.as_str()),
+            (0, join.group_id.as_str())
+        );
+        assert_eq!(group.members.len(), 1);
+        assert_eq!(group.members[0].member_id, member_id);
+        assert_eq!(group.members[0].member_epoch, response.member_epoch);
+    }
+}
+
+#[test]
+#[ignore = "needs a Kafka broker at STREAMSPEC_KAFKA"]
+fn broker_refuses_an_empty_member_id_with_invalid_request() {
+    let mut connection = Connection::open();
+    let request = StreamsGroupHeartbeatRequest::default()
+        .with_group_id(unique("group"))
+        .with_member_id("")
+        .with_member_epoch(0)
+        .with_rebalance_timeout_ms(10_000)
+        .with_topology(Some(Topology::default()));
+    let (response, _): (StreamsGroupHeartbeatResponse, _) = connection.call(1, &request);
+    assert_eq!(response.error_code, 42);
+}
