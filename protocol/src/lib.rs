@@ -114,7 +114,7 @@ pub trait WireMessage: Sized {
     }
 
     fn encode_to_vec(&self, version: i16) -> Result<Vec<u8>, EncodeError> {
-        let mut bytes = Vec::with_capacity(self.encoded_size(version)?);
+        let mut bytes = Vec::new();
         self.encode_into(&mut Encoder::new(codec::BufSink(&mut bytes)), version)?;
         Ok(bytes)
     }

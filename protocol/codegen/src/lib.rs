@@ -524,6 +524,9 @@ fn generate_message(spec: &Spec, dialect: &str, schema_path: &str) -> String {
                 spec.name
             )
             .unwrap();
+            if !spec.listeners.is_empty() {
+                writeln!(out, "///\n/// Served by: {}.", spec.listeners.join(", ")).unwrap();
+            }
         } else if !def.about.is_empty() {
             doc(&mut out, &def.about);
         } else {
@@ -667,7 +670,6 @@ fn generate_message(spec: &Spec, dialect: &str, schema_path: &str) -> String {
         let response = message.replace("Request", "Response");
         writeln!(out, "\nimpl kafka_protocol::protocol::Request for {message} {{\nconst KEY: i16 = {};\ntype Response = super::{}::{response};\n}}", spec.api_key, snake_case(&response)).unwrap();
     }
-    let _ = &spec.listeners;
     out
 }
 

@@ -7,6 +7,8 @@ use crate::codec::{arbitrary_tagged_fields, Decoder, Encoder, Sink, TaggedFields
 use crate::error::{DecodeError, EncodeError};
 
 /// The `StreamsGroupHeartbeatRequest` message; every field of every version.
+///
+/// Served by: broker.
 #[non_exhaustive]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, arbitrary::Arbitrary)]
 #[serde(default)]
