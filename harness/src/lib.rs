@@ -1,3 +1,10 @@
-//! Generators, simulated members, the invariant checker, targets, scenarios and the CLI.
-//!
-//! Not built yet: this crate holds no behaviour until the conformance harness lands.
+//! The conformance harness: a Kafka transport, scenarios as data, the runner that grades a
+//! target rule by rule, and reports. Generators, simulated members and the invariant oracle come
+//! later.
+
+pub mod kafka;
+pub mod matcher;
+pub mod report;
+pub mod runner;
+pub mod scenario;
+pub mod transport;

@@ -1,0 +1,231 @@
+//! A Kafka broker as a target: finds the group coordinator, creates and deletes the topics a
+//! scenario needs, and carries heartbeats and describes.
+
+use std::time::{Duration, Instant};
+
+use kafka_protocol::messages::create_topics_request::CreatableTopic;
+use kafka_protocol::messages::metadata_request::MetadataRequestTopic;
+use kafka_protocol::messages::{
+    CreateTopicsRequest, DeleteTopicsRequest, FindCoordinatorRequest, MetadataRequest, TopicName,
+};
+use kafka_protocol::protocol::StrBytes;
+use streamspec_protocol::kafka::{
+    StreamsGroupDescribeRequest, StreamsGroupDescribeResponse, StreamsGroupHeartbeatRequest,
+    StreamsGroupHeartbeatResponse,
+};
+
+use crate::transport::{Connection, Exchange, TransportError, TransportResult};
+
+/// Kafka's error code for a topic that exists already.
+const TOPIC_ALREADY_EXISTS: i16 = 36;
+/// Kafka's error code for a topic that does not exist.
+const UNKNOWN_TOPIC_OR_PARTITION: i16 = 3;
+
+/// Connections to a broker: the bootstrap one for set-up, and one to the group's coordinator.
+#[derive(Debug)]
+pub struct KafkaTarget {
+    bootstrap: Connection,
+    coordinator: Connection,
+    pub heartbeat_version: i16,
+    pub describe_version: i16,
+}
+
+fn broker_error(what: &str, error_code: i16, message: Option<&StrBytes>) -> TransportError {
+    TransportError::Broker {
+        what: what.to_owned(),
+        error_code,
+        message: message.map(|text| text.to_string()),
+    }
+}
+
+impl KafkaTarget {
+    /// Connects to `address` and to the coordinator of `group_id`.
+    pub async fn connect(
+        address: &str,
+        group_id: &str,
+        timeout: Duration,
+    ) -> TransportResult<Self> {
+        let mut bootstrap = Connection::connect(address, timeout).await?;
+        let heartbeat_version = bootstrap.negotiate::<StreamsGroupHeartbeatRequest>()?;
+        let describe_version = bootstrap.negotiate::<StreamsGroupDescribeRequest>()?;
+        let coordinator_address = find_coordinator(&mut bootstrap, group_id).await?;
+        let coordinator = if coordinator_address == bootstrap.address() {
+            Connection::connect(address, timeout).await?
+        } else {
+            Connection::connect(&coordinator_address, timeout).await?
+        };
+        Ok(KafkaTarget {
+            bootstrap,
+            coordinator,
+            heartbeat_version,
+            describe_version,
+        })
+    }
+
+    pub async fn heartbeat(
+        &mut self,
+        version: i16,
+        request: &StreamsGroupHeartbeatRequest,
+    ) -> TransportResult<(StreamsGroupHeartbeatResponse, Exchange)> {
+        self.coordinator.call(version, request).await
+    }
+
+    pub async fn describe(
+        &mut self,
+        version: i16,
+        request: &StreamsGroupDescribeRequest,
+    ) -> TransportResult<(StreamsGroupDescribeResponse, Exchange)> {
+        self.coordinator.call(version, request).await
+    }
+
+    /// Creates topics and waits, within `deadline`, until metadata shows a leader for every
+    /// partition.
+    pub async fn create_topics(
+        &mut self,
+        topics: &[(String, i32)],
+        deadline: Duration,
+    ) -> TransportResult<()> {
+        if topics.is_empty() {
+            return Ok(());
+        }
+        let request = CreateTopicsRequest::default()
+            .with_topics(
+                topics
+                    .iter()
+                    .map(|(name, partitions)| {
+                        CreatableTopic::default()
+                            .with_name(TopicName(StrBytes::from_string(name.clone())))
+                            .with_num_partitions(*partitions)
+                            .with_replication_factor(-1)
+                    })
+                    .collect(),
+            )
+            .with_timeout_ms(deadline.as_millis() as i32);
+        let response = self
+            .bootstrap
+            .call_kafka(5, &request, "CreateTopics")
+            .await?;
+        for topic in &response.topics {
+            if topic.error_code != 0 && topic.error_code != TOPIC_ALREADY_EXISTS {
+                return Err(broker_error(
+                    &format!("creating topic {}", topic.name.0),
+                    topic.error_code,
+                    topic.error_message.as_ref(),
+                ));
+            }
+        }
+        let names: Vec<String> = topics.iter().map(|(name, _)| name.clone()).collect();
+        let started = Instant::now();
+        loop {
+            let partitions = self.partition_counts(&names).await?;
+            if partitions
+                .iter()
+                .zip(topics)
+                .all(|(found, (_, wanted))| *found == Some(*wanted))
+            {
+                return Ok(());
+            }
+            if started.elapsed() > deadline {
+                return Err(TransportError::Timeout {
+                    address: self.bootstrap.address().to_owned(),
+                    what: format!("metadata for the new topics {names:?}"),
+                    after: deadline,
+                });
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    /// Partition counts of `names` with a leader for every partition; `None` for a topic that
+    /// does not exist (yet) or has a partition without leader.
+    pub async fn partition_counts(
+        &mut self,
+        names: &[String],
+    ) -> TransportResult<Vec<Option<i32>>> {
+        let request = MetadataRequest::default().with_topics(Some(
+            names
+                .iter()
+                .map(|name| {
+                    MetadataRequestTopic::default()
+                        .with_name(Some(TopicName(StrBytes::from_string(name.clone()))))
+                })
+                .collect(),
+        ));
+        let response = self.bootstrap.call_kafka(12, &request, "Metadata").await?;
+        Ok(names
+            .iter()
+            .map(|name| {
+                let topic = response.topics.iter().find(|topic| {
+                    topic
+                        .name
+                        .as_ref()
+                        .is_some_and(|found| found.0.as_str() == name)
+                })?;
+                let led = topic
+                    .partitions
+                    .iter()
+                    .all(|partition| partition.leader_id.0 >= 0);
+                (topic.error_code == 0 && led).then_some(topic.partitions.len() as i32)
+            })
+            .collect())
+    }
+
+    /// Deletes topics; topics that are already gone are not an error.
+    pub async fn delete_topics(
+        &mut self,
+        names: &[String],
+        deadline: Duration,
+    ) -> TransportResult<()> {
+        if names.is_empty() {
+            return Ok(());
+        }
+        let request = DeleteTopicsRequest::default()
+            .with_topic_names(
+                names
+                    .iter()
+                    .map(|name| TopicName(StrBytes::from_string(name.clone())))
+                    .collect(),
+            )
+            .with_timeout_ms(deadline.as_millis() as i32);
+        let response = self
+            .bootstrap
+            .call_kafka(5, &request, "DeleteTopics")
+            .await?;
+        for topic in &response.responses {
+            if topic.error_code != 0 && topic.error_code != UNKNOWN_TOPIC_OR_PARTITION {
+                return Err(broker_error(
+                    "deleting topics",
+                    topic.error_code,
+                    topic.error_message.as_ref(),
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The address of the coordinator of `group_id` (FindCoordinator v4, key type 0: group).
+async fn find_coordinator(connection: &mut Connection, group_id: &str) -> TransportResult<String> {
+    let request = FindCoordinatorRequest::default()
+        .with_key_type(0)
+        .with_coordinator_keys(vec![StrBytes::from_string(group_id.to_owned())]);
+    let response = connection
+        .call_kafka(4, &request, "FindCoordinator")
+        .await?;
+    let coordinator = response
+        .coordinators
+        .first()
+        .ok_or_else(|| TransportError::Broker {
+            what: "FindCoordinator".to_owned(),
+            error_code: -1,
+            message: Some("no coordinator in the response".to_owned()),
+        })?;
+    if coordinator.error_code != 0 {
+        return Err(broker_error(
+            "FindCoordinator",
+            coordinator.error_code,
+            coordinator.error_message.as_ref(),
+        ));
+    }
+    Ok(format!("{}:{}", coordinator.host, coordinator.port))
+}

@@ -1,0 +1,307 @@
+//! `streamspec`: grades a Kafka Streams rebalance protocol coordinator rule by rule.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+
+use clap::{Parser, Subcommand};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use streamspec::report::Report;
+use streamspec::runner::{run_scenario, RunSettings, Verdict};
+use streamspec::scenario::{self, Scenario};
+use streamspec::transport::Connection;
+
+const EXAMPLES: &str = "Examples:
+  streamspec check --target 127.0.0.1:9092
+  streamspec check --target 127.0.0.1:9092 --rules R1 --rules 'R2*' --junit report.xml
+  streamspec check --target broker:9092 --scenarios my-scenarios/ --only-scenarios --json out.json
+  streamspec list";
+
+#[derive(Parser, Debug)]
+#[command(name = "streamspec", version, about = "Conformance checker for the Kafka Streams rebalance protocol (KIP-1071)", after_help = EXAMPLES)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Parser, Debug)]
+struct ScenarioSource {
+    /// A scenario file, or a folder of them; repeatable.
+    #[arg(long = "scenarios", value_name = "PATH")]
+    scenarios: Vec<PathBuf>,
+    /// Run only the scenarios of --scenarios, not the built-in catalogue.
+    #[arg(long, requires = "scenarios")]
+    only_scenarios: bool,
+    /// Select rules by id (R25) or pattern (R2*), or scenarios by name pattern; repeatable.
+    #[arg(long = "rules", value_name = "PATTERN")]
+    rules: Vec<String>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Runs the rule catalogue against a coordinator and reports a line per rule.
+    #[command(after_help = EXAMPLES)]
+    Check {
+        /// The coordinator: HOST:PORT of a Kafka broker.
+        #[arg(long, value_name = "HOST:PORT")]
+        target: Option<String>,
+        #[command(flatten)]
+        source: ScenarioSource,
+        /// Fail the run on SHOULD failures too.
+        #[arg(long)]
+        strict: bool,
+        /// Write a JUnit XML report.
+        #[arg(long, value_name = "FILE")]
+        junit: Option<PathBuf>,
+        /// Write a JSON report.
+        #[arg(long, value_name = "FILE")]
+        json: Option<PathBuf>,
+        /// Scenarios run at once (each has its own group and topics).
+        #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u16).range(1..=64))]
+        jobs: u16,
+        /// Bound on every single wait for the target, in milliseconds.
+        #[arg(long, default_value_t = 15_000)]
+        timeout_ms: u64,
+        /// Makes group and topic names unique; defaults to the current time.
+        #[arg(long)]
+        run_id: Option<String>,
+    },
+    /// Lists the rules and the scenarios that check them.
+    List {
+        #[command(flatten)]
+        source: ScenarioSource,
+    },
+}
+
+/// A pattern with `*` wildcards.
+fn glob_matches(pattern: &str, text: &str) -> bool {
+    match pattern.split_once('*') {
+        None => pattern == text,
+        Some((head, tail)) => {
+            text.starts_with(head)
+                && (0..=text.len() - head.len()).any(|skip| {
+                    text.is_char_boundary(head.len() + skip)
+                        && glob_matches(tail, &text[head.len() + skip..])
+                })
+        }
+    }
+}
+
+fn select(source: &ScenarioSource) -> Result<Vec<Scenario>, String> {
+    let mut scenarios = if source.only_scenarios {
+        Vec::new()
+    } else {
+        scenario::catalogue()
+    };
+    for path in &source.scenarios {
+        if !path.exists() {
+            return Err(format!("{}: no such file or folder", path.display()));
+        }
+        scenarios.extend(scenario::load_path(path).map_err(|error| error.to_string())?);
+    }
+    scenario::check_unique_names(&scenarios).map_err(|error| error.to_string())?;
+    if !source.rules.is_empty() {
+        scenarios.retain(|scenario| {
+            source.rules.iter().any(|pattern| {
+                glob_matches(pattern, &scenario.name)
+                    || scenario
+                        .rules
+                        .iter()
+                        .any(|rule| glob_matches(pattern, rule))
+            })
+        });
+        if scenarios.is_empty() {
+            return Err(format!(
+                "no scenario matches --rules {}",
+                source.rules.join(" ")
+            ));
+        }
+    }
+    Ok(scenarios)
+}
+
+fn list(source: &ScenarioSource) -> Result<ExitCode, String> {
+    let scenarios = select(source)?;
+    let mut by_rule: std::collections::BTreeMap<u32, Vec<&Scenario>> = Default::default();
+    for scenario in &scenarios {
+        for rule in &scenario.rules {
+            by_rule
+                .entry(rule.trim_start_matches('R').parse().unwrap_or(u32::MAX))
+                .or_default()
+                .push(scenario);
+        }
+    }
+    for (rule, scenarios) in &by_rule {
+        for scenario in scenarios {
+            println!(
+                "R{rule:<4} {:<13} {:<40} {}",
+                scenario.grade.to_string(),
+                scenario.name,
+                scenario.title
+            );
+        }
+    }
+    println!("\n{} rules, {} scenarios", by_rule.len(), scenarios.len());
+    Ok(ExitCode::SUCCESS)
+}
+
+#[allow(clippy::too_many_arguments)] // the flags of `check`, passed on as they are
+async fn check(
+    target: Option<String>,
+    source: &ScenarioSource,
+    strict: bool,
+    junit: Option<PathBuf>,
+    json: Option<PathBuf>,
+    jobs: u16,
+    timeout_ms: u64,
+    run_id: Option<String>,
+) -> Result<ExitCode, String> {
+    let address = match target.as_deref() {
+        None | Some("embedded") => {
+            return Err(
+                "the embedded reference coordinator is not built yet: pass --target HOST:PORT"
+                    .to_owned(),
+            )
+        }
+        Some(address) => address.to_owned(),
+    };
+    let scenarios = select(source)?;
+    let timeout = Duration::from_millis(timeout_ms);
+    // One line, exit 2, when nothing usable listens there.
+    let connection = Connection::connect(&address, timeout)
+        .await
+        .map_err(|error| error.to_string())?;
+    for key in [88, 89] {
+        if connection.versions(key).is_none() {
+            return Err(format!("{address} does not offer api key {key}: is the Streams rebalance protocol enabled?"));
+        }
+    }
+    drop(connection);
+
+    let run_id = run_id.unwrap_or_else(|| {
+        let millis = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|elapsed| elapsed.as_millis())
+            .unwrap_or_default();
+        format!("{millis:x}")
+    });
+    eprintln!(
+        "streamspec check --target {address}: {} scenarios, run id {run_id}",
+        scenarios.len()
+    );
+    let settings = Arc::new(RunSettings {
+        address: address.clone(),
+        run_id: run_id.clone(),
+        io_timeout: timeout,
+    });
+
+    let progress = ProgressBar::new(scenarios.len() as u64);
+    if std::io::stderr().is_terminal() {
+        progress.set_style(
+            ProgressStyle::with_template("{bar:40} {pos}/{len} scenarios, {msg}")
+                .expect("a valid template"),
+        );
+    } else {
+        progress.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    let semaphore = Arc::new(tokio::sync::Semaphore::new(usize::from(jobs)));
+    let mut tasks = tokio::task::JoinSet::new();
+    for (index, scenario) in scenarios.into_iter().enumerate() {
+        let settings = Arc::clone(&settings);
+        let semaphore = Arc::clone(&semaphore);
+        tasks.spawn_local(async move {
+            let _permit = semaphore
+                .acquire_owned()
+                .await
+                .expect("the semaphore stays open");
+            (index, run_scenario(&scenario, &settings).await)
+        });
+    }
+    let mut outcomes = Vec::new();
+    let mut failed = 0;
+    while let Some(joined) = tasks.join_next().await {
+        let (index, outcome) =
+            joined.map_err(|error| format!("a scenario task failed: {error}"))?;
+        if matches!(
+            outcome.verdict,
+            Verdict::Fail | Verdict::Error | Verdict::Timeout
+        ) {
+            failed += 1;
+        }
+        progress.set_message(format!("{failed} failed"));
+        progress.inc(1);
+        outcomes.push((index, outcome));
+    }
+    progress.finish_and_clear();
+    outcomes.sort_by_key(|(index, _)| *index);
+    let report = Report {
+        target: address,
+        run_id,
+        strict,
+        outcomes: outcomes.into_iter().map(|(_, outcome)| outcome).collect(),
+    };
+    print!("{}", report.human());
+    if let Some(path) = junit {
+        std::fs::write(&path, report.junit())
+            .map_err(|error| format!("{}: {error}", path.display()))?;
+    }
+    if let Some(path) = json {
+        std::fs::write(&path, report.json())
+            .map_err(|error| format!("{}: {error}", path.display()))?;
+    }
+    Ok(if report.passed() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a tokio runtime");
+    let result = match cli.command {
+        Command::List { source } => list(&source),
+        Command::Check {
+            target,
+            source,
+            strict,
+            junit,
+            json,
+            jobs,
+            timeout_ms,
+            run_id,
+        } => {
+            let local = tokio::task::LocalSet::new();
+            local.block_on(
+                &runtime,
+                check(
+                    target, &source, strict, junit, json, jobs, timeout_ms, run_id,
+                ),
+            )
+        }
+    };
+    result.unwrap_or_else(|message| {
+        eprintln!("streamspec: {message}");
+        ExitCode::from(2)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::glob_matches;
+
+    #[test]
+    fn globs() {
+        assert!(glob_matches("R2*", "R25"));
+        assert!(glob_matches("R2*", "R2"));
+        assert!(!glob_matches("R2*", "R32"));
+        assert!(glob_matches("*leave*", "R31-dynamic-leave"));
+        assert!(glob_matches("R1", "R1"));
+        assert!(!glob_matches("R1", "R10"));
+    }
+}

@@ -1,0 +1,451 @@
+//! Runs scenarios against a target and grades them.
+
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+use serde_json::{json, Value};
+use streamspec_protocol::kafka::{StreamsGroupDescribeRequest, StreamsGroupHeartbeatRequest};
+
+use crate::kafka::KafkaTarget;
+use crate::matcher;
+use crate::scenario::{Scenario, Step, Template};
+use crate::transport::{Exchange, TransportError};
+
+/// How a scenario ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Verdict {
+    Pass,
+    Fail,
+    /// The target lacks something the scenario requires.
+    Skip,
+    /// An expectation with `until` never matched within its bound.
+    Timeout,
+    /// The scenario could not be carried out (transport error, bad request template).
+    Error,
+}
+
+/// A scenario's outcome, with what a reader needs to see why.
+#[derive(Debug, Clone, Serialize)]
+pub struct Outcome {
+    pub scenario: String,
+    pub title: String,
+    pub rules: Vec<String>,
+    pub grade: crate::scenario::Grade,
+    pub source: String,
+    pub verdict: Verdict,
+    /// What went wrong, or why it was skipped.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// 1-based step that failed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub step: Option<usize>,
+    /// The failing exchange, laid out field by field.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wire: Option<String>,
+    pub duration_ms: u64,
+}
+
+/// Settings of one run.
+#[derive(Debug, Clone)]
+pub struct RunSettings {
+    pub address: String,
+    /// Makes group and topic names unique to this run.
+    pub run_id: String,
+    pub io_timeout: Duration,
+}
+
+/// Per-member state carried between steps.
+#[derive(Debug, Default, Clone)]
+struct MemberState {
+    epoch: i32,
+    endpoint_information_epoch: i32,
+}
+
+struct Context {
+    variables: BTreeMap<String, Value>,
+    members: BTreeMap<String, MemberState>,
+    topology: Value,
+}
+
+/// A failure inside a scenario.
+struct StepFailure {
+    verdict: Verdict,
+    reason: String,
+    exchange: Option<Exchange>,
+}
+
+impl From<TransportError> for StepFailure {
+    fn from(error: TransportError) -> Self {
+        StepFailure {
+            verdict: Verdict::Error,
+            reason: error.to_string(),
+            exchange: None,
+        }
+    }
+}
+
+fn template_error(reason: String) -> StepFailure {
+    StepFailure {
+        verdict: Verdict::Error,
+        reason,
+        exchange: None,
+    }
+}
+
+/// Replaces `${name}` and `${name+N}` / `${name-N}` references: a string that is one whole
+/// reference takes the variable's JSON value; references inside longer strings are spliced in.
+fn substitute(value: &Value, variables: &BTreeMap<String, Value>) -> Result<Value, String> {
+    match value {
+        Value::String(text) => {
+            if let Some(inner) = text
+                .strip_prefix("${")
+                .and_then(|rest| rest.strip_suffix('}'))
+            {
+                if !inner.contains("${") {
+                    return resolve(inner, variables);
+                }
+            }
+            let mut out = String::new();
+            let mut rest = text.as_str();
+            while let Some(start) = rest.find("${") {
+                out.push_str(&rest[..start]);
+                let end = rest[start..]
+                    .find('}')
+                    .ok_or_else(|| format!("unclosed reference in {text:?}"))?;
+                match resolve(&rest[start + 2..start + end], variables)? {
+                    Value::String(inner) => out.push_str(&inner),
+                    other => out.push_str(&other.to_string()),
+                }
+                rest = &rest[start + end + 1..];
+            }
+            out.push_str(rest);
+            Ok(Value::String(out))
+        }
+        Value::Array(items) => items
+            .iter()
+            .map(|item| substitute(item, variables))
+            .collect(),
+        Value::Object(map) => map
+            .iter()
+            .map(|(key, item)| Ok((key.clone(), substitute(item, variables)?)))
+            .collect::<Result<serde_json::Map<_, _>, String>>()
+            .map(Value::Object),
+        other => Ok(other.clone()),
+    }
+}
+
+fn resolve(reference: &str, variables: &BTreeMap<String, Value>) -> Result<Value, String> {
+    let (name, offset) = match reference.find(['+', '-']) {
+        Some(position) if position > 0 => {
+            let offset: i64 = reference[position..]
+                .parse()
+                .map_err(|_| format!("bad offset in ${{{reference}}}"))?;
+            (&reference[..position], Some(offset))
+        }
+        _ => (reference, None),
+    };
+    let value = variables
+        .get(name)
+        .ok_or_else(|| format!("unknown variable ${{{name}}}"))?;
+    match offset {
+        None => Ok(value.clone()),
+        Some(offset) => value
+            .as_i64()
+            .map(|number| Value::from(number + offset))
+            .ok_or_else(|| format!("${{{name}}} is not a number: {value}")),
+    }
+}
+
+fn heartbeat_request(
+    template: Template,
+    member: &str,
+    member_state: &MemberState,
+    fields: &serde_json::Map<String, Value>,
+    context: &Context,
+) -> Result<StreamsGroupHeartbeatRequest, String> {
+    let mut request = json!({ "groupId": "${group}", "memberId": member });
+    let base = match template {
+        Template::Join => json!({
+            "memberEpoch": 0,
+            "rebalanceTimeoutMs": 30000,
+            "topology": context.topology,
+            "activeTasks": [],
+            "standbyTasks": [],
+            "warmupTasks": [],
+            "processId": format!("p-{member}"),
+            "clientTags": [],
+        }),
+        Template::Heartbeat => json!({
+            "memberEpoch": member_state.epoch,
+            "endpointInformationEpoch": member_state.endpoint_information_epoch,
+        }),
+        Template::Leave => json!({ "memberEpoch": -1 }),
+        Template::StaticLeave => json!({ "memberEpoch": -2 }),
+        Template::Raw => json!({}),
+    };
+    let object = request.as_object_mut().expect("an object");
+    object.extend(base.as_object().expect("an object").clone());
+    object.extend(fields.clone());
+    let request = substitute(&request, &context.variables)?;
+    serde_json::from_value(request).map_err(|error| format!("heartbeat request: {error}"))
+}
+
+async fn run_step(
+    target: &mut KafkaTarget,
+    step: &Step,
+    context: &mut Context,
+) -> Result<(), StepFailure> {
+    if let Some(milliseconds) = step.sleep_ms {
+        tokio::time::sleep(Duration::from_millis(milliseconds)).await;
+        return Ok(());
+    }
+    let started = Instant::now();
+    loop {
+        let (response, exchange) = send(target, step, context).await?;
+        let expected = match &step.expect {
+            None => Ok(()),
+            Some(pattern) => {
+                let pattern = substitute(pattern, &context.variables).map_err(template_error)?;
+                matcher::matches(&pattern, &response)
+            }
+        };
+        match (expected, step.until) {
+            (Ok(()), _) => {
+                for (name, pointer) in &step.capture {
+                    let value = response.pointer(pointer).cloned().ok_or_else(|| {
+                        template_error(format!("capture {name}: no value at {pointer}"))
+                    })?;
+                    context.variables.insert(name.clone(), value);
+                }
+                return Ok(());
+            }
+            (Err(reason), Some(until))
+                if started.elapsed() < Duration::from_millis(until.within_ms) =>
+            {
+                let _ = reason;
+                tokio::time::sleep(Duration::from_millis(until.every_ms)).await;
+            }
+            (Err(reason), until) => {
+                return Err(StepFailure {
+                    verdict: if until.is_some() {
+                        Verdict::Timeout
+                    } else {
+                        Verdict::Fail
+                    },
+                    reason: match until {
+                        Some(until) => format!("not within {} ms: {reason}", until.within_ms),
+                        None => reason,
+                    },
+                    exchange: Some(exchange),
+                })
+            }
+        }
+    }
+}
+
+/// Sends the step's request; returns the response as JSON and the exchange.
+async fn send(
+    target: &mut KafkaTarget,
+    step: &Step,
+    context: &mut Context,
+) -> Result<(Value, Exchange), StepFailure> {
+    if let Some(heartbeat) = &step.heartbeat {
+        let member = substitute(&Value::String(heartbeat.member.clone()), &context.variables)
+            .map_err(template_error)?;
+        let member = member.as_str().unwrap_or_default().to_owned();
+        let state = context.members.get(&member).cloned().unwrap_or_default();
+        let request = heartbeat_request(
+            heartbeat.template,
+            &member,
+            &state,
+            &heartbeat.fields,
+            context,
+        )
+        .map_err(template_error)?;
+        let version = heartbeat.version.unwrap_or(target.heartbeat_version);
+        let (response, exchange) = target.heartbeat(version, &request).await?;
+        if response.error_code == 0 {
+            let state = context.members.entry(member).or_default();
+            state.epoch = response.member_epoch;
+            state.endpoint_information_epoch = response.endpoint_information_epoch;
+        }
+        let json = serde_json::to_value(&response).expect("responses serialize");
+        return Ok((json, exchange));
+    }
+    let describe = step
+        .describe
+        .as_ref()
+        .expect("a validated step has an action");
+    let groups = describe
+        .groups
+        .iter()
+        .map(|group| {
+            substitute(&Value::String(group.clone()), &context.variables)
+                .map(|value| value.as_str().unwrap_or_default().to_owned())
+        })
+        .collect::<Result<Vec<String>, String>>()
+        .map_err(template_error)?;
+    let request = StreamsGroupDescribeRequest::default()
+        .with_group_ids(groups)
+        .with_include_authorized_operations(describe.include_authorized_operations)
+        .with_include_topology_description(describe.include_topology_description);
+    let version = describe.version.unwrap_or(target.describe_version);
+    let (response, exchange) = target.describe(version, &request).await?;
+    Ok((
+        serde_json::to_value(&response).expect("responses serialize"),
+        exchange,
+    ))
+}
+
+/// A name Kafka accepts for a topic or group: letters, digits, `.`, `_`, `-`.
+fn kafka_name(parts: &[&str]) -> String {
+    parts
+        .join("-")
+        .chars()
+        .map(|ch| {
+            if ch.is_ascii_alphanumeric() || ch == '.' || ch == '_' || ch == '-' {
+                ch
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+/// Runs one scenario against a Kafka broker, on connections of its own.
+pub async fn run_scenario(scenario: &Scenario, settings: &RunSettings) -> Outcome {
+    let started = Instant::now();
+    let mut outcome = Outcome {
+        scenario: scenario.name.clone(),
+        title: scenario.title.clone(),
+        rules: scenario.rules.clone(),
+        grade: scenario.grade,
+        source: scenario.source.clone(),
+        verdict: Verdict::Pass,
+        reason: None,
+        step: None,
+        wire: None,
+        duration_ms: 0,
+    };
+    let group = kafka_name(&["streamspec", &settings.run_id, &scenario.name]);
+    let mut variables = BTreeMap::from([("group".to_owned(), Value::String(group.clone()))]);
+    let mut created = Vec::new();
+    let mut all_topics = Vec::new();
+    for topic in &scenario.topics {
+        let name = kafka_name(&[&settings.run_id, &scenario.name, &topic.name]);
+        variables.insert(topic.name.clone(), Value::String(name.clone()));
+        if topic.create {
+            created.push((name.clone(), topic.partitions));
+        }
+        all_topics.push(name);
+    }
+    let topology = scenario.topology.clone().unwrap_or_else(|| {
+        json!({"epoch": 0, "subtopologies": [{"subtopologyId": "0", "sourceTopics": ["${in}"]}]})
+    });
+    let mut context = Context {
+        variables,
+        members: BTreeMap::new(),
+        topology,
+    };
+
+    let result = async {
+        let mut target =
+            KafkaTarget::connect(&settings.address, &group, settings.io_timeout).await?;
+        if let Some(needed) = scenario.requires.heartbeat_version {
+            if target.heartbeat_version < needed {
+                return Ok(Some(format!(
+                    "needs StreamsGroupHeartbeat v{needed}; the target speaks v{}",
+                    target.heartbeat_version
+                )));
+            }
+        }
+        target.create_topics(&created, settings.io_timeout).await?;
+        let mut failure = None;
+        for (index, step) in scenario.steps.iter().enumerate() {
+            if let Err(error) = run_step(&mut target, step, &mut context).await {
+                failure = Some(FailureAt {
+                    step: Some(index + 1),
+                    failure: error,
+                });
+                break;
+            }
+        }
+        // Internal topics the coordinator created go too; cleaning up is best effort.
+        target
+            .delete_topics(&all_topics, settings.io_timeout)
+            .await
+            .ok();
+        failure.map_or(Ok(None), Err)
+    };
+    match result.await {
+        Ok(None) => {}
+        Ok(Some(reason)) => {
+            outcome.verdict = Verdict::Skip;
+            outcome.reason = Some(reason);
+        }
+        Err(FailureAt { step, failure }) => {
+            outcome.verdict = failure.verdict;
+            outcome.reason = Some(failure.reason);
+            outcome.step = step;
+            outcome.wire = failure.exchange.map(|exchange| exchange.render());
+        }
+    }
+    outcome.duration_ms = started.elapsed().as_millis() as u64;
+    outcome
+}
+
+/// A failure and the step it happened at (none for set-up).
+struct FailureAt {
+    step: Option<usize>,
+    failure: StepFailure,
+}
+
+impl From<TransportError> for FailureAt {
+    fn from(error: TransportError) -> Self {
+        FailureAt {
+            step: None,
+            failure: error.into(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn references_resolve_whole_and_spliced() {
+        let variables = BTreeMap::from([
+            ("e".to_owned(), json!(5)),
+            ("in".to_owned(), json!("run-in")),
+        ]);
+        assert_eq!(substitute(&json!("${e}"), &variables), Ok(json!(5)));
+        assert_eq!(substitute(&json!("${e+1}"), &variables), Ok(json!(6)));
+        assert_eq!(substitute(&json!("${e-2}"), &variables), Ok(json!(3)));
+        assert_eq!(
+            substitute(
+                &json!({"d": "Source topics ${in} are missing."}),
+                &variables
+            ),
+            Ok(json!({"d": "Source topics run-in are missing."}))
+        );
+        assert_eq!(
+            substitute(&json!("${x}"), &variables),
+            Err("unknown variable ${x}".to_owned())
+        );
+        assert_eq!(
+            substitute(&json!("${in+1}"), &variables),
+            Err("${in} is not a number: \"run-in\"".to_owned())
+        );
+    }
+
+    #[test]
+    fn names_are_legal_kafka_names() {
+        assert_eq!(
+            kafka_name(&["streamspec", "r1", "R25 join/a"]),
+            "streamspec-r1-R25_join_a"
+        );
+    }
+}

@@ -1,0 +1,354 @@
+//! Scenarios as data: the JSON format of a conformance check, and loading it from files.
+//!
+//! ```json
+//! {
+//!   "name": "R1-blank-member-id",
+//!   "title": "A heartbeat with a blank MemberId is refused with INVALID_REQUEST",
+//!   "rules": ["R1"],
+//!   "grade": "MUST",
+//!   "topics": [{ "name": "in", "partitions": 2 }],
+//!   "steps": [
+//!     { "heartbeat": { "member": "", "as": "join" },
+//!       "expect": { "errorCode": 42, "errorMessage": "MemberId can't be empty.", "status": null } }
+//!   ]
+//! }
+//! ```
+//!
+//! - `topics` are created before the steps (`"create": false` only names one, e.g. an internal
+//!   topic the coordinator should create) under a fresh name per run; `${in}` stands for the real
+//!   name of topic `in`, `${group}` for the scenario's fresh group id.
+//! - `topology` (optional) is the topology a `join` sends, in the JSON form of the request's
+//!   `topology` field; by default one subtopology `"0"` reading `${in}`.
+//! - A `heartbeat` step starts from a template (`as`): `join` (epoch 0, rebalance timeout 30000,
+//!   empty task lists, the scenario's topology, process id `p-<member>`), `heartbeat` (the member's
+//!   last epoch, everything else null), `leave` (-1), `static_leave` (-2) or `raw` (group and member
+//!   id only); `fields` then overrides top-level request fields (Kafka's JSON names).
+//! - A `describe` step describes `groups` (default `["${group}"]`).
+//! - `sleep_ms` waits in real time (for session and rebalance timeouts).
+//! - `expect` is matched against the response's JSON (see [`crate::matcher`]); `capture` stores
+//!   values of the response by JSON pointer for later `${name}` (or `${name+1}`) references.
+//! - `until: { "within_ms": N }` repeats the step until `expect` matches, within the bound.
+//! - `requires: { "heartbeat_version": 1 }` skips the scenario where less is negotiated.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// How much a scenario's outcome counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum Grade {
+    /// Required behaviour: a failure fails the run.
+    Must,
+    /// Expected behaviour: a failure fails the run only with `--strict`.
+    Should,
+    /// Behaviour an implementation may choose: reported, never failing.
+    Informational,
+}
+
+impl fmt::Display for Grade {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Grade::Must => "MUST",
+            Grade::Should => "SHOULD",
+            Grade::Informational => "INFORMATIONAL",
+        })
+    }
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// Unique within a run; also names the group and topics.
+    pub name: String,
+    pub title: String,
+    /// Rule ids of section 12 of the spec, e.g. `R25`.
+    pub rules: Vec<String>,
+    pub grade: Grade,
+    /// Where the real broker differs from the spec text, and how that was established.
+    #[serde(default)]
+    pub evidence: Option<String>,
+    #[serde(default)]
+    pub requires: Requires,
+    #[serde(default)]
+    pub topics: Vec<TopicSetup>,
+    #[serde(default)]
+    pub topology: Option<Value>,
+    pub steps: Vec<Step>,
+    /// The file it came from.
+    #[serde(skip)]
+    pub source: String,
+}
+
+#[derive(Debug, Clone, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Requires {
+    /// The lowest StreamsGroupHeartbeat version the scenario needs.
+    #[serde(default)]
+    pub heartbeat_version: Option<i16>,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct TopicSetup {
+    pub name: String,
+    #[serde(default = "one")]
+    pub partitions: i32,
+    /// False for a name the scenario uses without creating the topic.
+    #[serde(default = "yes")]
+    pub create: bool,
+}
+
+fn one() -> i32 {
+    1
+}
+
+fn yes() -> bool {
+    true
+}
+
+#[derive(Debug, Clone, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Step {
+    #[serde(default)]
+    pub heartbeat: Option<HeartbeatStep>,
+    #[serde(default)]
+    pub describe: Option<DescribeStep>,
+    #[serde(default)]
+    pub sleep_ms: Option<u64>,
+    #[serde(default)]
+    pub expect: Option<Value>,
+    #[serde(default)]
+    pub capture: BTreeMap<String, String>,
+    #[serde(default)]
+    pub until: Option<Until>,
+    /// Says what the step is for, in reports.
+    #[serde(default)]
+    pub note: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Template {
+    Join,
+    #[default]
+    Heartbeat,
+    Leave,
+    StaticLeave,
+    Raw,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct HeartbeatStep {
+    pub member: String,
+    #[serde(default, rename = "as")]
+    pub template: Template,
+    #[serde(default)]
+    pub fields: serde_json::Map<String, Value>,
+    /// Defaults to the negotiated version.
+    #[serde(default)]
+    pub version: Option<i16>,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct DescribeStep {
+    #[serde(default = "own_group")]
+    pub groups: Vec<String>,
+    #[serde(default)]
+    pub include_authorized_operations: bool,
+    #[serde(default)]
+    pub include_topology_description: bool,
+    #[serde(default)]
+    pub version: Option<i16>,
+}
+
+fn own_group() -> Vec<String> {
+    vec!["${group}".to_owned()]
+}
+
+#[derive(Debug, Clone, Copy, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Until {
+    pub within_ms: u64,
+    #[serde(default = "poll_interval")]
+    pub every_ms: u64,
+}
+
+fn poll_interval() -> u64 {
+    250
+}
+
+/// A scenario file that cannot be used, with where and why.
+#[derive(Debug)]
+pub struct ScenarioError {
+    pub source: String,
+    /// 1-based; 0 when the problem is not at one place in the file.
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
+impl fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.line > 0 {
+            write!(
+                f,
+                "{}:{}:{}: {}",
+                self.source, self.line, self.column, self.message
+            )
+        } else {
+            write!(f, "{}: {}", self.source, self.message)
+        }
+    }
+}
+
+impl std::error::Error for ScenarioError {}
+
+/// Parses and checks one scenario file's text.
+pub fn parse(source: &str, text: &str) -> Result<Scenario, ScenarioError> {
+    let mut scenario: Scenario = serde_json::from_str(text).map_err(|error| ScenarioError {
+        source: source.to_owned(),
+        line: error.line(),
+        column: error.column(),
+        message: error.to_string(),
+    })?;
+    scenario.source = source.to_owned();
+    let invalid = |message: String| ScenarioError {
+        source: source.to_owned(),
+        line: 0,
+        column: 0,
+        message,
+    };
+    if scenario.rules.is_empty() {
+        return Err(invalid("names no rule".to_owned()));
+    }
+    for rule in &scenario.rules {
+        let number = rule.strip_prefix('R').and_then(|n| n.parse::<u32>().ok());
+        if number.is_none() {
+            return Err(invalid(format!(
+                "rule id {rule:?} is not of the form R<number>"
+            )));
+        }
+    }
+    if scenario.steps.is_empty() {
+        return Err(invalid("has no steps".to_owned()));
+    }
+    for (index, step) in scenario.steps.iter().enumerate() {
+        let actions = [
+            step.heartbeat.is_some(),
+            step.describe.is_some(),
+            step.sleep_ms.is_some(),
+        ];
+        if actions.iter().filter(|present| **present).count() != 1 {
+            return Err(invalid(format!(
+                "step {}: needs exactly one of heartbeat, describe, sleep_ms",
+                index + 1
+            )));
+        }
+        if step.sleep_ms.is_some() && (step.expect.is_some() || !step.capture.is_empty()) {
+            return Err(invalid(format!(
+                "step {}: sleep_ms takes no expect or capture",
+                index + 1
+            )));
+        }
+        if step.until.is_some() && step.expect.is_none() {
+            return Err(invalid(format!(
+                "step {}: until needs an expect",
+                index + 1
+            )));
+        }
+        if let Some(expect) = &step.expect {
+            crate::matcher::check_pattern(expect)
+                .map_err(|message| invalid(format!("step {}: expect: {message}", index + 1)))?;
+        }
+    }
+    Ok(scenario)
+}
+
+/// Loads scenario files: a file, or every `*.json` file below a folder (sorted by path).
+pub fn load_path(path: &Path) -> Result<Vec<Scenario>, ScenarioError> {
+    let io_error = |error: std::io::Error| ScenarioError {
+        source: path.display().to_string(),
+        line: 0,
+        column: 0,
+        message: error.to_string(),
+    };
+    let mut files: Vec<PathBuf> = Vec::new();
+    if path.is_dir() {
+        collect_json_files(path, &mut files).map_err(io_error)?;
+        files.sort();
+    } else {
+        files.push(path.to_owned());
+    }
+    files
+        .iter()
+        .map(|file| {
+            let text = std::fs::read_to_string(file).map_err(|error| ScenarioError {
+                source: file.display().to_string(),
+                line: 0,
+                column: 0,
+                message: error.to_string(),
+            })?;
+            parse(&file.display().to_string(), &text)
+        })
+        .collect()
+}
+
+fn collect_json_files(dir: &Path, files: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        if path.is_dir() {
+            collect_json_files(&path, files)?;
+        } else if path.extension().is_some_and(|ext| ext == "json") {
+            files.push(path);
+        }
+    }
+    Ok(())
+}
+
+static CATALOGUE: include_dir::Dir<'_> = include_dir::include_dir!("$CARGO_MANIFEST_DIR/scenarios");
+
+/// The built-in rule catalogue (`harness/scenarios/`), compiled into the binary.
+pub fn catalogue() -> Vec<Scenario> {
+    let mut files: Vec<&include_dir::File<'_>> = Vec::new();
+    fn walk<'a>(dir: &'a include_dir::Dir<'a>, files: &mut Vec<&'a include_dir::File<'a>>) {
+        files.extend(
+            dir.files()
+                .filter(|file| file.path().extension().is_some_and(|e| e == "json")),
+        );
+        for sub in dir.dirs() {
+            walk(sub, files);
+        }
+    }
+    walk(&CATALOGUE, &mut files);
+    files.sort_by_key(|file| file.path());
+    files
+        .into_iter()
+        .map(|file| {
+            let source = format!("harness/scenarios/{}", file.path().display());
+            let text = file.contents_utf8().expect("catalogue files are UTF-8");
+            parse(&source, text).unwrap_or_else(|error| panic!("built-in catalogue: {error}"))
+        })
+        .collect()
+}
+
+/// Refuses two scenarios with one name.
+pub fn check_unique_names(scenarios: &[Scenario]) -> Result<(), ScenarioError> {
+    let mut seen: BTreeMap<&str, &str> = BTreeMap::new();
+    for scenario in scenarios {
+        if let Some(first) = seen.insert(&scenario.name, &scenario.source) {
+            return Err(ScenarioError {
+                source: scenario.source.clone(),
+                line: 0,
+                column: 0,
+                message: format!("scenario name {:?} is also used in {first}", scenario.name),
+            });
+        }
+    }
+    Ok(())
+}

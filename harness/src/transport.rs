@@ -1,0 +1,375 @@
+//! A Kafka client connection for the harness: size-prefixed frames over TCP, correlation ids
+//! checked, every wait bounded. Standard Kafka messages (ApiVersions, FindCoordinator, Metadata,
+//! CreateTopics, DeleteTopics) go through `kafka-protocol`; api keys 88 and 89 through our own
+//! protocol crate, and each of those exchanges is kept as bytes for the failure report.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::time::Duration;
+
+use bytes::BytesMut;
+use kafka_protocol::messages::{ApiVersionsRequest, RequestHeader, ResponseHeader};
+use kafka_protocol::protocol::{Decodable, Encodable, HeaderVersion, Request, StrBytes};
+use streamspec_protocol::frame::{self, FrameError};
+use streamspec_protocol::{DecodeError, MessageKind, WireMessage};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+const CLIENT_ID: &str = "streamspec";
+/// The largest response frame accepted; describe responses of big groups stay far below it.
+const FRAME_SIZE_MAX: usize = 64 << 20;
+
+/// Why talking to a broker failed. Each is one line for the user.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum TransportError {
+    /// Nothing listens there, the name does not resolve, or the connection was refused.
+    Connect { address: String, reason: String },
+    /// No answer within the bound.
+    Timeout {
+        address: String,
+        what: String,
+        after: Duration,
+    },
+    /// The peer closed the connection while a response was due.
+    Closed { address: String, what: String },
+    Io {
+        address: String,
+        source: std::io::Error,
+    },
+    /// A response frame that could not be read.
+    Frame { what: String, source: FrameError },
+    /// A streams response body that did not decode.
+    Decode { what: String, source: DecodeError },
+    /// A response to another request than the one sent.
+    CorrelationMismatch { expected: i32, received: i32 },
+    /// The broker does not offer an API the harness needs.
+    Unsupported { api: String },
+    /// A set-up call (topics, coordinator lookup) answered with an error code.
+    Broker {
+        what: String,
+        error_code: i16,
+        message: Option<String>,
+    },
+}
+
+impl fmt::Display for TransportError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TransportError::Connect { address, reason } => {
+                write!(f, "cannot connect to {address}: {reason}")
+            }
+            TransportError::Timeout {
+                address,
+                what,
+                after,
+            } => {
+                write!(
+                    f,
+                    "{address} did not answer {what} within {} ms",
+                    after.as_millis()
+                )
+            }
+            TransportError::Closed { address, what } => {
+                write!(f, "{address} closed the connection while {what} was due")
+            }
+            TransportError::Io { address, source } => write!(f, "{address}: {source}"),
+            TransportError::Frame { what, source } => write!(f, "{what}: {source}"),
+            TransportError::Decode { what, source } => write!(f, "{what}: {source}"),
+            TransportError::CorrelationMismatch { expected, received } => write!(
+                f,
+                "response carries correlation id {received}, expected {expected}"
+            ),
+            TransportError::Unsupported { api } => write!(f, "the broker does not offer {api}"),
+            TransportError::Broker {
+                what,
+                error_code,
+                message,
+            } => write!(
+                f,
+                "{what} failed with error code {error_code}{}",
+                message
+                    .as_deref()
+                    .map(|m| format!(": {m}"))
+                    .unwrap_or_default()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for TransportError {}
+
+pub type TransportResult<T> = Result<T, TransportError>;
+
+/// One request and its response, as bytes, for reports.
+#[derive(Debug, Clone)]
+pub struct Exchange {
+    pub request_kind: MessageKind,
+    pub response_kind: MessageKind,
+    pub version: i16,
+    pub request: Vec<u8>,
+    pub response: Vec<u8>,
+}
+
+impl Exchange {
+    /// Both messages laid out field by field.
+    pub fn render(&self) -> String {
+        let side = |kind: MessageKind, bytes: &[u8]| {
+            streamspec_protocol::annotate::annotate(kind, bytes, self.version)
+                .unwrap_or_else(|error| format!("{} v{}: {error}\n", kind.name(), self.version))
+        };
+        format!(
+            "--> {}\n<-- {}",
+            side(self.request_kind, &self.request),
+            side(self.response_kind, &self.response)
+        )
+    }
+}
+
+/// The versions a broker offers for one api key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct VersionSpan {
+    pub min: i16,
+    pub max: i16,
+}
+
+/// A connection to one broker.
+#[derive(Debug)]
+pub struct Connection {
+    address: String,
+    stream: TcpStream,
+    timeout: Duration,
+    next_correlation_id: i32,
+    buffer: BytesMut,
+    api_versions: BTreeMap<i16, VersionSpan>,
+}
+
+impl Connection {
+    /// Connects and asks which API versions the broker offers.
+    pub async fn connect(address: &str, timeout: Duration) -> TransportResult<Connection> {
+        let connect_error = |reason: String| TransportError::Connect {
+            address: address.to_owned(),
+            reason,
+        };
+        let stream = match tokio::time::timeout(timeout, TcpStream::connect(address)).await {
+            Err(_) => {
+                return Err(connect_error(format!(
+                    "no answer within {} ms",
+                    timeout.as_millis()
+                )))
+            }
+            Ok(Err(error)) if error.kind() == std::io::ErrorKind::ConnectionRefused => {
+                return Err(connect_error(
+                    "nothing listens there (connection refused)".to_owned(),
+                ))
+            }
+            Ok(Err(error)) => return Err(connect_error(error.to_string())),
+            Ok(Ok(stream)) => stream,
+        };
+        stream.set_nodelay(true).ok();
+        let mut connection = Connection {
+            address: address.to_owned(),
+            stream,
+            timeout,
+            next_correlation_id: 1,
+            buffer: BytesMut::new(),
+            api_versions: BTreeMap::new(),
+        };
+        let request = ApiVersionsRequest::default()
+            .with_client_software_name(StrBytes::from_static_str("streamspec"))
+            .with_client_software_version(StrBytes::from_static_str(env!("CARGO_PKG_VERSION")));
+        let response = connection.call_kafka(3, &request, "ApiVersions").await?;
+        if response.error_code != 0 {
+            return Err(TransportError::Broker {
+                what: "ApiVersions".to_owned(),
+                error_code: response.error_code,
+                message: None,
+            });
+        }
+        connection.api_versions = response
+            .api_keys
+            .iter()
+            .map(|api| {
+                (
+                    api.api_key,
+                    VersionSpan {
+                        min: api.min_version,
+                        max: api.max_version,
+                    },
+                )
+            })
+            .collect();
+        Ok(connection)
+    }
+
+    pub fn address(&self) -> &str {
+        &self.address
+    }
+
+    /// The versions offered for `api_key`, if any.
+    pub fn versions(&self, api_key: i16) -> Option<VersionSpan> {
+        self.api_versions.get(&api_key).copied()
+    }
+
+    /// The highest version of `M` both sides speak.
+    pub fn negotiate<M: WireMessage>(&self) -> TransportResult<i16> {
+        let offered = self
+            .versions(M::API_KEY)
+            .ok_or_else(|| TransportError::Unsupported {
+                api: format!("{} (api key {})", M::NAME, M::API_KEY),
+            })?;
+        let version = offered.max.min(M::VERSIONS.max);
+        if version < offered.min.max(M::VERSIONS.min) {
+            return Err(TransportError::Unsupported {
+                api: format!("a version of {} that streamspec speaks", M::NAME),
+            });
+        }
+        Ok(version)
+    }
+
+    fn correlation_id(&mut self) -> i32 {
+        let id = self.next_correlation_id;
+        self.next_correlation_id = self.next_correlation_id.wrapping_add(1);
+        id
+    }
+
+    /// Writes a frame and reads the response frame, whose header must carry `correlation_id`;
+    /// returns the response body.
+    async fn round_trip(
+        &mut self,
+        request_frame: &[u8],
+        correlation_id: i32,
+        response_header_version: i16,
+        what: &str,
+    ) -> TransportResult<Vec<u8>> {
+        let address = self.address.clone();
+        let timeout = self.timeout;
+        let io_error = |source| TransportError::Io {
+            address: address.clone(),
+            source,
+        };
+        let exchange = async {
+            self.stream
+                .write_all(request_frame)
+                .await
+                .map_err(io_error)?;
+            loop {
+                let split =
+                    frame::split_frame(&mut self.buffer, FRAME_SIZE_MAX).map_err(|source| {
+                        TransportError::Frame {
+                            what: format!("response to {what}"),
+                            source,
+                        }
+                    })?;
+                if let Some(frame) = split {
+                    return Ok(frame);
+                }
+                let read = self
+                    .stream
+                    .read_buf(&mut self.buffer)
+                    .await
+                    .map_err(io_error)?;
+                if read == 0 {
+                    return Err(TransportError::Closed {
+                        address: address.clone(),
+                        what: what.to_owned(),
+                    });
+                }
+            }
+        };
+        let frame = tokio::time::timeout(timeout, exchange)
+            .await
+            .map_err(|_| TransportError::Timeout {
+                address: self.address.clone(),
+                what: what.to_owned(),
+                after: timeout,
+            })??;
+        let mut body = &frame[..];
+        let header =
+            ResponseHeader::decode(&mut body, response_header_version).map_err(|error| {
+                TransportError::Frame {
+                    what: format!("response to {what}"),
+                    source: FrameError::Header(error),
+                }
+            })?;
+        if header.correlation_id != correlation_id {
+            return Err(TransportError::CorrelationMismatch {
+                expected: correlation_id,
+                received: header.correlation_id,
+            });
+        }
+        Ok(body.to_vec())
+    }
+
+    /// Calls a standard Kafka API through `kafka-protocol`'s messages.
+    pub async fn call_kafka<R: Request>(
+        &mut self,
+        version: i16,
+        request: &R,
+        what: &str,
+    ) -> TransportResult<R::Response> {
+        let correlation_id = self.correlation_id();
+        let header = RequestHeader::default()
+            .with_request_api_key(R::KEY)
+            .with_request_api_version(version)
+            .with_correlation_id(correlation_id)
+            .with_client_id(Some(StrBytes::from_static_str(CLIENT_ID)));
+        let mut request_frame = BytesMut::zeroed(4);
+        header
+            .encode(&mut request_frame, R::header_version(version))
+            .and_then(|()| request.encode(&mut request_frame, version))
+            .unwrap_or_else(|error| panic!("{what} v{version} does not encode: {error}"));
+        let size = (request_frame.len() - 4) as i32;
+        request_frame[..4].copy_from_slice(&size.to_be_bytes());
+        let response_header_version = <R::Response as HeaderVersion>::header_version(version);
+        let body = self
+            .round_trip(
+                &request_frame,
+                correlation_id,
+                response_header_version,
+                what,
+            )
+            .await?;
+        R::Response::decode(&mut &body[..], version).map_err(|error| TransportError::Frame {
+            what: format!("response to {what}"),
+            source: FrameError::Header(error),
+        })
+    }
+
+    /// Calls api key 88 or 89 with our messages; returns the response and the exchange as bytes.
+    pub async fn call<Q: WireMessage, P: WireMessage>(
+        &mut self,
+        version: i16,
+        request: &Q,
+    ) -> TransportResult<(P, Exchange)> {
+        let correlation_id = self.correlation_id();
+        let request_frame =
+            frame::encode_request(correlation_id, Some(CLIENT_ID), version, request)
+                .unwrap_or_else(|error| panic!("{} v{version} does not encode: {error}", Q::NAME));
+        // The body without size prefix and request header v2: 4 + 2 + 2 + 4 + 2 + id + 1 bytes.
+        let request_body = request_frame[15 + CLIENT_ID.len()..].to_vec();
+        let what = format!("{} v{version}", Q::NAME);
+        let body = self
+            .round_trip(
+                &request_frame,
+                correlation_id,
+                frame::RESPONSE_HEADER_VERSION,
+                &what,
+            )
+            .await?;
+        let exchange = Exchange {
+            request_kind: Q::KIND,
+            response_kind: P::KIND,
+            version,
+            request: request_body,
+            response: body,
+        };
+        let response = P::decode_exact(&exchange.response, version).map_err(|source| {
+            TransportError::Decode {
+                what: format!("{} v{version}", P::NAME),
+                source,
+            }
+        })?;
+        Ok((response, exchange))
+    }
+}
