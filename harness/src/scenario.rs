@@ -211,11 +211,19 @@ impl std::error::Error for ScenarioError {}
 
 /// Parses and checks one scenario file's text.
 pub fn parse(source: &str, text: &str) -> Result<Scenario, ScenarioError> {
-    let mut scenario: Scenario = serde_json::from_str(text).map_err(|error| ScenarioError {
-        source: source.to_owned(),
-        line: error.line(),
-        column: error.column(),
-        message: error.to_string(),
+    let mut scenario: Scenario = serde_json::from_str(text).map_err(|error| {
+        // The position goes in front, as path:line:column, not after the message too.
+        let position = format!(" at line {} column {}", error.line(), error.column());
+        let message = error.to_string();
+        ScenarioError {
+            source: source.to_owned(),
+            line: error.line(),
+            column: error.column(),
+            message: message
+                .strip_suffix(&position)
+                .unwrap_or(&message)
+                .to_owned(),
+        }
     })?;
     scenario.source = source.to_owned();
     let invalid = |message: String| ScenarioError {

@@ -1,17 +1,22 @@
-//! Our codec against a real Apache Kafka broker: the broker advertises keys 88 and 89, answers a
-//! join and a describe that we encode, and its answers decode strictly and re-encode to the very
-//! bytes it sent. Needs a broker at `STREAMSPEC_KAFKA=HOST:PORT` (`scripts/kafka/start.sh`); when
-//! it is unset every test reports itself as skipped (libtest has no such outcome, hence the small
-//! harness in `main`).
+//! Tests against a real Kafka broker at `STREAMSPEC_KAFKA=HOST:PORT` (`scripts/kafka/start.sh`):
+//! - our codec: the broker advertises keys 88 and 89, answers a join and a describe that we encode,
+//!   and its answers decode strictly and re-encode to the very bytes it sent;
+//! - the built-in rule catalogue: every MUST and SHOULD scenario passes, and the JUnit and JSON
+//!   reports describe the same run.
+//!
+//! Without a broker each test reports itself as skipped (libtest has no such outcome, hence the
+//! small harness in `main`).
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::process::Command;
 use std::time::Duration;
 
 use bytes::BytesMut;
 use kafka_protocol::messages::{ApiVersionsRequest, ApiVersionsResponse, RequestHeader};
 use kafka_protocol::protocol::{Decodable, Encodable, StrBytes};
+use serde_json::Value;
 use streamspec_protocol::frame;
 use streamspec_protocol::fuzzing::check_bytes;
 use streamspec_protocol::kafka::streams_group_describe_request::StreamsGroupDescribeRequest;
@@ -199,21 +204,106 @@ fn broker_refuses_an_empty_member_id_with_invalid_request(address: &str) {
     assert_eq!(response.error_code, 42);
 }
 
-type BrokerTest = (&'static str, fn(&str));
+struct CatalogueRun {
+    exit_code: Option<i32>,
+    stdout: String,
+    json: Value,
+    junit: String,
+}
+
+fn run_catalogue(address: &str) -> CatalogueRun {
+    let dir = std::env::temp_dir().join(format!("streamspec-catalogue-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (json_path, junit_path) = (dir.join("report.json"), dir.join("report.xml"));
+    let output = Command::new(env!("CARGO_BIN_EXE_streamspec"))
+        .args(["check", "--target", address, "--json"])
+        .arg(&json_path)
+        .arg("--junit")
+        .arg(&junit_path)
+        .output()
+        .expect("the streamspec binary runs");
+    let run = CatalogueRun {
+        exit_code: output.status.code(),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        json: serde_json::from_str(&std::fs::read_to_string(&json_path).unwrap()).unwrap(),
+        junit: std::fs::read_to_string(&junit_path).unwrap(),
+    };
+    std::fs::remove_dir_all(&dir).unwrap();
+    run
+}
+
+fn every_must_and_should_scenario_passes(run: &CatalogueRun) {
+    let failing: Vec<String> = run.json["scenarios"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|outcome| outcome["grade"] != "INFORMATIONAL" && outcome["verdict"] != "pass")
+        .map(|outcome| {
+            format!(
+                "{} {} {}",
+                outcome["scenario"], outcome["verdict"], outcome["reason"]
+            )
+        })
+        .collect();
+    assert!(failing.is_empty(), "{}\n{}", failing.join("\n"), run.stdout);
+    assert_eq!(run.exit_code, Some(0), "{}", run.stdout);
+    assert_eq!(run.json["passed"], true);
+}
+
+fn reports_cover_the_whole_catalogue(run: &CatalogueRun) {
+    let catalogue = streamspec::scenario::catalogue();
+    let scenarios = run.json["scenarios"].as_array().unwrap();
+    assert_eq!(scenarios.len(), catalogue.len());
+    let rules: std::collections::BTreeSet<&String> = catalogue
+        .iter()
+        .flat_map(|scenario| &scenario.rules)
+        .collect();
+    assert_eq!(run.json["rules"].as_array().unwrap().len(), rules.len());
+    // One human line per rule, then the summary.
+    for rule in &rules {
+        assert!(
+            run.stdout
+                .lines()
+                .any(|line| line.starts_with(&format!("{rule:<5} "))),
+            "{rule}"
+        );
+    }
+    let document = roxmltree::Document::parse(&run.junit).expect("well-formed JUnit XML");
+    let root = document.root_element();
+    assert_eq!(root.tag_name().name(), "testsuites");
+    assert_eq!(
+        root.attribute("tests"),
+        Some(catalogue.len().to_string().as_str())
+    );
+    let cases = root
+        .descendants()
+        .filter(|node| node.has_tag_name("testcase"))
+        .count();
+    assert_eq!(cases, catalogue.len());
+}
+
+/// A test takes the broker address and the catalogue run, made once for all catalogue tests.
+type BrokerTest = (&'static str, fn(&str, &CatalogueRun));
 
 const TESTS: &[BrokerTest] = &[
     (
         "broker_advertises_streams_apis_at_versions_0_to_1",
-        broker_advertises_streams_apis_at_versions_0_to_1,
+        |address, _| broker_advertises_streams_apis_at_versions_0_to_1(address),
     ),
     (
         "broker_answers_our_join_and_describe_in_bytes_we_decode_exactly",
-        broker_answers_our_join_and_describe_in_bytes_we_decode_exactly,
+        |address, _| broker_answers_our_join_and_describe_in_bytes_we_decode_exactly(address),
     ),
     (
         "broker_refuses_an_empty_member_id_with_invalid_request",
-        broker_refuses_an_empty_member_id_with_invalid_request,
+        |address, _| broker_refuses_an_empty_member_id_with_invalid_request(address),
     ),
+    ("every_must_and_should_scenario_passes", |_, run| {
+        every_must_and_should_scenario_passes(run)
+    }),
+    ("reports_cover_the_whole_catalogue", |_, run| {
+        reports_cover_the_whole_catalogue(run)
+    }),
 ];
 
 fn main() {
@@ -231,9 +321,10 @@ fn main() {
         );
         return;
     };
+    let run = run_catalogue(&address);
     let mut failed = 0;
     for (name, test) in TESTS {
-        let outcome = catch_unwind(AssertUnwindSafe(|| test(&address)));
+        let outcome = catch_unwind(AssertUnwindSafe(|| test(&address, &run)));
         println!(
             "test {name} ... {}",
             if outcome.is_ok() { "ok" } else { "FAILED" }

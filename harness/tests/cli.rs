@@ -1,0 +1,125 @@
+//! The `streamspec` command line: usage and connection errors are one clear line and exit 2.
+
+use std::process::{Command, Output};
+
+fn streamspec(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_streamspec"))
+        .args(args)
+        .output()
+        .expect("the streamspec binary runs")
+}
+
+fn stderr_lines(output: &Output) -> Vec<String> {
+    String::from_utf8_lossy(&output.stderr)
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn nothing_listening_is_one_line_and_exit_2() {
+    let output = streamspec(&["check", "--target", "127.0.0.1:1"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(output.stdout.is_empty());
+    assert_eq!(
+        stderr_lines(&output),
+        ["streamspec: cannot connect to 127.0.0.1:1: nothing listens there (connection refused)"]
+    );
+}
+
+#[test]
+fn an_address_without_port_is_one_line_and_exit_2() {
+    let output = streamspec(&["check", "--target", "localhost"]);
+    assert_eq!(output.status.code(), Some(2));
+    let lines = stderr_lines(&output);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(
+        lines[0].starts_with("streamspec: cannot connect to localhost: "),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn the_embedded_target_is_not_built_yet() {
+    let output = streamspec(&["check"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        stderr_lines(&output),
+        ["streamspec: the embedded reference coordinator is not built yet: pass --target HOST:PORT"]
+    );
+}
+
+#[test]
+fn an_unknown_flag_is_a_usage_error() {
+    let output = streamspec(&["check", "--target", "127.0.0.1:1", "--bogus"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("unexpected argument '--bogus'"));
+}
+
+#[test]
+fn a_malformed_scenario_file_is_refused_with_path_and_line() {
+    let dir = std::env::temp_dir().join(format!("streamspec-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("broken.json");
+    std::fs::write(&file, "{\n  \"name\": \"x\",\n  \"title\": 5\n}\n").unwrap();
+    let path = file.to_str().unwrap();
+    let output = streamspec(&[
+        "check",
+        "--target",
+        "127.0.0.1:1",
+        "--scenarios",
+        path,
+        "--only-scenarios",
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        stderr_lines(&output),
+        [format!(
+            "streamspec: {path}:3:12: invalid type: integer `5`, expected a string"
+        )]
+    );
+    let missing = dir.join("missing");
+    let output = streamspec(&["list", "--scenarios", missing.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        stderr_lines(&output),
+        [format!(
+            "streamspec: {}: no such file or folder",
+            missing.display()
+        )]
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn list_names_every_rule_of_the_catalogue() {
+    let output = streamspec(&["list"]);
+    assert_eq!(output.status.code(), Some(0));
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(text
+        .lines()
+        .any(|line| line.starts_with("R1 ") && line.contains("R01-blank-member-id")));
+    let catalogue = streamspec::scenario::catalogue();
+    let rules: std::collections::BTreeSet<&String> = catalogue
+        .iter()
+        .flat_map(|scenario| &scenario.rules)
+        .collect();
+    assert!(
+        text.ends_with(&format!(
+            "\n{} rules, {} scenarios\n",
+            rules.len(),
+            catalogue.len()
+        )),
+        "{text}"
+    );
+}
+
+#[test]
+fn rule_selection_that_matches_nothing_is_a_usage_error() {
+    let output = streamspec(&["list", "--rules", "R999"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        stderr_lines(&output),
+        ["streamspec: no scenario matches --rules R999"]
+    );
+}
