@@ -48,12 +48,8 @@ impl KafkaTarget {
         let mut bootstrap = Connection::connect(address, timeout).await?;
         let heartbeat_version = bootstrap.negotiate::<StreamsGroupHeartbeatRequest>()?;
         let describe_version = bootstrap.negotiate::<StreamsGroupDescribeRequest>()?;
-        let coordinator_address = find_coordinator(&mut bootstrap, group_id).await?;
-        let coordinator = if coordinator_address == bootstrap.address() {
-            Connection::connect(address, timeout).await?
-        } else {
-            Connection::connect(&coordinator_address, timeout).await?
-        };
+        let coordinator_address = find_coordinator(&mut bootstrap, group_id, timeout).await?;
+        let coordinator = Connection::connect(&coordinator_address, timeout).await?;
         Ok(KafkaTarget {
             bootstrap,
             coordinator,
@@ -204,28 +200,47 @@ impl KafkaTarget {
     }
 }
 
-/// The address of the coordinator of `group_id` (FindCoordinator v4, key type 0: group).
-async fn find_coordinator(connection: &mut Connection, group_id: &str) -> TransportResult<String> {
+/// Kafka's answers while the group coordinator is still being set up; worth asking again.
+const COORDINATOR_LOAD_IN_PROGRESS: i16 = 14;
+const COORDINATOR_NOT_AVAILABLE: i16 = 15;
+
+/// The address of the coordinator of `group_id` (FindCoordinator v4, key type 0: group), asking
+/// again while the coordinator is loading, within `deadline`.
+async fn find_coordinator(
+    connection: &mut Connection,
+    group_id: &str,
+    deadline: Duration,
+) -> TransportResult<String> {
     let request = FindCoordinatorRequest::default()
         .with_key_type(0)
         .with_coordinator_keys(vec![StrBytes::from_string(group_id.to_owned())]);
-    let response = connection
-        .call_kafka(4, &request, "FindCoordinator")
-        .await?;
-    let coordinator = response
-        .coordinators
-        .first()
-        .ok_or_else(|| TransportError::Broker {
-            what: "FindCoordinator".to_owned(),
-            error_code: -1,
-            message: Some("no coordinator in the response".to_owned()),
-        })?;
-    if coordinator.error_code != 0 {
-        return Err(broker_error(
-            "FindCoordinator",
-            coordinator.error_code,
-            coordinator.error_message.as_ref(),
-        ));
+    let started = Instant::now();
+    loop {
+        let response = connection
+            .call_kafka(4, &request, "FindCoordinator")
+            .await?;
+        let coordinator = response
+            .coordinators
+            .first()
+            .ok_or_else(|| TransportError::Broker {
+                what: "FindCoordinator".to_owned(),
+                error_code: -1,
+                message: Some("no coordinator in the response".to_owned()),
+            })?;
+        match coordinator.error_code {
+            0 => return Ok(format!("{}:{}", coordinator.host, coordinator.port)),
+            COORDINATOR_LOAD_IN_PROGRESS | COORDINATOR_NOT_AVAILABLE
+                if started.elapsed() < deadline =>
+            {
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            code => {
+                return Err(broker_error(
+                    "FindCoordinator",
+                    code,
+                    coordinator.error_message.as_ref(),
+                ))
+            }
+        }
     }
-    Ok(format!("{}:{}", coordinator.host, coordinator.port))
 }
