@@ -9,6 +9,7 @@ use kafka_protocol::messages::{
     CreateTopicsRequest, DeleteTopicsRequest, FindCoordinatorRequest, MetadataRequest, TopicName,
 };
 use kafka_protocol::protocol::StrBytes;
+use streamspec_protocol::kafka::streams_group_heartbeat_request::{Subtopology, Topology};
 use streamspec_protocol::kafka::{
     StreamsGroupDescribeRequest, StreamsGroupDescribeResponse, StreamsGroupHeartbeatRequest,
     StreamsGroupHeartbeatResponse,
@@ -16,6 +17,8 @@ use streamspec_protocol::kafka::{
 
 use crate::transport::{Connection, Exchange, TransportError, TransportResult};
 
+/// The status a join gets while its source topics are not (yet) visible to the coordinator.
+const MISSING_SOURCE_TOPICS: i8 = 1;
 /// Kafka's error code for a topic that exists already.
 const TOPIC_ALREADY_EXISTS: i16 = 36;
 /// Kafka's error code for a topic that does not exist.
@@ -125,6 +128,58 @@ impl KafkaTarget {
                 return Err(TransportError::Timeout {
                     address: self.bootstrap.address().to_owned(),
                     what: format!("metadata for the new topics {names:?}"),
+                    after: deadline,
+                });
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    /// Waits until the coordinator sees `topics`: its view of the cluster lags CreateTopics a
+    /// little, and a join in that window is told the source topics are missing, which shifts every
+    /// epoch after it. Probes with a throwaway member of a throwaway group, which then leaves.
+    pub async fn await_topics_at_coordinator(
+        &mut self,
+        probe_group: &str,
+        topics: &[String],
+        deadline: Duration,
+    ) -> TransportResult<()> {
+        if topics.is_empty() {
+            return Ok(());
+        }
+        let topology = Topology::default().with_subtopologies(vec![Subtopology::default()
+            .with_subtopology_id("0")
+            .with_source_topics(topics.to_vec())]);
+        let join = StreamsGroupHeartbeatRequest::default()
+            .with_group_id(probe_group)
+            .with_member_id("streamspec-probe")
+            .with_rebalance_timeout_ms(1_000)
+            .with_topology(Some(topology))
+            .with_active_tasks(Some(vec![]))
+            .with_standby_tasks(Some(vec![]))
+            .with_warmup_tasks(Some(vec![]))
+            .with_process_id(Some("streamspec-probe".into()));
+        let started = Instant::now();
+        loop {
+            let (response, _) = self.heartbeat(self.heartbeat_version, &join).await?;
+            let missing = response
+                .status
+                .iter()
+                .flatten()
+                .any(|status| status.status_code == MISSING_SOURCE_TOPICS);
+            if response.error_code == 0 && !missing {
+                let leave = join.clone().with_member_epoch(-1).with_topology(None);
+                let leave = leave
+                    .with_active_tasks(None)
+                    .with_standby_tasks(None)
+                    .with_warmup_tasks(None);
+                self.heartbeat(self.heartbeat_version, &leave).await?;
+                return Ok(());
+            }
+            if started.elapsed() > deadline {
+                return Err(TransportError::Timeout {
+                    address: self.coordinator.address().to_owned(),
+                    what: format!("a join that sees the new topics {topics:?}"),
                     after: deadline,
                 });
             }

@@ -362,6 +362,14 @@ pub async fn run_scenario(scenario: &Scenario, settings: &RunSettings) -> Outcom
             }
         }
         target.create_topics(&created, settings.io_timeout).await?;
+        let created_names: Vec<String> = created.iter().map(|(name, _)| name.clone()).collect();
+        target
+            .await_topics_at_coordinator(
+                &format!("{group}-probe"),
+                &created_names,
+                settings.io_timeout,
+            )
+            .await?;
         let mut failure = None;
         for (index, step) in scenario.steps.iter().enumerate() {
             if let Err(error) = run_step(&mut target, step, &mut context).await {
