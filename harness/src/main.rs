@@ -72,6 +72,9 @@ enum Command {
     List {
         #[command(flatten)]
         source: ScenarioSource,
+        /// Also print each scenario's evidence: where the real broker differs from the spec.
+        #[arg(long)]
+        evidence: bool,
     },
 }
 
@@ -122,7 +125,7 @@ fn select(source: &ScenarioSource) -> Result<Vec<Scenario>, String> {
     Ok(scenarios)
 }
 
-fn list(source: &ScenarioSource) -> Result<ExitCode, String> {
+fn list(source: &ScenarioSource, evidence: bool) -> Result<ExitCode, String> {
     let scenarios = select(source)?;
     let mut by_rule: std::collections::BTreeMap<u32, Vec<&Scenario>> = Default::default();
     for scenario in &scenarios {
@@ -141,9 +144,20 @@ fn list(source: &ScenarioSource) -> Result<ExitCode, String> {
                 scenario.name,
                 scenario.title
             );
+            if let Some(text) = scenario.evidence.as_ref().filter(|_| evidence) {
+                println!("      evidence: {text}");
+            }
         }
     }
-    println!("\n{} rules, {} scenarios", by_rule.len(), scenarios.len());
+    let with_evidence = scenarios
+        .iter()
+        .filter(|scenario| scenario.evidence.is_some())
+        .count();
+    println!(
+        "\n{} rules, {} scenarios ({with_evidence} record where the broker differs from the spec: --evidence)",
+        by_rule.len(),
+        scenarios.len()
+    );
     Ok(ExitCode::SUCCESS)
 }
 
@@ -265,7 +279,7 @@ fn main() -> ExitCode {
         .build()
         .expect("a tokio runtime");
     let result = match cli.command {
-        Command::List { source } => list(&source),
+        Command::List { source, evidence } => list(&source, evidence),
         Command::Check {
             target,
             source,

@@ -104,9 +104,13 @@ fn list_names_every_rule_of_the_catalogue() {
         .iter()
         .flat_map(|scenario| &scenario.rules)
         .collect();
+    let with_evidence = catalogue
+        .iter()
+        .filter(|scenario| scenario.evidence.is_some())
+        .count();
     assert!(
         text.ends_with(&format!(
-            "\n{} rules, {} scenarios\n",
+            "\n{} rules, {} scenarios ({with_evidence} record where the broker differs from the spec: --evidence)\n",
             rules.len(),
             catalogue.len()
         )),
