@@ -1,4 +1,239 @@
-//! Sans-IO reference coordinator for the Kafka Streams rebalance protocol.
+//! Sans-IO reference coordinator for the Kafka Streams rebalance protocol, with Apache Kafka
+//! 4.4's semantics. Time arrives as an argument (`now_ms`); nothing here reads a clock, does I/O or
+//! draws random numbers. Rule ids (`R25`) refer to section 12 of the spec.
 //!
-//! Not built yet: this crate holds no behaviour until the reference coordinator lands. It exists
-//! so that the workspace has its final shape and the dependency on the wire crate is fixed.
+//! - [`Coordinator::handle_heartbeat`] and [`Coordinator::handle_describe`] answer requests;
+//! - [`Coordinator::next_deadline`] and [`Coordinator::handle_timeout`] drive session and
+//!   rebalance timeouts;
+//! - [`Coordinator::handle_metadata`] feeds the cluster's topics in; [`Effect`]s come out (internal
+//!   topics to create, members removed).
+
+pub mod assignor;
+mod group;
+pub mod tasks;
+pub mod topology;
+mod validate;
+
+use std::collections::BTreeMap;
+
+use streamspec_protocol::kafka::{
+    StreamsGroupDescribeRequest, StreamsGroupDescribeResponse, StreamsGroupHeartbeatRequest,
+    StreamsGroupHeartbeatResponse,
+};
+
+pub use group::Group;
+pub use topology::TopicToCreate;
+
+pub const STATUS_STALE_TOPOLOGY: i8 = 0;
+pub const STATUS_MISSING_SOURCE_TOPICS: i8 = 1;
+pub const STATUS_INCORRECTLY_PARTITIONED_TOPICS: i8 = 2;
+pub const STATUS_MISSING_INTERNAL_TOPICS: i8 = 3;
+pub const STATUS_SHUTDOWN_APPLICATION: i8 = 4;
+
+pub const ERROR_INVALID_GROUP_ID: i16 = 24;
+pub const ERROR_UNKNOWN_MEMBER_ID: i16 = 25;
+pub const ERROR_INVALID_REQUEST: i16 = 42;
+pub const ERROR_GROUP_ID_NOT_FOUND: i16 = 69;
+pub const ERROR_GROUP_MAX_SIZE_REACHED: i16 = 81;
+pub const ERROR_FENCED_INSTANCE_ID: i16 = 82;
+pub const ERROR_FENCED_MEMBER_EPOCH: i16 = 110;
+pub const ERROR_UNRELEASED_INSTANCE_ID: i16 = 111;
+pub const ERROR_STREAMS_INVALID_TOPOLOGY: i16 = 130;
+
+/// Group settings, with Apache Kafka's defaults.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CoordinatorConfig {
+    pub session_timeout_ms: u64,
+    pub heartbeat_interval_ms: i32,
+    pub max_size: usize,
+    pub num_standby_replicas: i32,
+    pub acceptable_recovery_lag: i64,
+    pub task_offset_interval_ms: i32,
+}
+
+impl Default for CoordinatorConfig {
+    fn default() -> Self {
+        CoordinatorConfig {
+            session_timeout_ms: 45_000,
+            heartbeat_interval_ms: 5_000,
+            max_size: i32::MAX as usize,
+            num_standby_replicas: 0,
+            acceptable_recovery_lag: 10_000,
+            task_offset_interval_ms: 60_000,
+        }
+    }
+}
+
+/// The cluster's topics and their partition counts, as the coordinator sees them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ClusterMetadata {
+    topics: BTreeMap<String, i32>,
+}
+
+impl ClusterMetadata {
+    pub fn partitions(&self, topic: &str) -> Option<i32> {
+        self.topics.get(topic).copied()
+    }
+
+    pub fn with_topic(mut self, name: impl Into<String>, partitions: i32) -> Self {
+        self.topics.insert(name.into(), partitions);
+        self
+    }
+
+    pub fn set_topic(&mut self, name: impl Into<String>, partitions: i32) {
+        self.topics.insert(name.into(), partitions);
+    }
+
+    pub fn remove_topic(&mut self, name: &str) {
+        self.topics.remove(name);
+    }
+
+    /// A fingerprint of the partition counts of `topics`; a change bumps the group epoch.
+    fn hash_of<'a>(&self, topics: impl Iterator<Item = &'a String>) -> Vec<(String, Option<i32>)> {
+        topics
+            .map(|topic| (topic.clone(), self.partitions(topic)))
+            .collect()
+    }
+}
+
+/// Who sent a request: the client id and host Kafka takes from the connection.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RequestContext {
+    pub client_id: String,
+    pub client_host: String,
+}
+
+/// Work for the caller.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Effect {
+    /// Internal topics the cluster should create (the broker does so in Kafka).
+    CreateTopics(Vec<TopicToCreate>),
+    /// A member was removed by a timeout.
+    MemberRemoved {
+        group_id: String,
+        member_id: String,
+        reason: RemovalReason,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RemovalReason {
+    SessionTimeout,
+    RebalanceTimeout,
+}
+
+/// The reference coordinator: all groups of one coordinator.
+#[derive(Debug, Clone)]
+pub struct Coordinator {
+    config: CoordinatorConfig,
+    metadata: ClusterMetadata,
+    groups: BTreeMap<String, Group>,
+}
+
+impl Coordinator {
+    pub fn new(config: CoordinatorConfig) -> Self {
+        Coordinator {
+            config,
+            metadata: ClusterMetadata::default(),
+            groups: BTreeMap::new(),
+        }
+    }
+
+    pub fn config(&self) -> &CoordinatorConfig {
+        &self.config
+    }
+
+    /// The cluster's topics changed (created, deleted, resized).
+    pub fn handle_metadata(&mut self, metadata: ClusterMetadata) {
+        self.metadata = metadata;
+    }
+
+    pub fn metadata(&self) -> &ClusterMetadata {
+        &self.metadata
+    }
+
+    pub fn group(&self, group_id: &str) -> Option<&Group> {
+        self.groups.get(group_id)
+    }
+
+    /// Answers a StreamsGroupHeartbeat of `version`.
+    pub fn handle_heartbeat(
+        &mut self,
+        now_ms: u64,
+        context: &RequestContext,
+        version: i16,
+        request: &StreamsGroupHeartbeatRequest,
+    ) -> (StreamsGroupHeartbeatResponse, Vec<Effect>) {
+        if let Err(error) = validate::request(request) {
+            return (error.response(), Vec::new());
+        }
+        let result = group::heartbeat(
+            &mut self.groups,
+            &self.config,
+            &self.metadata,
+            now_ms,
+            context,
+            version,
+            request,
+        );
+        match result {
+            Ok(answer) => answer,
+            Err(error) => (error.response(), Vec::new()),
+        }
+    }
+
+    /// Answers a StreamsGroupDescribe.
+    pub fn handle_describe(
+        &self,
+        request: &StreamsGroupDescribeRequest,
+    ) -> StreamsGroupDescribeResponse {
+        let groups = request
+            .group_ids
+            .iter()
+            .map(|group_id| {
+                group::describe(self.groups.get(group_id), group_id, request, &self.metadata)
+            })
+            .collect();
+        StreamsGroupDescribeResponse::default().with_groups(groups)
+    }
+
+    /// The earliest time at which a timeout is due.
+    pub fn next_deadline(&self) -> Option<u64> {
+        self.groups.values().filter_map(Group::next_deadline).min()
+    }
+
+    /// Removes members whose session or rebalance timeout expired at `now_ms`.
+    pub fn handle_timeout(&mut self, now_ms: u64) -> Vec<Effect> {
+        let mut effects = Vec::new();
+        for group in self.groups.values_mut() {
+            effects.extend(group.expire(now_ms));
+        }
+        effects
+    }
+}
+
+/// An error answer: code and message, every other field at its default (spec 2.2).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ErrorAnswer {
+    pub code: i16,
+    pub message: Option<String>,
+}
+
+impl ErrorAnswer {
+    pub(crate) fn new(code: i16, message: impl Into<String>) -> Self {
+        ErrorAnswer {
+            code,
+            message: Some(message.into()),
+        }
+    }
+
+    pub(crate) fn invalid_request(message: impl Into<String>) -> Self {
+        ErrorAnswer::new(ERROR_INVALID_REQUEST, message)
+    }
+
+    fn response(&self) -> StreamsGroupHeartbeatResponse {
+        StreamsGroupHeartbeatResponse::default()
+            .with_error_code(self.code)
+            .with_error_message(self.message.clone())
+    }
+}

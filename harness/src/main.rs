@@ -11,9 +11,11 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use streamspec::report::Report;
 use streamspec::runner::{run_scenario, RunSettings, Verdict};
 use streamspec::scenario::{self, Scenario};
+use streamspec::target::TargetSpec;
 use streamspec::transport::Connection;
 
 const EXAMPLES: &str = "Examples:
+  streamspec check
   streamspec check --target 127.0.0.1:9092
   streamspec check --target 127.0.0.1:9092 --rules R1 --rules 'R2*' --junit report.xml
   streamspec check --target broker:9092 --scenarios my-scenarios/ --only-scenarios --json out.json
@@ -44,8 +46,9 @@ enum Command {
     /// Runs the rule catalogue against a coordinator and reports a line per rule.
     #[command(after_help = EXAMPLES)]
     Check {
-        /// The coordinator: HOST:PORT of a Kafka broker.
-        #[arg(long, value_name = "HOST:PORT")]
+        /// The coordinator: HOST:PORT of a broker, or `embedded` (the default) for the reference
+        /// coordinator in process, on a virtual clock.
+        #[arg(long, value_name = "HOST:PORT|embedded")]
         target: Option<String>,
         #[command(flatten)]
         source: ScenarioSource,
@@ -172,29 +175,29 @@ async fn check(
     timeout_ms: u64,
     run_id: Option<String>,
 ) -> Result<ExitCode, String> {
-    let address = match target.as_deref() {
-        None | Some("embedded") => {
-            return Err(
-                "the embedded reference coordinator is not built yet: pass --target HOST:PORT"
-                    .to_owned(),
-            )
-        }
-        Some(address) => address.to_owned(),
-    };
+    let target = TargetSpec::parse(target.as_deref().unwrap_or("embedded"));
     let scenarios = select(source)?;
     let timeout = Duration::from_millis(timeout_ms);
-    // One line, exit 2, when nothing usable listens there.
-    let connection = Connection::connect(&address, timeout)
-        .await
-        .map_err(|error| error.to_string())?;
-    for key in [88, 89] {
-        if connection.versions(key).is_none() {
-            return Err(format!("{address} does not offer api key {key}: is the Streams rebalance protocol enabled?"));
+    if let TargetSpec::Kafka(address) = &target {
+        // One line, exit 2, when nothing usable listens there.
+        let connection = Connection::connect(address, timeout)
+            .await
+            .map_err(|error| error.to_string())?;
+        for key in [88, 89] {
+            if connection.versions(key).is_none() {
+                return Err(format!(
+                    "{address} does not offer api key {key}: is the Streams rebalance protocol enabled?"
+                ));
+            }
         }
     }
-    drop(connection);
 
+    // Each embedded scenario has a coordinator of its own, so names need no uniqueness and the
+    // run stays deterministic; on a shared broker they must not meet earlier runs' names.
     let run_id = run_id.unwrap_or_else(|| {
+        if target == TargetSpec::Embedded {
+            return "embedded".to_owned();
+        }
         let millis = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map(|elapsed| elapsed.as_millis())
@@ -202,11 +205,11 @@ async fn check(
         format!("{millis:x}")
     });
     eprintln!(
-        "streamspec check --target {address}: {} scenarios, run id {run_id}",
+        "streamspec check --target {target}: {} scenarios, run id {run_id}",
         scenarios.len()
     );
     let settings = Arc::new(RunSettings {
-        address: address.clone(),
+        target: target.clone(),
         run_id: run_id.clone(),
         io_timeout: timeout,
     });
@@ -251,7 +254,7 @@ async fn check(
     progress.finish_and_clear();
     outcomes.sort_by_key(|(index, _)| *index);
     let report = Report {
-        target: address,
+        target: target.to_string(),
         run_id,
         strict,
         outcomes: outcomes.into_iter().map(|(_, outcome)| outcome).collect(),

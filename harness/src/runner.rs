@@ -7,9 +7,9 @@ use serde::Serialize;
 use serde_json::{json, Value};
 use streamspec_protocol::kafka::{StreamsGroupDescribeRequest, StreamsGroupHeartbeatRequest};
 
-use crate::kafka::KafkaTarget;
 use crate::matcher;
 use crate::scenario::{Scenario, Step, Template};
+use crate::target::{Target, TargetSpec};
 use crate::transport::{Exchange, TransportError};
 
 /// How a scenario ended.
@@ -50,7 +50,7 @@ pub struct Outcome {
 /// Settings of one run.
 #[derive(Debug, Clone)]
 pub struct RunSettings {
-    pub address: String,
+    pub target: TargetSpec,
     /// Makes group and topic names unique to this run.
     pub run_id: String,
     pub io_timeout: Duration,
@@ -193,12 +193,12 @@ fn heartbeat_request(
 }
 
 async fn run_step(
-    target: &mut KafkaTarget,
+    target: &mut Target,
     step: &Step,
     context: &mut Context,
 ) -> Result<(), StepFailure> {
     if let Some(milliseconds) = step.sleep_ms {
-        tokio::time::sleep(Duration::from_millis(milliseconds)).await;
+        target.sleep(Duration::from_millis(milliseconds)).await;
         return Ok(());
     }
     let started = Instant::now();
@@ -225,7 +225,7 @@ async fn run_step(
                 if started.elapsed() < Duration::from_millis(until.within_ms) =>
             {
                 let _ = reason;
-                tokio::time::sleep(Duration::from_millis(until.every_ms)).await;
+                target.sleep(Duration::from_millis(until.every_ms)).await;
             }
             (Err(reason), until) => {
                 return Err(StepFailure {
@@ -247,7 +247,7 @@ async fn run_step(
 
 /// Sends the step's request; returns the response as JSON and the exchange.
 async fn send(
-    target: &mut KafkaTarget,
+    target: &mut Target,
     step: &Step,
     context: &mut Context,
 ) -> Result<(Value, Exchange), StepFailure> {
@@ -264,7 +264,7 @@ async fn send(
             context,
         )
         .map_err(template_error)?;
-        let version = heartbeat.version.unwrap_or(target.heartbeat_version);
+        let version = heartbeat.version.unwrap_or(target.heartbeat_version());
         let (response, exchange) = target.heartbeat(version, &request).await?;
         if response.error_code == 0 {
             let state = context.members.entry(member).or_default();
@@ -291,7 +291,7 @@ async fn send(
         .with_group_ids(groups)
         .with_include_authorized_operations(describe.include_authorized_operations)
         .with_include_topology_description(describe.include_topology_description);
-    let version = describe.version.unwrap_or(target.describe_version);
+    let version = describe.version.unwrap_or(target.describe_version());
     let (response, exchange) = target.describe(version, &request).await?;
     Ok((
         serde_json::to_value(&response).expect("responses serialize"),
@@ -351,24 +351,17 @@ pub async fn run_scenario(scenario: &Scenario, settings: &RunSettings) -> Outcom
     };
 
     let result = async {
-        let mut target =
-            KafkaTarget::connect(&settings.address, &group, settings.io_timeout).await?;
+        let mut target = Target::open(&settings.target, &group, settings.io_timeout).await?;
         if let Some(needed) = scenario.requires.heartbeat_version {
-            if target.heartbeat_version < needed {
+            if target.heartbeat_version() < needed {
                 return Ok(Some(format!(
                     "needs StreamsGroupHeartbeat v{needed}; the target speaks v{}",
-                    target.heartbeat_version
+                    target.heartbeat_version()
                 )));
             }
         }
-        target.create_topics(&created, settings.io_timeout).await?;
-        let created_names: Vec<String> = created.iter().map(|(name, _)| name.clone()).collect();
         target
-            .await_topics_at_coordinator(
-                &format!("{group}-probe"),
-                &created_names,
-                settings.io_timeout,
-            )
+            .create_topics(&created, &format!("{group}-probe"), settings.io_timeout)
             .await?;
         let mut failure = None;
         for (index, step) in scenario.steps.iter().enumerate() {

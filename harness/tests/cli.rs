@@ -40,12 +40,21 @@ fn an_address_without_port_is_one_line_and_exit_2() {
 }
 
 #[test]
-fn the_embedded_target_is_not_built_yet() {
+fn check_defaults_to_the_embedded_reference_coordinator() {
     let output = streamspec(&["check"]);
-    assert_eq!(output.status.code(), Some(2));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{stdout}");
+    let catalogue = streamspec::scenario::catalogue();
     assert_eq!(
-        stderr_lines(&output),
-        ["streamspec: the embedded reference coordinator is not built yet: pass --target HOST:PORT"]
+        stderr_lines(&output)[0],
+        format!(
+            "streamspec check --target embedded: {} scenarios, run id embedded",
+            catalogue.len()
+        )
+    );
+    assert!(
+        stdout.trim_end().ends_with("every MUST rule passes"),
+        "{stdout}"
     );
 }
 

@@ -1,0 +1,268 @@
+//! The configured topology: a group's topology resolved against the cluster's topics (spec 5.4).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use streamspec_protocol::kafka::streams_group_heartbeat_request::{Subtopology, Topology};
+
+use crate::{ClusterMetadata, STATUS_INCORRECTLY_PARTITIONED_TOPICS};
+use crate::{STATUS_MISSING_INTERNAL_TOPICS, STATUS_MISSING_SOURCE_TOPICS};
+
+/// A topic the coordinator asks the cluster to create.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TopicToCreate {
+    pub name: String,
+    pub partitions: i32,
+    /// -1 for the broker default.
+    pub replication_factor: i16,
+    pub configs: Vec<(String, String)>,
+}
+
+/// The outcome of resolving a topology against the cluster's topics.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ConfiguredTopology {
+    /// Tasks per subtopology; empty unless ready.
+    pub task_counts: BTreeMap<String, i32>,
+    /// The configuration status (code, detail), if not ready.
+    pub status: Option<(i8, String)>,
+    pub topics_to_create: Vec<TopicToCreate>,
+    /// Partition counts of the internal topics, for describe.
+    pub internal_partitions: BTreeMap<String, i32>,
+}
+
+impl ConfiguredTopology {
+    pub fn is_ready(&self) -> bool {
+        self.status.is_none()
+    }
+}
+
+/// The topics whose partition counts the configured topology depends on.
+pub fn topics_of(topology: &Topology) -> BTreeSet<String> {
+    let mut topics = BTreeSet::new();
+    for subtopology in &topology.subtopologies {
+        topics.extend(subtopology.source_topics.iter().cloned());
+        topics.extend(subtopology.repartition_sink_topics.iter().cloned());
+        topics.extend(
+            subtopology
+                .repartition_source_topics
+                .iter()
+                .map(|t| t.name.clone()),
+        );
+        topics.extend(
+            subtopology
+                .state_changelog_topics
+                .iter()
+                .map(|t| t.name.clone()),
+        );
+    }
+    topics
+}
+
+/// At most three names, then a count of the rest, as Kafka 4.4 words its status details.
+fn name_list(names: &[String]) -> String {
+    const SHOWN: usize = 3;
+    if names.len() <= SHOWN {
+        names.join(", ")
+    } else {
+        format!(
+            "{} and {} additional topics",
+            names[..SHOWN].join(", "),
+            names.len() - SHOWN
+        )
+    }
+}
+
+/// The partition count of each repartition source topic: explicit, or derived from the
+/// subtopologies writing to it (the largest partition count among their inputs), iteratively.
+fn repartition_counts(topology: &Topology, metadata: &ClusterMetadata) -> BTreeMap<String, i32> {
+    let mut counts: BTreeMap<String, i32> = BTreeMap::new();
+    for subtopology in &topology.subtopologies {
+        for topic in &subtopology.repartition_source_topics {
+            if topic.partitions > 0 {
+                counts.insert(topic.name.clone(), topic.partitions);
+            }
+        }
+    }
+    let input_count = |subtopology: &Subtopology, counts: &BTreeMap<String, i32>| -> Option<i32> {
+        let sources = subtopology
+            .source_topics
+            .iter()
+            .filter_map(|topic| metadata.partitions(topic));
+        let repartitions = subtopology
+            .repartition_source_topics
+            .iter()
+            .filter_map(|topic| counts.get(&topic.name).copied());
+        sources.chain(repartitions).max()
+    };
+    loop {
+        let mut progressed = false;
+        for writer in &topology.subtopologies {
+            let Some(count) = input_count(writer, &counts) else {
+                continue;
+            };
+            for sink in &writer.repartition_sink_topics {
+                let is_read = topology.subtopologies.iter().any(|reader| {
+                    reader
+                        .repartition_source_topics
+                        .iter()
+                        .any(|t| &t.name == sink)
+                });
+                let current = counts.get(sink).copied().unwrap_or(0);
+                if is_read && count > current {
+                    counts.insert(sink.clone(), count);
+                    progressed = true;
+                }
+            }
+        }
+        if !progressed {
+            return counts;
+        }
+    }
+}
+
+/// Resolves `topology` against `metadata` (spec 5.4, steps in its order).
+pub fn configure(topology: &Topology, metadata: &ClusterMetadata) -> ConfiguredTopology {
+    let mut configured = ConfiguredTopology::default();
+    // Step 1: every source topic must exist.
+    let mut missing: Vec<String> = topology
+        .subtopologies
+        .iter()
+        .flat_map(|subtopology| subtopology.source_topics.iter())
+        .filter(|topic| metadata.partitions(topic).is_none())
+        .cloned()
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    if !missing.is_empty() {
+        missing.sort();
+        configured.status = Some((
+            STATUS_MISSING_SOURCE_TOPICS,
+            format!("Source topics {} are missing.", missing.join(", ")),
+        ));
+        return configured;
+    }
+    // Step 2: repartition topic partition counts.
+    let mut repartition = repartition_counts(topology, metadata);
+    // Step 3: copartition groups.
+    for subtopology in &topology.subtopologies {
+        for group in &subtopology.copartition_groups {
+            let mut fixed: BTreeMap<String, i32> = BTreeMap::new();
+            let mut derived: Vec<String> = Vec::new();
+            for index in &group.source_topics {
+                if let Some(topic) = subtopology.source_topics.get(*index as usize) {
+                    fixed.insert(topic.clone(), metadata.partitions(topic).unwrap_or(0));
+                }
+            }
+            for index in &group.repartition_source_topics {
+                if let Some(topic) = subtopology.repartition_source_topics.get(*index as usize) {
+                    if topic.partitions > 0 {
+                        fixed.insert(topic.name.clone(), topic.partitions);
+                    } else {
+                        derived.push(topic.name.clone());
+                    }
+                }
+            }
+            let distinct: BTreeSet<i32> = fixed.values().copied().collect();
+            if distinct.len() > 1 {
+                let listed: Vec<String> = fixed
+                    .iter()
+                    .map(|(name, count)| format!("{name}={count}"))
+                    .collect();
+                configured.status = Some((
+                    STATUS_INCORRECTLY_PARTITIONED_TOPICS,
+                    format!(
+                        "Following topics do not have the same number of partitions: [{{{}}}]",
+                        listed.join(", ")
+                    ),
+                ));
+                return configured;
+            }
+            if let Some(common) = distinct.into_iter().next() {
+                for topic in derived {
+                    repartition.insert(topic, common);
+                }
+            }
+        }
+    }
+    // Step 4: tasks per subtopology, and the changelog partition counts.
+    let mut internal: BTreeMap<
+        String,
+        (
+            i32,
+            &streamspec_protocol::kafka::streams_group_heartbeat_request::TopicInfo,
+        ),
+    > = BTreeMap::new();
+    for subtopology in &topology.subtopologies {
+        let sources = subtopology
+            .source_topics
+            .iter()
+            .filter_map(|topic| metadata.partitions(topic));
+        let repartitions = subtopology
+            .repartition_source_topics
+            .iter()
+            .filter_map(|topic| repartition.get(&topic.name).copied());
+        let tasks = sources.chain(repartitions).max().unwrap_or(0);
+        configured
+            .task_counts
+            .insert(subtopology.subtopology_id.clone(), tasks);
+        for topic in &subtopology.repartition_source_topics {
+            internal.insert(
+                topic.name.clone(),
+                (repartition.get(&topic.name).copied().unwrap_or(0), topic),
+            );
+        }
+        for topic in &subtopology.state_changelog_topics {
+            internal.insert(topic.name.clone(), (tasks, topic));
+        }
+    }
+    // Step 5: existing internal topics must have the expected partition count.
+    for (name, (expected, _)) in &internal {
+        if let Some(found) = metadata.partitions(name) {
+            if found != *expected {
+                configured.status = Some((
+                    STATUS_INCORRECTLY_PARTITIONED_TOPICS,
+                    format!(
+                        "Existing topic {name} has different number of partitions: expected {expected}, found {found}"
+                    ),
+                ));
+                configured.task_counts.clear();
+                return configured;
+            }
+        }
+    }
+    configured.internal_partitions = internal
+        .iter()
+        .map(|(name, (count, _))| (name.clone(), *count))
+        .collect();
+    // Step 6: missing internal topics are to be created.
+    for (name, (partitions, info)) in &internal {
+        if metadata.partitions(name).is_none() {
+            configured.topics_to_create.push(TopicToCreate {
+                name: name.clone(),
+                partitions: *partitions,
+                replication_factor: if info.replication_factor == 0 {
+                    -1
+                } else {
+                    info.replication_factor
+                },
+                configs: info
+                    .topic_configs
+                    .iter()
+                    .map(|kv| (kv.key.clone(), kv.value.clone()))
+                    .collect(),
+            });
+        }
+    }
+    if !configured.topics_to_create.is_empty() {
+        let names: Vec<String> = configured
+            .topics_to_create
+            .iter()
+            .map(|topic| topic.name.clone())
+            .collect();
+        configured.status = Some((
+            STATUS_MISSING_INTERNAL_TOPICS,
+            format!("Internal topics are missing: {}", name_list(&names)),
+        ));
+        configured.task_counts.clear();
+    }
+    configured
+}

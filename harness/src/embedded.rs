@@ -1,0 +1,130 @@
+//! The reference coordinator as a target, in process, on a virtual clock: a scenario's sleeps
+//! advance the clock and fire the timeouts due, so timeout scenarios finish at once. Requests and
+//! responses still go through the wire codec, so the exchanges are real bytes.
+
+use streamspec_coordinator::{
+    ClusterMetadata, Coordinator, CoordinatorConfig, Effect, RequestContext,
+};
+use streamspec_protocol::kafka::{
+    StreamsGroupDescribeRequest, StreamsGroupDescribeResponse, StreamsGroupHeartbeatRequest,
+    StreamsGroupHeartbeatResponse,
+};
+use streamspec_protocol::WireMessage;
+
+use crate::transport::{Exchange, TransportError, TransportResult};
+
+/// The settings of the test broker (`scripts/kafka/start.sh`), so that scenarios hold for both.
+pub fn test_config() -> CoordinatorConfig {
+    CoordinatorConfig {
+        session_timeout_ms: 6_000,
+        heartbeat_interval_ms: 500,
+        ..CoordinatorConfig::default()
+    }
+}
+
+#[derive(Debug)]
+pub struct EmbeddedTarget {
+    coordinator: Coordinator,
+    metadata: ClusterMetadata,
+    now_ms: u64,
+    context: RequestContext,
+}
+
+impl Default for EmbeddedTarget {
+    fn default() -> Self {
+        EmbeddedTarget {
+            coordinator: Coordinator::new(test_config()),
+            metadata: ClusterMetadata::default(),
+            now_ms: 0,
+            context: RequestContext {
+                client_id: "streamspec".to_owned(),
+                client_host: "/127.0.0.1".to_owned(),
+            },
+        }
+    }
+}
+
+/// Sends `message` through the codec at `version`, as a peer would receive it.
+fn over_the_wire<M: WireMessage>(message: &M, version: i16) -> TransportResult<(M, Vec<u8>)> {
+    let bytes = message
+        .encode_to_vec(version)
+        .unwrap_or_else(|error| panic!("{} v{version} does not encode: {error}", M::NAME));
+    let decoded = M::decode_exact(&bytes, version).map_err(|source| TransportError::Decode {
+        what: format!("{} v{version}", M::NAME),
+        source,
+    })?;
+    Ok((decoded, bytes))
+}
+
+impl EmbeddedTarget {
+    pub const HEARTBEAT_VERSION: i16 = 1;
+    pub const DESCRIBE_VERSION: i16 = 1;
+
+    fn apply(&mut self, effects: Vec<Effect>) {
+        for effect in effects {
+            if let Effect::CreateTopics(topics) = effect {
+                // As Kafka's broker does, the cluster creates what the coordinator asks for.
+                for topic in topics {
+                    self.metadata.set_topic(topic.name, topic.partitions);
+                }
+                self.coordinator.handle_metadata(self.metadata.clone());
+            }
+        }
+    }
+
+    pub fn heartbeat(
+        &mut self,
+        version: i16,
+        request: &StreamsGroupHeartbeatRequest,
+    ) -> TransportResult<(StreamsGroupHeartbeatResponse, Exchange)> {
+        let (request, request_bytes) = over_the_wire(request, version)?;
+        let (response, effects) =
+            self.coordinator
+                .handle_heartbeat(self.now_ms, &self.context, version, &request);
+        self.apply(effects);
+        let (response, response_bytes) = over_the_wire(&response, version)?;
+        let exchange = Exchange {
+            request_kind: StreamsGroupHeartbeatRequest::KIND,
+            response_kind: StreamsGroupHeartbeatResponse::KIND,
+            version,
+            request: request_bytes,
+            response: response_bytes,
+        };
+        Ok((response, exchange))
+    }
+
+    pub fn describe(
+        &mut self,
+        version: i16,
+        request: &StreamsGroupDescribeRequest,
+    ) -> TransportResult<(StreamsGroupDescribeResponse, Exchange)> {
+        let (request, request_bytes) = over_the_wire(request, version)?;
+        let response = self.coordinator.handle_describe(&request);
+        let (response, response_bytes) = over_the_wire(&response, version)?;
+        let exchange = Exchange {
+            request_kind: StreamsGroupDescribeRequest::KIND,
+            response_kind: StreamsGroupDescribeResponse::KIND,
+            version,
+            request: request_bytes,
+            response: response_bytes,
+        };
+        Ok((response, exchange))
+    }
+
+    pub fn create_topics(&mut self, topics: &[(String, i32)]) {
+        for (name, partitions) in topics {
+            self.metadata.set_topic(name.clone(), *partitions);
+        }
+        self.coordinator.handle_metadata(self.metadata.clone());
+    }
+
+    /// Advances the virtual clock by `duration_ms`, firing every timeout due on the way.
+    pub fn sleep(&mut self, duration_ms: u64) {
+        let until = self.now_ms + duration_ms;
+        while let Some(deadline) = self.coordinator.next_deadline().filter(|d| *d <= until) {
+            self.now_ms = self.now_ms.max(deadline);
+            self.coordinator.handle_timeout(self.now_ms);
+        }
+        self.now_ms = until;
+    }
+}

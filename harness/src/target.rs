@@ -1,0 +1,145 @@
+//! What scenarios run against: a Kafka broker over TCP, or the reference coordinator in process.
+
+use std::fmt;
+use std::time::Duration;
+
+use streamspec_protocol::kafka::{
+    StreamsGroupDescribeRequest, StreamsGroupDescribeResponse, StreamsGroupHeartbeatRequest,
+    StreamsGroupHeartbeatResponse,
+};
+
+use crate::embedded::EmbeddedTarget;
+use crate::kafka::KafkaTarget;
+use crate::transport::{Exchange, TransportResult};
+
+/// Where to run, as the user named it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TargetSpec {
+    /// The reference coordinator, in process, on a virtual clock.
+    Embedded,
+    /// A broker at HOST:PORT.
+    Kafka(String),
+}
+
+impl TargetSpec {
+    /// `embedded`, or HOST:PORT.
+    pub fn parse(text: &str) -> TargetSpec {
+        if text == "embedded" {
+            TargetSpec::Embedded
+        } else {
+            TargetSpec::Kafka(text.to_owned())
+        }
+    }
+}
+
+impl fmt::Display for TargetSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TargetSpec::Embedded => f.write_str("embedded"),
+            TargetSpec::Kafka(address) => f.write_str(address),
+        }
+    }
+}
+
+/// An open target for one scenario.
+#[derive(Debug)]
+pub enum Target {
+    Kafka(Box<KafkaTarget>),
+    Embedded(Box<EmbeddedTarget>),
+}
+
+impl Target {
+    /// Opens `spec` for a scenario whose group is `group_id`.
+    pub async fn open(
+        spec: &TargetSpec,
+        group_id: &str,
+        timeout: Duration,
+    ) -> TransportResult<Target> {
+        Ok(match spec {
+            TargetSpec::Embedded => Target::Embedded(Box::default()),
+            TargetSpec::Kafka(address) => Target::Kafka(Box::new(
+                KafkaTarget::connect(address, group_id, timeout).await?,
+            )),
+        })
+    }
+
+    /// The StreamsGroupHeartbeat version used unless a step names one.
+    pub fn heartbeat_version(&self) -> i16 {
+        match self {
+            Target::Kafka(kafka) => kafka.heartbeat_version,
+            Target::Embedded(_) => EmbeddedTarget::HEARTBEAT_VERSION,
+        }
+    }
+
+    /// The StreamsGroupDescribe version used unless a step names one.
+    pub fn describe_version(&self) -> i16 {
+        match self {
+            Target::Kafka(kafka) => kafka.describe_version,
+            Target::Embedded(_) => EmbeddedTarget::DESCRIBE_VERSION,
+        }
+    }
+
+    pub async fn heartbeat(
+        &mut self,
+        version: i16,
+        request: &StreamsGroupHeartbeatRequest,
+    ) -> TransportResult<(StreamsGroupHeartbeatResponse, Exchange)> {
+        match self {
+            Target::Kafka(kafka) => kafka.heartbeat(version, request).await,
+            Target::Embedded(embedded) => embedded.heartbeat(version, request),
+        }
+    }
+
+    pub async fn describe(
+        &mut self,
+        version: i16,
+        request: &StreamsGroupDescribeRequest,
+    ) -> TransportResult<(StreamsGroupDescribeResponse, Exchange)> {
+        match self {
+            Target::Kafka(kafka) => kafka.describe(version, request).await,
+            Target::Embedded(embedded) => embedded.describe(version, request),
+        }
+    }
+
+    /// Creates topics and waits until the coordinator sees them.
+    pub async fn create_topics(
+        &mut self,
+        topics: &[(String, i32)],
+        probe_group: &str,
+        deadline: Duration,
+    ) -> TransportResult<()> {
+        match self {
+            Target::Kafka(kafka) => {
+                kafka.create_topics(topics, deadline).await?;
+                let names: Vec<String> = topics.iter().map(|(name, _)| name.clone()).collect();
+                kafka
+                    .await_topics_at_coordinator(probe_group, &names, deadline)
+                    .await
+            }
+            Target::Embedded(embedded) => {
+                embedded.create_topics(topics);
+                Ok(())
+            }
+        }
+    }
+
+    /// Deletes the scenario's topics; the embedded cluster goes away with the target.
+    pub async fn delete_topics(
+        &mut self,
+        names: &[String],
+        deadline: Duration,
+    ) -> TransportResult<()> {
+        match self {
+            Target::Kafka(kafka) => kafka.delete_topics(names, deadline).await,
+            Target::Embedded(_) => Ok(()),
+        }
+    }
+
+    /// Lets `duration` pass: real time for a broker, virtual time in process.
+    pub async fn sleep(&mut self, duration: Duration) {
+        match self {
+            Target::Kafka(_) => tokio::time::sleep(duration).await,
+            Target::Embedded(embedded) => embedded.sleep(duration.as_millis() as u64),
+        }
+    }
+}
