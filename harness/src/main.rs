@@ -253,11 +253,17 @@ async fn check(
     }
     progress.finish_and_clear();
     outcomes.sort_by_key(|(index, _)| *index);
+    let mut outcomes: Vec<_> = outcomes.into_iter().map(|(_, outcome)| outcome).collect();
+    streamspec::runner::apply_divergences(
+        &mut outcomes,
+        &target,
+        &streamspec::runner::divergences(),
+    );
     let report = Report {
         target: target.to_string(),
         run_id,
         strict,
-        outcomes: outcomes.into_iter().map(|(_, outcome)| outcome).collect(),
+        outcomes,
     };
     print!("{}", report.human());
     if let Some(path) = junit {

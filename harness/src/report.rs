@@ -30,9 +30,10 @@ fn severity(verdict: Verdict) -> u8 {
     match verdict {
         Verdict::Skip => 0,
         Verdict::Pass => 1,
-        Verdict::Timeout => 2,
-        Verdict::Fail => 3,
-        Verdict::Error => 4,
+        Verdict::Divergent => 2,
+        Verdict::Timeout => 3,
+        Verdict::Fail => 4,
+        Verdict::Error => 5,
     }
 }
 
@@ -108,6 +109,20 @@ impl Report {
             )
             .unwrap();
         }
+        for outcome in self
+            .outcomes
+            .iter()
+            .filter(|o| o.verdict == Verdict::Divergent)
+        {
+            writeln!(
+                out,
+                "\nDIVERGENT {} ({}): {}",
+                outcome.scenario,
+                outcome.rules.join(", "),
+                outcome.reason.as_deref().unwrap_or_default()
+            )
+            .unwrap();
+        }
         for outcome in &self.outcomes {
             if !matches!(
                 outcome.verdict,
@@ -149,7 +164,7 @@ impl Report {
             .count();
         writeln!(
             out,
-            "\n{} rules ({} failing) in {} scenarios: {} passed, {} failed, {} errors, {} timed out, {} skipped; {}",
+            "\n{} rules ({} failing) in {} scenarios: {} passed, {} failed, {} errors, {} timed out, {} skipped, {} known divergences; {}",
             rules.len(),
             failing_rules,
             self.outcomes.len(),
@@ -158,6 +173,7 @@ impl Report {
             self.count(Verdict::Error),
             self.count(Verdict::Timeout),
             self.count(Verdict::Skip),
+            self.count(Verdict::Divergent),
             if self.passed() { "every MUST rule passes" } else { "FAILED" }
         )
         .unwrap();
@@ -178,7 +194,7 @@ impl Report {
             "<testsuites name=\"streamspec\" tests=\"{}\" failures=\"{failures}\" errors=\"{}\" skipped=\"{}\" time=\"{:.3}\">",
             self.outcomes.len(),
             self.count(Verdict::Error),
-            self.count(Verdict::Skip),
+            self.count(Verdict::Skip) + self.count(Verdict::Divergent),
             total_ms as f64 / 1000.0
         )
         .unwrap();
@@ -188,7 +204,7 @@ impl Report {
             xml_escape(&format!("streamspec check {}", self.target)),
             self.outcomes.len(),
             self.count(Verdict::Error),
-            self.count(Verdict::Skip),
+            self.count(Verdict::Skip) + self.count(Verdict::Divergent),
             total_ms as f64 / 1000.0
         )
         .unwrap();
@@ -208,7 +224,9 @@ impl Report {
             let body = xml_escape(outcome.wire.as_deref().unwrap_or(""));
             match outcome.verdict {
                 Verdict::Pass => {}
-                Verdict::Skip => writeln!(out, "      <skipped message=\"{reason}\"/>").unwrap(),
+                Verdict::Skip | Verdict::Divergent => {
+                    writeln!(out, "      <skipped message=\"{reason}\"/>").unwrap()
+                }
                 Verdict::Fail | Verdict::Timeout => writeln!(
                     out,
                     "      <failure message=\"{reason}\" type=\"{:?}\">{body}</failure>",

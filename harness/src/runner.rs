@@ -22,6 +22,8 @@ pub enum Verdict {
     Skip,
     /// An expectation with `until` never matched within its bound.
     Timeout,
+    /// Failed as a recorded divergence of this target says it does (see [`Divergence`]).
+    Divergent,
     /// The scenario could not be carried out (transport error, bad request template).
     Error,
 }
@@ -45,6 +47,58 @@ pub struct Outcome {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub wire: Option<String>,
     pub duration_ms: u64,
+}
+
+/// A known, explained difference between a target and Kafka: the scenario is expected to fail
+/// there. Kept in `harness/divergences.json`.
+#[derive(Debug, Clone, serde::Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Divergence {
+    pub scenario: String,
+    pub rules: Vec<String>,
+    /// `embedded`, or a HOST:PORT.
+    pub target: String,
+    pub reason: String,
+    pub evidence: String,
+}
+
+/// The divergences recorded for the reference coordinator and other targets.
+pub fn divergences() -> Vec<Divergence> {
+    serde_json::from_str(include_str!("../divergences.json"))
+        .expect("harness/divergences.json is valid")
+}
+
+/// Marks the failures a recorded divergence explains, and fails a recorded divergence that no
+/// longer fires, so that the list stays true.
+pub fn apply_divergences(
+    outcomes: &mut [Outcome],
+    target: &TargetSpec,
+    divergences: &[Divergence],
+) {
+    let target = target.to_string();
+    for divergence in divergences.iter().filter(|d| d.target == target) {
+        let Some(outcome) = outcomes
+            .iter_mut()
+            .find(|o| o.scenario == divergence.scenario)
+        else {
+            continue;
+        };
+        match outcome.verdict {
+            Verdict::Fail | Verdict::Error | Verdict::Timeout => {
+                outcome.verdict = Verdict::Divergent;
+                outcome.reason = Some(format!("known divergence: {}", divergence.reason));
+                outcome.wire = None;
+            }
+            Verdict::Pass => {
+                outcome.verdict = Verdict::Fail;
+                outcome.reason = Some(
+                    "a divergence recorded in harness/divergences.json no longer fires: remove it"
+                        .to_owned(),
+                );
+            }
+            Verdict::Skip | Verdict::Divergent => {}
+        }
+    }
 }
 
 /// Settings of one run.
@@ -440,6 +494,68 @@ mod tests {
             substitute(&json!("${in+1}"), &variables),
             Err("${in} is not a number: \"run-in\"".to_owned())
         );
+    }
+
+    fn outcome(scenario: &str, verdict: Verdict) -> Outcome {
+        Outcome {
+            scenario: scenario.to_owned(),
+            title: String::new(),
+            rules: vec!["R46".to_owned()],
+            grade: crate::scenario::Grade::Informational,
+            source: String::new(),
+            verdict,
+            reason: None,
+            step: Some(1),
+            wire: Some("bytes".to_owned()),
+            duration_ms: 0,
+        }
+    }
+
+    #[test]
+    fn a_divergence_explains_its_failure_and_fails_when_it_no_longer_fires() {
+        let divergence = Divergence {
+            scenario: "s".to_owned(),
+            rules: vec!["R46".to_owned()],
+            target: "embedded".to_owned(),
+            reason: "why".to_owned(),
+            evidence: "how we know".to_owned(),
+        };
+        let mut outcomes = vec![outcome("s", Verdict::Fail), outcome("t", Verdict::Fail)];
+        apply_divergences(
+            &mut outcomes,
+            &TargetSpec::Embedded,
+            std::slice::from_ref(&divergence),
+        );
+        assert_eq!(
+            (outcomes[0].verdict, outcomes[1].verdict),
+            (Verdict::Divergent, Verdict::Fail)
+        );
+        assert_eq!(outcomes[0].reason.as_deref(), Some("known divergence: why"));
+
+        let mut outcomes = vec![outcome("s", Verdict::Fail)];
+        let kafka = TargetSpec::Kafka("h:1".to_owned());
+        apply_divergences(&mut outcomes, &kafka, std::slice::from_ref(&divergence));
+        assert_eq!(
+            outcomes[0].verdict,
+            Verdict::Fail,
+            "recorded for another target"
+        );
+
+        let mut outcomes = vec![outcome("s", Verdict::Pass)];
+        apply_divergences(&mut outcomes, &TargetSpec::Embedded, &[divergence]);
+        assert_eq!(outcomes[0].verdict, Verdict::Fail);
+    }
+
+    #[test]
+    fn recorded_divergences_name_catalogue_scenarios_and_their_rules() {
+        let catalogue = crate::scenario::catalogue();
+        for divergence in divergences() {
+            let scenario = catalogue
+                .iter()
+                .find(|s| s.name == divergence.scenario)
+                .unwrap_or_else(|| panic!("{} is not in the catalogue", divergence.scenario));
+            assert_eq!(scenario.rules, divergence.rules, "{}", divergence.scenario);
+        }
     }
 
     #[test]
