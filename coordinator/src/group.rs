@@ -200,21 +200,6 @@ impl Group {
         effects
     }
 
-    /// Recomputes the configured topology when the topics it depends on changed; true if they did.
-    fn configure(&mut self, metadata: &ClusterMetadata) -> bool {
-        let Some(topology) = &self.topology else {
-            return false;
-        };
-        let topics = topology::topics_of(topology);
-        let fingerprint = metadata.hash_of(topics.iter());
-        if self.configured.is_some() && fingerprint == self.metadata_fingerprint {
-            return false;
-        }
-        self.configured = Some(topology::configure(topology, metadata));
-        self.metadata_fingerprint = fingerprint;
-        true
-    }
-
     /// A new target assignment at the group epoch: empty unless the topology is ready (spec 4.4).
     fn compute_targets(&mut self) {
         let configured = self.configured.clone().unwrap_or_default();
@@ -443,172 +428,239 @@ pub(crate) fn heartbeat(
     if epoch < 0 {
         return leave(groups, request);
     }
-    // Every check that can fail runs on a copy; the group is replaced only on success, so a
-    // refused request changes nothing.
-    let mut group = match groups.get(&request.group_id) {
-        Some(group) => group.clone(),
-        None if epoch == 0 => Group::new(&request.group_id),
-        None => {
-            return Err(ErrorAnswer::new(
-                ERROR_GROUP_ID_NOT_FOUND,
-                format!("Streams group {} not found.", request.group_id), // R20
-            ));
-        }
+    let heartbeat = Heartbeat {
+        config,
+        metadata,
+        now_ms,
+        context,
+        version,
+        request,
     };
-    check_instance(&group, request)?;
-    let owned = owned_tasks(request);
-    let mut bump = false;
-    let mut send_tasks = epoch == 0;
-    let mut member = match group.members.get(&request.member_id) {
-        Some(member) => {
-            // R54: an epoch-0 rejoin of an existing member is a heartbeat of that member.
-            if epoch != 0 {
-                check_epoch(member, epoch, owned.as_ref())?;
-            }
-            member.clone()
-        }
+    match groups.get_mut(&request.group_id) {
+        Some(group) => heartbeat.run(group),
         None if epoch == 0 => {
-            if group.members.len() >= config.max_size {
-                return Err(ErrorAnswer::new(
-                    ERROR_GROUP_MAX_SIZE_REACHED,
-                    format!(
-                        "The streams group has reached its maximum capacity of {} members.",
-                        config.max_size
-                    ),
-                ));
-            }
-            // A static member taking over a released instance inherits its place (spec 3.6).
-            let released = request.instance_id.as_ref().and_then(|instance| {
-                group
-                    .members
-                    .values()
-                    .find(|m| m.metadata.instance_id.as_ref() == Some(instance) && m.epoch == -2)
-                    .cloned()
-            });
-            match released {
-                Some(previous) => {
-                    group.members.remove(&previous.id);
-                    let target = group.targets.remove(&previous.id).unwrap_or_default();
-                    group.targets.insert(request.member_id.clone(), target);
-                    Member {
-                        id: request.member_id.clone(),
-                        ..previous
-                    }
-                }
-                None => {
-                    bump = true;
-                    Member::new(&request.member_id)
-                }
-            }
+            // The group comes into being only if the join succeeds.
+            let mut group = Group::new(&request.group_id);
+            let answer = heartbeat.run(&mut group)?;
+            groups.insert(group.id.clone(), group);
+            Ok(answer)
         }
-        None => return Err(unknown_member(request)),
-    };
-    if member.epoch == -2 {
-        // A static member rejoining its own released instance takes back its epoch (spec 3.6).
-        member.epoch = member.previous_epoch.max(0);
+        None => Err(ErrorAnswer::new(
+            ERROR_GROUP_ID_NOT_FOUND,
+            format!("Streams group {} not found.", request.group_id), // R20
+        )),
+    }
+}
+
+/// What a topology in a join does to the group's (spec 5.2).
+enum TopologyChange {
+    None,
+    Set(Topology),
+}
+
+struct Heartbeat<'a> {
+    config: &'a CoordinatorConfig,
+    metadata: &'a ClusterMetadata,
+    now_ms: u64,
+    context: &'a RequestContext,
+    version: i16,
+    request: &'a StreamsGroupHeartbeatRequest,
+}
+
+impl Heartbeat<'_> {
+    /// The member's metadata after this request (spec 3.1 step 3).
+    fn updated_metadata(&self, current: &MemberMetadata) -> MemberMetadata {
+        let request = self.request;
+        let mut updated = current.clone();
+        if request.rack_id.is_some() {
+            updated.rack_id = request.rack_id.clone();
+        }
+        if request.instance_id.is_some() {
+            updated.instance_id = request.instance_id.clone();
+        }
+        if request.rebalance_timeout_ms != -1 {
+            updated.rebalance_timeout_ms = request.rebalance_timeout_ms;
+        }
+        if let Some(topology) = &request.topology {
+            updated.topology_epoch = topology.epoch;
+        }
+        if let Some(process_id) = &request.process_id {
+            updated.process_id = process_id.clone();
+        }
+        if let Some(endpoint) = &request.user_endpoint {
+            updated.user_endpoint = Some((endpoint.host.clone(), endpoint.port));
+        }
+        if let Some(tags) = &request.client_tags {
+            updated.client_tags = tags
+                .iter()
+                .map(|kv| (kv.key.clone(), kv.value.clone()))
+                .collect();
+        }
+        updated.client_id = self.context.client_id.clone();
+        updated.client_host = self.context.client_host.clone();
+        updated
     }
 
-    let mut updated = member.metadata.clone();
-    if request.rack_id.is_some() {
-        updated.rack_id = request.rack_id.clone();
-    }
-    if request.instance_id.is_some() {
-        updated.instance_id = request.instance_id.clone();
-    }
-    if request.rebalance_timeout_ms != -1 {
-        updated.rebalance_timeout_ms = request.rebalance_timeout_ms;
-    }
-    if let Some(topology) = &request.topology {
-        updated.topology_epoch = topology.epoch;
-    }
-    if let Some(process_id) = &request.process_id {
-        updated.process_id = process_id.clone();
-    }
-    if let Some(endpoint) = &request.user_endpoint {
-        updated.user_endpoint = Some((endpoint.host.clone(), endpoint.port));
-    }
-    if let Some(tags) = &request.client_tags {
-        updated.client_tags = tags
-            .iter()
-            .map(|kv| (kv.key.clone(), kv.value.clone()))
-            .collect();
-    }
-    updated.client_id = context.client_id.clone();
-    updated.client_host = context.client_host.clone();
-    if updated != member.metadata {
-        bump = true;
-        member.metadata = updated;
-    }
-    if let Some(offsets) = &request.task_offsets {
-        member.task_offsets = offsets
-            .iter()
-            .map(|o| (o.subtopology_id.clone(), o.partition, o.offset))
-            .collect();
-    }
-    if let Some(offsets) = &request.task_end_offsets {
-        member.task_end_offsets = offsets
-            .iter()
-            .map(|o| (o.subtopology_id.clone(), o.partition, o.offset))
-            .collect();
-    }
-
-    // Topology (spec 5.2): set it, accept a stale member, or refuse a change (R37, R38, R39).
-    if let Some(topology) = &request.topology {
-        match &group.topology {
-            None => {
-                group.topology = Some(topology.clone());
-                bump = true;
+    /// Every check that can refuse the request runs before anything changes, so a refused
+    /// request writes nothing; the work is proportional to the member's own state, not the group's.
+    fn run(
+        &self,
+        group: &mut Group,
+    ) -> Result<(StreamsGroupHeartbeatResponse, Vec<Effect>), ErrorAnswer> {
+        let request = self.request;
+        let epoch = request.member_epoch;
+        check_instance(group, request)?;
+        let owned = owned_tasks(request);
+        // The member before this request, and the static member whose place it takes, if any.
+        let (member, replaced) = match group.members.get(&request.member_id) {
+            Some(member) => {
+                // R54: an epoch-0 rejoin of an existing member is a heartbeat of that member.
+                if epoch != 0 {
+                    check_epoch(member, epoch, owned.as_ref())?;
+                }
+                (member.clone(), None)
             }
-            Some(current) if current.epoch > topology.epoch => {}
-            Some(current) if !same_topology(current, topology) => {
+            None if epoch == 0 => {
+                let released = request.instance_id.as_ref().and_then(|instance| {
+                    group.members.values().find(|m| {
+                        m.metadata.instance_id.as_ref() == Some(instance) && m.epoch == -2
+                    })
+                });
+                match released {
+                    // A static member taking over a released instance inherits its place (spec 3.6).
+                    Some(previous) => (
+                        Member {
+                            id: request.member_id.clone(),
+                            ..previous.clone()
+                        },
+                        Some(previous.id.clone()),
+                    ),
+                    None if group.members.len() >= self.config.max_size => {
+                        return Err(ErrorAnswer::new(
+                            ERROR_GROUP_MAX_SIZE_REACHED,
+                            format!(
+                                "The streams group has reached its maximum capacity of {} members.",
+                                self.config.max_size
+                            ),
+                        ))
+                    }
+                    None => (Member::new(&request.member_id), None),
+                }
+            }
+            None => return Err(unknown_member(request)),
+        };
+        // Topology (spec 5.2): set it, accept a stale member, or refuse a change (R37, R38, R39).
+        let change = match (&request.topology, &group.topology) {
+            (Some(topology), None) => TopologyChange::Set(topology.clone()),
+            (Some(topology), Some(current))
+                if current.epoch <= topology.epoch && !same_topology(current, topology) =>
+            {
                 return Err(ErrorAnswer::invalid_request(
                     "Topology updates are not supported yet.",
                 ));
             }
-            Some(_) => {}
+            _ => TopologyChange::None,
+        };
+        let topology = match &change {
+            TopologyChange::Set(topology) => Some(topology),
+            TopologyChange::None => group.topology.as_ref(),
+        };
+        // The configured topology, recomputed only when the topics it depends on changed.
+        let fingerprint = topology.map(|t| self.metadata.hash_of(topology::topics_of(t).iter()));
+        let reconfigured = match (topology, &fingerprint) {
+            (Some(topology), Some(fingerprint))
+                if group.configured.is_none() || *fingerprint != group.metadata_fingerprint =>
+            {
+                Some(topology::configure(topology, self.metadata))
+            }
+            _ => None,
+        };
+        if let Some(configured) = reconfigured
+            .as_ref()
+            .or(group.configured.as_ref())
+            .filter(|c| c.is_ready())
+        {
+            if let Some(owned) = &owned {
+                validate_owned(owned, configured)?; // R40
+            }
         }
-    }
-    group.members.insert(member.id.clone(), member);
-    if group.configure(metadata) {
-        bump = true;
-    }
-    if group.is_ready() {
-        if let Some(owned) = &owned {
-            validate_owned(owned, group.configured.as_ref().unwrap())?;
+
+        // Accepted: apply it.
+        let mut bump = replaced.is_none() && !group.members.contains_key(&request.member_id);
+        let mut member = member;
+        if let Some(previous_id) = replaced {
+            group.members.remove(&previous_id);
+            let target = group.targets.remove(&previous_id).unwrap_or_default();
+            group.targets.insert(request.member_id.clone(), target);
         }
-        let topology_epoch = group.topology.as_ref().map_or(-1, |t| t.epoch);
-        if group.validated_topology_epoch != topology_epoch {
-            group.validated_topology_epoch = topology_epoch;
+        if member.epoch == -2 {
+            // A static member rejoining its own released instance takes back its epoch (spec 3.6).
+            member.epoch = member.previous_epoch.max(0);
+        }
+        let updated = self.updated_metadata(&member.metadata);
+        if updated != member.metadata {
+            bump = true;
+            member.metadata = updated;
+        }
+        if let Some(offsets) = &request.task_offsets {
+            member.task_offsets = offsets
+                .iter()
+                .map(|o| (o.subtopology_id.clone(), o.partition, o.offset))
+                .collect();
+        }
+        if let Some(offsets) = &request.task_end_offsets {
+            member.task_end_offsets = offsets
+                .iter()
+                .map(|o| (o.subtopology_id.clone(), o.partition, o.offset))
+                .collect();
+        }
+        group.members.insert(member.id.clone(), member);
+        if let TopologyChange::Set(topology) = change {
+            group.topology = Some(topology);
             bump = true;
         }
-    }
-
-    // Committed from here on.
-    if bump {
-        group.bump();
-    }
-    if group.epoch > group.assignment_epoch {
-        group.compute_targets();
-    }
-    let before = group.members[&request.member_id].assigned.clone();
-    group.reconcile(&request.member_id, owned.as_ref(), now_ms);
-    if request.shutdown_application && group.shutdown_requested_by.is_none() {
-        group.shutdown_requested_by = Some(request.member_id.clone());
-    }
-    let member = group.members.get_mut(&request.member_id).unwrap();
-    member.session_deadline_ms = now_ms + config.session_timeout_ms;
-    if member.assigned != before {
-        send_tasks = true;
-    }
-    let effects = match &group.configured {
-        Some(configured) if !configured.topics_to_create.is_empty() => {
-            vec![Effect::CreateTopics(configured.topics_to_create.clone())]
+        if let Some(configured) = reconfigured {
+            group.configured = Some(configured);
+            group.metadata_fingerprint = fingerprint.unwrap_or_default();
+            bump = true;
         }
-        _ => Vec::new(),
-    };
-    let response = build_response(&mut group, config, metadata, version, request, send_tasks);
-    groups.insert(group.id.clone(), group);
-    Ok((response, effects))
+        if group.is_ready() {
+            let topology_epoch = group.topology.as_ref().map_or(-1, |t| t.epoch);
+            if group.validated_topology_epoch != topology_epoch {
+                group.validated_topology_epoch = topology_epoch;
+                bump = true;
+            }
+        }
+        if bump {
+            group.bump();
+        }
+        if group.epoch > group.assignment_epoch {
+            group.compute_targets();
+        }
+        let before = group.members[&request.member_id].assigned.clone();
+        group.reconcile(&request.member_id, owned.as_ref(), self.now_ms);
+        if request.shutdown_application && group.shutdown_requested_by.is_none() {
+            group.shutdown_requested_by = Some(request.member_id.clone());
+        }
+        let member = group.members.get_mut(&request.member_id).unwrap();
+        member.session_deadline_ms = self.now_ms + self.config.session_timeout_ms;
+        let send_tasks = epoch == 0 || member.assigned != before;
+        let effects = match &group.configured {
+            Some(configured) if !configured.topics_to_create.is_empty() => {
+                vec![Effect::CreateTopics(configured.topics_to_create.clone())]
+            }
+            _ => Vec::new(),
+        };
+        let response = build_response(
+            group,
+            self.config,
+            self.metadata,
+            self.version,
+            request,
+            send_tasks,
+        );
+        Ok((response, effects))
+    }
 }
 
 /// Topologies are equal when their subtopologies are, keyed by id; lists inside a subtopology
