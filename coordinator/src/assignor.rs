@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::tasks::{contains, TaskSets, Tasks};
+use crate::tasks::{TaskSets, Tasks};
 
 /// A member as the assignor sees it.
 #[derive(Debug, Clone)]
@@ -65,6 +65,17 @@ impl TaskAssignor for StickyAssignor {
             })
             .collect();
         let quota = tasks.len().div_ceil(input.members.len());
+        let mut current_owner: BTreeMap<(&str, i32), &str> = BTreeMap::new();
+        for member in &input.members {
+            for (subtopology, partitions) in &member.current.active {
+                for partition in partitions {
+                    current_owner.insert(
+                        (subtopology.as_str(), *partition),
+                        member.member_id.as_str(),
+                    );
+                }
+            }
+        }
         let mut load: BTreeMap<&str, usize> = input
             .members
             .iter()
@@ -73,35 +84,31 @@ impl TaskAssignor for StickyAssignor {
         let mut unassigned = Vec::new();
         // Stickiness: a current owner under its share keeps the task.
         for &(subtopology, partition) in &tasks {
-            let owner = input.members.iter().find(|member| {
-                contains(&member.current.active, subtopology, partition)
-                    && load[member.member_id.as_str()] < quota
-            });
-            match owner {
-                Some(owner) => {
+            match current_owner.get(&(subtopology.as_str(), partition)) {
+                Some(owner) if load[owner] < quota => {
                     add(
-                        &mut targets.get_mut(&owner.member_id).unwrap().active,
+                        &mut targets.get_mut(*owner).unwrap().active,
                         subtopology,
                         partition,
                     );
-                    *load.get_mut(owner.member_id.as_str()).unwrap() += 1;
+                    *load.get_mut(owner).unwrap() += 1;
                 }
-                None => unassigned.push((subtopology, partition)),
+                _ => unassigned.push((subtopology, partition)),
             }
         }
         // Balance: the least loaded member, the first in member-id order on a tie.
+        let mut by_load: BTreeSet<(usize, &str)> = load
+            .iter()
+            .map(|(member, count)| (*count, *member))
+            .collect();
         for (subtopology, partition) in unassigned {
-            let (member, _) = load
-                .iter()
-                .min_by_key(|(member, count)| (**count, **member))
-                .unwrap();
-            let member = (*member).to_owned();
+            let (count, member) = by_load.pop_first().expect("at least one member");
             add(
-                &mut targets.get_mut(&member).unwrap().active,
+                &mut targets.get_mut(member).unwrap().active,
                 subtopology,
                 partition,
             );
-            *load.get_mut(member.as_str()).unwrap() += 1;
+            by_load.insert((count + 1, member));
         }
         // Standbys of stateful tasks, each on a process that holds no copy of the task yet.
         let process_of: BTreeMap<&str, &str> = input
@@ -109,33 +116,46 @@ impl TaskAssignor for StickyAssignor {
             .iter()
             .map(|member| (member.member_id.as_str(), member.process_id.as_str()))
             .collect();
-        let mut standby_load: BTreeMap<String, usize> = input
+        let mut active_process: BTreeMap<(&str, i32), &str> = BTreeMap::new();
+        for (member, sets) in &targets {
+            for (subtopology, partitions) in &sets.active {
+                for partition in partitions {
+                    active_process.insert(
+                        (subtopology.as_str(), *partition),
+                        process_of[member.as_str()],
+                    );
+                }
+            }
+        }
+        let mut standby_load: BTreeSet<(usize, &str)> = input
             .members
             .iter()
-            .map(|member| (member.member_id.clone(), 0))
+            .map(|member| (0, member.member_id.as_str()))
             .collect();
+        let mut standbys: BTreeMap<&str, Vec<(String, i32)>> = BTreeMap::new();
         for &(subtopology, partition) in tasks.iter().filter(|(s, _)| input.stateful.contains(*s)) {
+            let mut holding = vec![active_process[&(subtopology.as_str(), partition)]];
             for _ in 0..input.num_standby_replicas {
-                let holding: BTreeSet<&str> = targets
-                    .iter()
-                    .filter(|(_, sets)| {
-                        contains(&sets.active, subtopology, partition)
-                            || contains(&sets.standby, subtopology, partition)
-                    })
-                    .map(|(member, _)| process_of[member.as_str()])
-                    .collect();
                 let candidate = standby_load
                     .iter()
-                    .filter(|(member, _)| !holding.contains(process_of[member.as_str()]))
-                    .min_by_key(|(member, count)| (**count, (*member).clone()))
-                    .map(|(member, _)| member.clone());
-                let Some(member) = candidate else { break };
-                add(
-                    &mut targets.get_mut(&member).unwrap().standby,
-                    subtopology,
-                    partition,
-                );
-                *standby_load.get_mut(&member).unwrap() += 1;
+                    .find(|(_, member)| !holding.contains(&process_of[member]))
+                    .copied();
+                let Some((count, member)) = candidate else {
+                    break;
+                };
+                standby_load.remove(&(count, member));
+                standby_load.insert((count + 1, member));
+                holding.push(process_of[member]);
+                standbys
+                    .entry(member)
+                    .or_default()
+                    .push((subtopology.clone(), partition));
+            }
+        }
+        for (member, tasks) in standbys {
+            let target = targets.get_mut(member).unwrap();
+            for (subtopology, partition) in tasks {
+                add(&mut target.standby, &subtopology, partition);
             }
         }
         targets
@@ -145,6 +165,7 @@ impl TaskAssignor for StickyAssignor {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tasks::contains;
 
     fn member(id: &str, process: &str, active: &[(&str, i32)]) -> MemberSpec {
         let mut current = TaskSets::default();

@@ -1,0 +1,149 @@
+//! The reference coordinator's speed: a steady heartbeat in groups of 10, 100 and 1,000 members
+//! (its cost should follow the member's own assignment, not the group's size), and a full target
+//! assignment for 10 to 1,000 members over 100 to 10,000 tasks, with 0 and 1 standby replicas.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::hint::black_box;
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use streamspec_coordinator::assignor::{AssignmentInput, MemberSpec, StickyAssignor, TaskAssignor};
+use streamspec_coordinator::tasks::TaskSets;
+use streamspec_coordinator::{ClusterMetadata, Coordinator, CoordinatorConfig, RequestContext};
+use streamspec_protocol::kafka::streams_group_heartbeat_request::{Subtopology, TaskIds, Topology};
+use streamspec_protocol::kafka::{StreamsGroupHeartbeatRequest, StreamsGroupHeartbeatResponse};
+
+const TASKS_PER_MEMBER: usize = 2;
+
+fn context() -> RequestContext {
+    RequestContext {
+        client_id: "bench".to_owned(),
+        client_host: "/127.0.0.1".to_owned(),
+    }
+}
+
+fn join(member: &str) -> StreamsGroupHeartbeatRequest {
+    StreamsGroupHeartbeatRequest::default()
+        .with_group_id("g")
+        .with_member_id(member)
+        .with_rebalance_timeout_ms(30_000)
+        .with_topology(Some(Topology::default().with_subtopologies(
+            vec![Subtopology::default()
+            .with_subtopology_id("0")
+            .with_source_topics(vec!["in".to_owned()])],
+        )))
+        .with_active_tasks(Some(vec![]))
+        .with_standby_tasks(Some(vec![]))
+        .with_warmup_tasks(Some(vec![]))
+        .with_process_id(Some(format!("p-{member}")))
+}
+
+fn task_list(partitions: &[i32]) -> Option<Vec<TaskIds>> {
+    Some(vec![TaskIds::default()
+        .with_subtopology_id("0")
+        .with_partitions(partitions.to_vec())])
+}
+
+/// A group of `members` members, each holding its share of the tasks, all reconciled; returns
+/// the coordinator and every member's id and epoch.
+fn stable_group(members: usize) -> (Coordinator, Vec<(String, i32)>) {
+    let mut coordinator = Coordinator::new(CoordinatorConfig::default());
+    let partitions = (members * TASKS_PER_MEMBER) as i32;
+    coordinator.handle_metadata(ClusterMetadata::default().with_topic("in", partitions));
+    let mut owned: BTreeMap<String, (i32, Vec<i32>)> = BTreeMap::new();
+    let record = |owned: &mut BTreeMap<String, (i32, Vec<i32>)>,
+                  id: &str,
+                  response: StreamsGroupHeartbeatResponse| {
+        assert_eq!(response.error_code, 0, "{response:?}");
+        let previous = owned
+            .get(id)
+            .map(|(_, tasks)| tasks.clone())
+            .unwrap_or_default();
+        let tasks = response
+            .active_tasks
+            .map(|lists| lists.into_iter().flat_map(|list| list.partitions).collect())
+            .unwrap_or(previous);
+        owned.insert(id.to_owned(), (response.member_epoch, tasks))
+    };
+    let ids: Vec<String> = (0..members).map(|index| format!("m{index:04}")).collect();
+    for id in &ids {
+        let (response, _) = coordinator.handle_heartbeat(0, &context(), 1, &join(id));
+        record(&mut owned, id, response);
+    }
+    // Heartbeats reporting what each member was given, until nothing changes.
+    loop {
+        let mut changed = false;
+        for id in &ids {
+            let (epoch, tasks) = owned[id].clone();
+            let request = StreamsGroupHeartbeatRequest::default()
+                .with_group_id("g")
+                .with_member_id(id.clone())
+                .with_member_epoch(epoch)
+                .with_active_tasks(task_list(&tasks))
+                .with_standby_tasks(Some(vec![]))
+                .with_warmup_tasks(Some(vec![]));
+            let (response, _) = coordinator.handle_heartbeat(0, &context(), 1, &request);
+            changed |= record(&mut owned, id, response) != owned.get(id).cloned();
+        }
+        if !changed {
+            break;
+        }
+    }
+    let ids = ids
+        .into_iter()
+        .map(|id| (id.clone(), owned[&id].0))
+        .collect();
+    (coordinator, ids)
+}
+
+fn steady_heartbeat(criterion: &mut Criterion) {
+    let mut group = criterion.benchmark_group("steady_heartbeat");
+    for members in [10, 100, 1_000] {
+        let (mut coordinator, ids) = stable_group(members);
+        let (member, epoch) = ids[members / 2].clone();
+        let request = StreamsGroupHeartbeatRequest::default()
+            .with_group_id("g")
+            .with_member_id(member)
+            .with_member_epoch(epoch);
+        let (response, _) = coordinator.handle_heartbeat(1, &context(), 1, &request);
+        assert_eq!((response.error_code, response.member_epoch), (0, epoch));
+        group.bench_with_input(
+            BenchmarkId::from_parameter(members),
+            &request,
+            |bench, request| {
+                bench.iter(|| coordinator.handle_heartbeat(1, &context(), 1, black_box(request)))
+            },
+        );
+    }
+    group.finish();
+}
+
+fn assignment(criterion: &mut Criterion) {
+    let mut group = criterion.benchmark_group("target_assignment");
+    group.sample_size(10);
+    for members in [10, 100, 1_000] {
+        for tasks in [100i32, 1_000, 10_000] {
+            for standbys in [0, 1] {
+                let input = AssignmentInput {
+                    members: (0..members)
+                        .map(|index| MemberSpec {
+                            member_id: format!("m{index:04}"),
+                            process_id: format!("p{}", index / 2),
+                            current: TaskSets::default(),
+                        })
+                        .collect(),
+                    task_counts: (0..10).map(|s| (s.to_string(), tasks / 10)).collect(),
+                    stateful: (0..10).map(|s| s.to_string()).collect::<BTreeSet<_>>(),
+                    num_standby_replicas: standbys,
+                };
+                let id = format!("{members}m_{tasks}t_{standbys}s");
+                group.bench_with_input(BenchmarkId::from_parameter(id), &input, |bench, input| {
+                    bench.iter(|| StickyAssignor.assign(black_box(input)))
+                });
+            }
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, steady_heartbeat, assignment);
+criterion_main!(benches);
