@@ -87,6 +87,8 @@ pub struct Group {
     targets: BTreeMap<String, TaskSets>,
     shutdown_requested_by: Option<String>,
     endpoint_epoch: i32,
+    /// While set, the first assignment after the group was empty waits (spec 4.5).
+    delay_deadline_ms: Option<u64>,
 }
 
 impl Group {
@@ -104,6 +106,7 @@ impl Group {
             targets: BTreeMap::new(),
             shutdown_requested_by: None,
             endpoint_epoch: -1,
+            delay_deadline_ms: None,
         }
     }
 
@@ -155,7 +158,22 @@ impl Group {
                 ]
             })
             .flatten()
+            .chain(self.delay_deadline_ms)
             .min()
+    }
+
+    /// Ends the initial rebalance delay once it is due; the next heartbeat assigns (spec 4.5).
+    pub(crate) fn end_delay(&mut self, now_ms: u64) {
+        if self
+            .delay_deadline_ms
+            .is_some_and(|deadline| deadline <= now_ms)
+        {
+            self.delay_deadline_ms = None;
+        }
+    }
+
+    fn is_assignment_delayed(&self) -> bool {
+        self.delay_deadline_ms.is_some() && self.epoch > self.assignment_epoch
     }
 
     /// Removes a member and bumps the epoch, as a leave does (spec 3.5).
@@ -201,7 +219,17 @@ impl Group {
     }
 
     /// A new target assignment at the group epoch: empty unless the topology is ready (spec 4.4).
-    fn compute_targets(&mut self) {
+    fn compute_targets(&mut self, config: &CoordinatorConfig) {
+        if self.delay_deadline_ms.is_some() {
+            // Delayed: everyone's target is empty, at the epoch of the initial empty assignment.
+            self.targets = self
+                .members
+                .keys()
+                .map(|id| (id.clone(), TaskSets::default()))
+                .collect();
+            self.assignment_epoch = self.assignment_epoch.max(1);
+            return;
+        }
         let configured = self.configured.clone().unwrap_or_default();
         self.targets = if configured.is_ready() {
             let stateful: BTreeSet<String> = self
@@ -223,7 +251,7 @@ impl Group {
                     .collect(),
                 task_counts: configured.task_counts.clone(),
                 stateful,
-                num_standby_replicas: 0,
+                num_standby_replicas: config.num_standby_replicas,
             };
             StickyAssignor.assign(&input)
         } else {
@@ -586,6 +614,9 @@ impl Heartbeat<'_> {
         }
 
         // Accepted: apply it.
+        if group.members.is_empty() && self.config.initial_rebalance_delay_ms > 0 {
+            group.delay_deadline_ms = Some(self.now_ms + self.config.initial_rebalance_delay_ms);
+        }
         let mut bump = replaced.is_none() && !group.members.contains_key(&request.member_id);
         let mut member = member;
         if let Some(previous_id) = replaced {
@@ -635,7 +666,7 @@ impl Heartbeat<'_> {
             group.bump();
         }
         if group.epoch > group.assignment_epoch {
-            group.compute_targets();
+            group.compute_targets(self.config);
         }
         let before = group.members[&request.member_id].assigned.clone();
         group.reconcile(&request.member_id, owned.as_ref(), self.now_ms);
@@ -693,6 +724,15 @@ fn build_response(
                 "The member's topology epoch {} is behind the group's topology epoch {group_topology_epoch}.",
                 member.metadata.topology_epoch
             )),
+        );
+    }
+    if group.is_assignment_delayed() {
+        status.push(
+            response::Status::default()
+                .with_status_code(STATUS_ASSIGNMENT_DELAYED)
+                .with_status_detail(
+                    "Assignment delayed due to the configured initial rebalance delay.",
+                ),
         );
     }
     if let Some((code, detail)) = group.configured.as_ref().and_then(|c| c.status.clone()) {

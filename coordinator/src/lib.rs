@@ -29,6 +29,7 @@ pub const STATUS_MISSING_SOURCE_TOPICS: i8 = 1;
 pub const STATUS_INCORRECTLY_PARTITIONED_TOPICS: i8 = 2;
 pub const STATUS_MISSING_INTERNAL_TOPICS: i8 = 3;
 pub const STATUS_SHUTDOWN_APPLICATION: i8 = 4;
+pub const STATUS_ASSIGNMENT_DELAYED: i8 = 5;
 
 pub const ERROR_INVALID_GROUP_ID: i16 = 24;
 pub const ERROR_UNKNOWN_MEMBER_ID: i16 = 25;
@@ -44,6 +45,8 @@ pub const ERROR_STREAMS_INVALID_TOPOLOGY: i16 = 130;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CoordinatorConfig {
     pub session_timeout_ms: u64,
+    /// How long a group that was empty waits before its first assignment (Kafka 4.2+).
+    pub initial_rebalance_delay_ms: u64,
     pub heartbeat_interval_ms: i32,
     pub max_size: usize,
     pub num_standby_replicas: i32,
@@ -55,6 +58,7 @@ impl Default for CoordinatorConfig {
     fn default() -> Self {
         CoordinatorConfig {
             session_timeout_ms: 45_000,
+            initial_rebalance_delay_ms: 3_000,
             heartbeat_interval_ms: 5_000,
             max_size: i32::MAX as usize,
             num_standby_replicas: 0,
@@ -207,6 +211,7 @@ impl Coordinator {
         let mut effects = Vec::new();
         for group in self.groups.values_mut() {
             effects.extend(group.expire(now_ms));
+            group.end_delay(now_ms);
         }
         effects
     }

@@ -18,6 +18,7 @@ pub fn test_config() -> CoordinatorConfig {
     CoordinatorConfig {
         session_timeout_ms: 6_000,
         heartbeat_interval_ms: 500,
+        initial_rebalance_delay_ms: 0,
         ..CoordinatorConfig::default()
     }
 }
