@@ -10,6 +10,7 @@
 
 pub mod assignor;
 mod group;
+pub mod kip_draft;
 pub mod tasks;
 pub mod topology;
 mod validate;

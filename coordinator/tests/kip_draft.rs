@@ -1,0 +1,168 @@
+//! The KIP draft dialect over the reference coordinator: coordinator-generated member ids,
+//! TopologyId comparison with INCONSISTENT_TOPOLOGY, GroupTopologyId, one partition list per
+//! endpoint.
+
+use streamspec_coordinator::kip_draft::KipDraftCoordinator;
+use streamspec_coordinator::{ClusterMetadata, Coordinator, CoordinatorConfig, RequestContext};
+use streamspec_protocol::kip_draft::streams_group_heartbeat_request::{
+    Endpoint, Subtopology, Topology,
+};
+use streamspec_protocol::kip_draft::streams_group_heartbeat_response as response;
+use streamspec_protocol::kip_draft::streams_group_heartbeat_response::{
+    EndpointToPartitions, Status, TaskIds, TopicPartition,
+};
+use streamspec_protocol::kip_draft::StreamsGroupHeartbeatRequest;
+
+fn context() -> RequestContext {
+    RequestContext {
+        client_id: "c".to_owned(),
+        client_host: "/127.0.0.1".to_owned(),
+    }
+}
+
+fn coordinator(topics: &[(&str, i32)]) -> KipDraftCoordinator {
+    let config = CoordinatorConfig {
+        initial_rebalance_delay_ms: 0,
+        ..CoordinatorConfig::default()
+    };
+    let mut draft = KipDraftCoordinator::new(Coordinator::new(config));
+    let metadata = topics.iter().fold(
+        ClusterMetadata::default(),
+        |metadata, (name, partitions)| metadata.with_topic(*name, *partitions),
+    );
+    draft.core_mut().handle_metadata(metadata);
+    draft
+}
+
+fn join(topology_id: &str, source: &str) -> StreamsGroupHeartbeatRequest {
+    StreamsGroupHeartbeatRequest::default()
+        .with_group_id("g")
+        .with_member_id("")
+        .with_rebalance_timeout_ms(30_000)
+        .with_topology(Some(
+            Topology::default()
+                .with_topology_id(topology_id)
+                .with_subtopologies(vec![Subtopology::default()
+                    .with_subtopology_id("0")
+                    .with_source_topics(vec![source.to_owned()])]),
+        ))
+        .with_active_tasks(Some(vec![]))
+        .with_standby_tasks(Some(vec![]))
+        .with_warmup_tasks(Some(vec![]))
+        .with_process_id(Some("p".to_owned()))
+}
+
+fn heartbeat(member: &str, epoch: i32) -> StreamsGroupHeartbeatRequest {
+    StreamsGroupHeartbeatRequest::default()
+        .with_group_id("g")
+        .with_member_id(member)
+        .with_member_epoch(epoch)
+}
+
+fn tasks(partitions: &[i32]) -> Option<Vec<TaskIds>> {
+    Some(vec![TaskIds::default()
+        .with_subtopology_id("0")
+        .with_partitions(partitions.to_vec())])
+}
+
+#[test]
+fn the_coordinator_generates_member_ids_and_returns_them_on_join_only() {
+    let mut draft = coordinator(&[("in", 2)]);
+    let (joined, _) = draft.handle_heartbeat(0, &context(), &join("t1", "in"));
+    assert_eq!(joined.error_code, 0);
+    assert_eq!(joined.member_id.as_deref(), Some("g-member-1"));
+    assert_eq!(
+        (joined.member_epoch, joined.group_topology_id.as_deref()),
+        (2, Some("t1"))
+    );
+    assert_eq!(joined.active_tasks, tasks(&[0, 1]));
+    assert_eq!(joined.status, Some(vec![]));
+    assert_eq!(joined.acceptable_recovery_lag, 10_000);
+
+    let (steady, _) = draft.handle_heartbeat(10, &context(), &heartbeat("g-member-1", 2));
+    assert_eq!(
+        (steady.error_code, steady.member_id, steady.member_epoch),
+        (0, None, 2)
+    );
+    assert_eq!(
+        (steady.group_topology_id, steady.active_tasks),
+        (None, None)
+    );
+}
+
+#[test]
+fn a_different_topology_id_is_inconsistent_but_accepted_against_the_groups_topology() {
+    let mut draft = coordinator(&[("in", 2), ("other", 4)]);
+    draft.handle_heartbeat(0, &context(), &join("t1", "in"));
+    let (second, _) = draft.handle_heartbeat(1, &context(), &join("t2", "other"));
+    assert_eq!(
+        (second.error_code, second.member_id.as_deref()),
+        (0, Some("g-member-2"))
+    );
+    assert_eq!(second.group_topology_id.as_deref(), Some("t1"));
+    assert_eq!(
+        second.status,
+        Some(vec![Status::default()
+            .with_status_code(0)
+            .with_status_detail(
+                "Topology id t2 differs from the group's topology id t1."
+            )])
+    );
+    // Assigned against the group's topology ("in", 2 tasks): its one task is still the first
+    // member's, so it is withheld for now.
+    assert_eq!(
+        (second.member_epoch, second.active_tasks),
+        (3, Some(vec![]))
+    );
+}
+
+#[test]
+fn partitions_by_endpoint_are_one_list_and_sent_only_when_changed() {
+    let mut draft = coordinator(&[("in", 2)]);
+    let with_endpoint = join("t1", "in")
+        .with_user_endpoint(Some(Endpoint::default().with_host("h").with_port(8080)));
+    let (joined, _) = draft.handle_heartbeat(0, &context(), &with_endpoint);
+    assert_eq!(
+        joined.partitions_by_user_endpoint,
+        Some(vec![EndpointToPartitions::default()
+            .with_user_endpoint(response::Endpoint::default().with_host("h").with_port(8080))
+            .with_partitions(vec![TopicPartition::default()
+                .with_topic("in")
+                .with_partitions(vec![0, 1])])])
+    );
+    let (steady, _) = draft.handle_heartbeat(10, &context(), &heartbeat("g-member-1", 2));
+    assert_eq!(steady.partitions_by_user_endpoint, None);
+}
+
+#[test]
+fn a_port_outside_uint16_is_an_invalid_request() {
+    let mut draft = coordinator(&[("in", 2)]);
+    let request = join("t1", "in")
+        .with_user_endpoint(Some(Endpoint::default().with_host("h").with_port(70_000)));
+    let (refused, _) = draft.handle_heartbeat(0, &context(), &request);
+    assert_eq!(refused.error_code, 42);
+    assert_eq!(
+        refused.error_message.as_deref(),
+        Some("UserEndpoint port 70000 is out of range.")
+    );
+    assert_eq!((refused.member_id, refused.status), (None, None));
+}
+
+#[test]
+fn statuses_and_errors_pass_through_in_draft_codes() {
+    let mut draft = coordinator(&[]);
+    let (joined, _) = draft.handle_heartbeat(0, &context(), &join("t1", "in"));
+    assert_eq!(
+        joined.status,
+        Some(vec![Status::default()
+            .with_status_code(1)
+            .with_status_detail("Source topics in are missing.")])
+    );
+    let (unknown, _) = draft.handle_heartbeat(1, &context(), &heartbeat("x", 3));
+    assert_eq!(unknown.error_code, 25);
+    assert_eq!(
+        unknown.error_message.as_deref(),
+        Some("Member x is not a member of group g.")
+    );
+    assert_eq!((unknown.member_id, unknown.status), (None, None));
+}
