@@ -904,7 +904,6 @@ pub(crate) fn describe(
     group: Option<&Group>,
     group_id: &str,
     request: &StreamsGroupDescribeRequest,
-    metadata: &ClusterMetadata,
 ) -> describe::DescribedGroup {
     let entry = describe::DescribedGroup::default().with_group_id(group_id);
     if group_id.is_empty() {
@@ -964,7 +963,6 @@ pub(crate) fn describe(
             .with_epoch(topology.epoch)
             .with_subtopologies(Some(subtopologies))
     });
-    let _ = metadata;
     let members = group
         .members
         .values()

@@ -195,9 +195,7 @@ impl Coordinator {
         let groups = request
             .group_ids
             .iter()
-            .map(|group_id| {
-                group::describe(self.groups.get(group_id), group_id, request, &self.metadata)
-            })
+            .map(|group_id| group::describe(self.groups.get(group_id), group_id, request))
             .collect();
         StreamsGroupDescribeResponse::default().with_groups(groups)
     }

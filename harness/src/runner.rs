@@ -255,7 +255,7 @@ async fn run_step(
         target.sleep(Duration::from_millis(milliseconds)).await;
         return Ok(());
     }
-    let started = Instant::now();
+    let mut waited_ms = 0;
     loop {
         let (response, exchange) = send(target, step, context).await?;
         let expected = match &step.expect {
@@ -275,11 +275,10 @@ async fn run_step(
                 }
                 return Ok(());
             }
-            (Err(reason), Some(until))
-                if started.elapsed() < Duration::from_millis(until.within_ms) =>
-            {
-                let _ = reason;
+            // The bound counts the target's time (virtual in process), not the wall clock.
+            (Err(_), Some(until)) if waited_ms < until.within_ms => {
                 target.sleep(Duration::from_millis(until.every_ms)).await;
+                waited_ms += until.every_ms;
             }
             (Err(reason), until) => {
                 return Err(StepFailure {
