@@ -915,9 +915,11 @@ pub(crate) fn describe(
             .with_error_message(Some(format!("Group {group_id} not found.")));
     };
     let topology = group.topology.as_ref().map(|topology| {
+        // The configured topology when ready, else the topology as members sent it (spec 10).
         let internal = group
             .configured
             .as_ref()
+            .filter(|c| c.is_ready())
             .map(|c| c.internal_partitions.clone())
             .unwrap_or_default();
         let topic_info =
@@ -942,6 +944,14 @@ pub(crate) fn describe(
             names.sort();
             names
         };
+        // Describe lists every topic list sorted by name.
+        let topic_infos =
+            |infos: &[streamspec_protocol::kafka::streams_group_heartbeat_request::TopicInfo]| {
+                let mut described: Vec<describe::TopicInfo> =
+                    infos.iter().map(topic_info).collect();
+                described.sort_by(|a, b| a.name.cmp(&b.name));
+                described
+            };
         let mut subtopologies: Vec<describe::Subtopology> = topology
             .subtopologies
             .iter()
@@ -950,12 +960,8 @@ pub(crate) fn describe(
                     .with_subtopology_id(s.subtopology_id.clone())
                     .with_source_topics(sorted(&s.source_topics))
                     .with_repartition_sink_topics(sorted(&s.repartition_sink_topics))
-                    .with_state_changelog_topics(
-                        s.state_changelog_topics.iter().map(topic_info).collect(),
-                    )
-                    .with_repartition_source_topics(
-                        s.repartition_source_topics.iter().map(topic_info).collect(),
-                    )
+                    .with_state_changelog_topics(topic_infos(&s.state_changelog_topics))
+                    .with_repartition_source_topics(topic_infos(&s.repartition_source_topics))
             })
             .collect();
         subtopologies.sort_by(|a, b| a.subtopology_id.cmp(&b.subtopology_id));
