@@ -577,6 +577,13 @@ impl Heartbeat<'_> {
             }
             None => return Err(unknown_member(request)),
         };
+        if request
+            .topology
+            .as_ref()
+            .is_some_and(topology::is_unbuildable)
+        {
+            return Err(ErrorAnswer::unknown_server_error());
+        }
         // Topology (spec 5.2): set it, accept a stale member, or refuse a change (R37, R38, R39).
         let change = match (&request.topology, &group.topology) {
             (Some(topology), None) => TopologyChange::Set(topology.clone()),
@@ -603,6 +610,9 @@ impl Heartbeat<'_> {
             }
             _ => None,
         };
+        if let Some(invalid) = reconfigured.as_ref().and_then(|c| c.invalid.clone()) {
+            return Err(ErrorAnswer::new(ERROR_STREAMS_INVALID_TOPOLOGY, invalid));
+        }
         if let Some(configured) = reconfigured
             .as_ref()
             .or(group.configured.as_ref())

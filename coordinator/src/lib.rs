@@ -32,6 +32,7 @@ pub const STATUS_MISSING_INTERNAL_TOPICS: i8 = 3;
 pub const STATUS_SHUTDOWN_APPLICATION: i8 = 4;
 pub const STATUS_ASSIGNMENT_DELAYED: i8 = 5;
 
+pub const ERROR_UNKNOWN_SERVER_ERROR: i16 = -1;
 pub const ERROR_INVALID_GROUP_ID: i16 = 24;
 pub const ERROR_UNKNOWN_MEMBER_ID: i16 = 25;
 pub const ERROR_INVALID_REQUEST: i16 = 42;
@@ -228,6 +229,14 @@ impl ErrorAnswer {
         ErrorAnswer {
             code,
             message: Some(message.into()),
+        }
+    }
+
+    /// Kafka's answer to a topology it cannot even build: no message.
+    pub(crate) fn unknown_server_error() -> Self {
+        ErrorAnswer {
+            code: ERROR_UNKNOWN_SERVER_ERROR,
+            message: None,
         }
     }
 

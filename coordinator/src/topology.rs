@@ -27,11 +27,13 @@ pub struct ConfiguredTopology {
     pub topics_to_create: Vec<TopicToCreate>,
     /// Partition counts of the internal topics, for describe.
     pub internal_partitions: BTreeMap<String, i32>,
+    /// A structural fault that refuses the request with STREAMS_INVALID_TOPOLOGY.
+    pub invalid: Option<String>,
 }
 
 impl ConfiguredTopology {
     pub fn is_ready(&self) -> bool {
-        self.status.is_none()
+        self.status.is_none() && self.invalid.is_none()
     }
 }
 
@@ -137,6 +139,18 @@ pub fn configure(topology: &Topology, metadata: &ClusterMetadata) -> ConfiguredT
         configured.status = Some((
             STATUS_MISSING_SOURCE_TOPICS,
             format!("Source topics {} are missing.", missing.join(", ")),
+        ));
+        return configured;
+    }
+    // A subtopology must read something (spec 5.4 step 4); found once the source topics exist.
+    if let Some(empty) = topology
+        .subtopologies
+        .iter()
+        .find(|s| s.source_topics.is_empty() && s.repartition_source_topics.is_empty())
+    {
+        configured.invalid = Some(format!(
+            "No source topics found for subtopology {}",
+            empty.subtopology_id
         ));
         return configured;
     }
@@ -265,4 +279,28 @@ pub fn configure(topology: &Topology, metadata: &ClusterMetadata) -> ConfiguredT
         configured.task_counts.clear();
     }
     configured
+}
+
+/// A topology Kafka 4.4 cannot build at all, which it answers with UNKNOWN_SERVER_ERROR: a
+/// negative epoch, two subtopologies with one id, or a copartition index out of range (open
+/// question 9, settled against the broker in `harness/scenarios/open-questions/`).
+pub fn is_unbuildable(topology: &Topology) -> bool {
+    let mut ids = BTreeSet::new();
+    let duplicate_id = topology
+        .subtopologies
+        .iter()
+        .any(|s| !ids.insert(&s.subtopology_id));
+    let index_out_of_range = topology.subtopologies.iter().any(|s| {
+        s.copartition_groups.iter().any(|group| {
+            let out =
+                |indexes: &[i16], len: usize| indexes.iter().any(|i| *i < 0 || *i as usize >= len);
+            out(&group.source_topics, s.source_topics.len())
+                || out(&group.source_topic_regex, s.source_topic_regex.len())
+                || out(
+                    &group.repartition_source_topics,
+                    s.repartition_source_topics.len(),
+                )
+        })
+    });
+    topology.epoch < 0 || duplicate_id || index_out_of_range
 }

@@ -16,7 +16,7 @@ use streamspec_coordinator::{
 };
 use streamspec_protocol::kafka::streams_group_describe_response as describe;
 use streamspec_protocol::kafka::streams_group_heartbeat_request::{
-    Endpoint, Subtopology, TaskIds, TopicInfo, Topology,
+    CopartitionGroup, Endpoint, Subtopology, TaskIds, TopicInfo, Topology,
 };
 use streamspec_protocol::kafka::streams_group_heartbeat_response as response;
 use streamspec_protocol::kafka::{
@@ -1962,4 +1962,39 @@ fn r48_describe_shows_the_sent_topology_until_ready_with_topic_lists_sorted() {
         ("c2".to_owned(), 2),
     ];
     assert_eq!(internal_topics(&broker), configured);
+}
+
+/// Open question 9, as Kafka 4.4.0 answered it: a topology that cannot be built (negative epoch,
+/// two subtopologies with one id, a copartition index out of range) gets UNKNOWN_SERVER_ERROR
+/// with no message, and no group comes into being.
+#[test]
+fn r37_unbuildable_topologies_are_refused_without_creating_the_group() {
+    let copartition_out_of_range = subtopology("0", &["in"])
+        .with_copartition_groups(vec![CopartitionGroup::default().with_source_topics(vec![7])]);
+    for unbuildable in [
+        topology(-1, vec![subtopology("0", &["in"])]),
+        topology(
+            0,
+            vec![subtopology("0", &["in"]), subtopology("0", &["in"])],
+        ),
+        topology(0, vec![copartition_out_of_range]),
+    ] {
+        let mut broker = Broker::new();
+        let answer = broker.send(&join("a").with_topology(Some(unbuildable)));
+        assert_eq!((answer.error_code, answer.error_message), (-1, None));
+        assert_eq!(broker.describe(&[GROUP])[0].error_code, 69);
+    }
+}
+
+/// Open question 9 (d): a subtopology that reads nothing is an invalid topology, once the
+/// source topics exist.
+#[test]
+fn r06_a_subtopology_without_inputs_is_an_invalid_topology() {
+    let reads_nothing = topology(0, vec![subtopology("0", &[])]);
+    let mut broker = Broker::new();
+    assert_eq!(
+        broker.send(&join("a").with_topology(Some(reads_nothing))),
+        refused(130, "No source topics found for subtopology 0")
+    );
+    assert_eq!(broker.describe(&[GROUP])[0].error_code, 69);
 }
