@@ -8,5 +8,6 @@ pub mod matcher;
 pub mod report;
 pub mod runner;
 pub mod scenario;
+pub mod simulation;
 pub mod target;
 pub mod transport;
