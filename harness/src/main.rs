@@ -75,7 +75,7 @@ enum Command {
     List {
         #[command(flatten)]
         source: ScenarioSource,
-        /// Also print each scenario's evidence: where the real broker differs from the spec.
+        /// Also print each scenario's evidence: what the real broker showed where the spec was unsure or wrong.
         #[arg(long)]
         evidence: bool,
     },
@@ -157,7 +157,7 @@ fn list(source: &ScenarioSource, evidence: bool) -> Result<ExitCode, String> {
         .filter(|scenario| scenario.evidence.is_some())
         .count();
     println!(
-        "\n{} rules, {} scenarios ({with_evidence} record where the broker differs from the spec: --evidence)",
+        "\n{} rules, {} scenarios ({with_evidence} carry evidence from the real broker: --evidence)",
         by_rule.len(),
         scenarios.len()
     );

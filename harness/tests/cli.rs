@@ -129,7 +129,7 @@ fn list_names_every_rule_of_the_catalogue() {
         .count();
     assert!(
         text.ends_with(&format!(
-            "\n{} rules, {} scenarios ({with_evidence} record where the broker differs from the spec: --evidence)\n",
+            "\n{} rules, {} scenarios ({with_evidence} carry evidence from the real broker: --evidence)\n",
             rules.len(),
             catalogue.len()
         )),
