@@ -11,6 +11,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use streamspec::report::Report;
 use streamspec::runner::{run_scenario, RunSettings, Verdict};
 use streamspec::scenario::{self, Scenario};
+use streamspec::simulation;
 use streamspec::target::TargetSpec;
 use streamspec::transport::Connection;
 
@@ -19,6 +20,7 @@ const EXAMPLES: &str = "Examples:
   streamspec check --target 127.0.0.1:9092
   streamspec check --target 127.0.0.1:9092 --rules R1 --rules 'R2*' --junit report.xml
   streamspec check --target broker:9092 --scenarios my-scenarios/ --only-scenarios --json out.json
+  streamspec fuzz --duration 60s --seed 7
   streamspec list";
 
 #[derive(Parser, Debug)]
@@ -70,6 +72,27 @@ enum Command {
         /// Makes group and topic names unique; defaults to the current time.
         #[arg(long)]
         run_id: Option<String>,
+    },
+    /// Randomized runs against the reference coordinator: simulated members, faults, and the
+    /// invariant oracle; a violation is saved as a trace that `replay` runs again.
+    Fuzz {
+        /// Only `embedded` so far: the reference coordinator in process.
+        #[arg(long, default_value = "embedded")]
+        target: String,
+        /// How long to run, e.g. 60s or 2m.
+        #[arg(long, default_value = "10s", value_parser = parse_duration)]
+        duration: Duration,
+        /// The root seed every run derives from (also STREAMSPEC_SEED).
+        #[arg(long, env = "STREAMSPEC_SEED", default_value_t = 0x5eed)]
+        seed: u64,
+        /// Operations per run.
+        #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+        operations: u32,
+    },
+    /// Runs a saved trace (a JSON list of operations) again through the oracle.
+    Replay {
+        /// The trace file `fuzz` wrote.
+        file: PathBuf,
     },
     /// Lists the rules and the scenarios that check them.
     List {
@@ -281,6 +304,89 @@ async fn check(
     })
 }
 
+/// `60s`, `2m`, `500ms` or a number of seconds.
+fn parse_duration(text: &str) -> Result<Duration, String> {
+    let (number, unit) = text
+        .find(|c: char| !c.is_ascii_digit())
+        .map_or((text, "s"), |at| text.split_at(at));
+    let value: u64 = number
+        .parse()
+        .map_err(|_| format!("not a duration: {text:?} (use e.g. 60s, 2m, 500ms)"))?;
+    match unit {
+        "ms" => Ok(Duration::from_millis(value)),
+        "s" => Ok(Duration::from_secs(value)),
+        "m" => Ok(Duration::from_secs(value * 60)),
+        _ => Err(format!(
+            "not a duration: {text:?} (use e.g. 60s, 2m, 500ms)"
+        )),
+    }
+}
+
+fn fuzz(target: &str, duration: Duration, seed: u64, operations: u32) -> Result<ExitCode, String> {
+    if target != "embedded" {
+        return Err(format!(
+            "fuzz --target {target}: campaigns against a broker are not built yet; use --target embedded"
+        ));
+    }
+    // The run's seed and configuration first, so any output can be reproduced.
+    println!(
+        "streamspec fuzz --target embedded --seed {seed} --operations {operations} --duration {}s",
+        duration.as_secs()
+    );
+    let progress = ProgressBar::new_spinner();
+    if !std::io::stderr().is_terminal() {
+        progress.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    let started = std::time::Instant::now();
+    let (mut runs, mut executed) = (0u64, 0u64);
+    while started.elapsed() < duration {
+        let bytes = simulation::run_bytes(seed, runs, operations as usize * 4);
+        let sequence = simulation::Operation::sequence(&bytes);
+        executed += sequence.len() as u64;
+        if let Err(violation) = simulation::Simulation::run(&sequence) {
+            progress.finish_and_clear();
+            let file = PathBuf::from(format!("streamspec-trace-{seed}-{runs}.json"));
+            let trace = serde_json::to_string_pretty(&sequence).expect("operations serialize");
+            std::fs::write(&file, trace).map_err(|error| format!("{}: {error}", file.display()))?;
+            println!("VIOLATION in run {runs}: {violation}");
+            println!("trace: {}", file.display());
+            println!("replay: streamspec replay {}", file.display());
+            return Ok(ExitCode::from(1));
+        }
+        runs += 1;
+        let rate = executed as f64 / started.elapsed().as_secs_f64().max(1e-9);
+        progress.set_message(format!(
+            "{runs} runs, {executed} operations, {rate:.0} operations/s, 0 violations"
+        ));
+        progress.tick();
+    }
+    progress.finish_and_clear();
+    let rate = executed as f64 / started.elapsed().as_secs_f64().max(1e-9);
+    println!("{runs} runs, {executed} operations, {rate:.0} operations/s with the oracle on, 0 violations");
+    Ok(ExitCode::SUCCESS)
+}
+
+fn replay(file: &std::path::Path) -> Result<ExitCode, String> {
+    let text =
+        std::fs::read_to_string(file).map_err(|error| format!("{}: {error}", file.display()))?;
+    let sequence: Vec<simulation::Operation> =
+        serde_json::from_str(&text).map_err(|error| format!("{}: {error}", file.display()))?;
+    match simulation::Simulation::run(&sequence) {
+        Ok(simulation) => {
+            println!(
+                "{} operations, {} exchanges, no violation",
+                sequence.len(),
+                simulation.history.len()
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(violation) => {
+            println!("VIOLATION: {violation}");
+            Ok(ExitCode::from(1))
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let runtime = tokio::runtime::Builder::new_current_thread()
@@ -289,6 +395,13 @@ fn main() -> ExitCode {
         .expect("a tokio runtime");
     let result = match cli.command {
         Command::List { source, evidence } => list(&source, evidence),
+        Command::Fuzz {
+            target,
+            duration,
+            seed,
+            operations,
+        } => fuzz(&target, duration, seed, operations),
+        Command::Replay { file } => replay(&file),
         Command::Check {
             target,
             source,

@@ -580,6 +580,23 @@ pub fn fuzz_coordinator_ops(data: &[u8]) {
     }
 }
 
+/// The bytes of run `run` of a campaign seeded with `root_seed`: SplitMix64, pinned so that a
+/// seed means the same runs everywhere.
+pub fn run_bytes(root_seed: u64, run: u64, length: usize) -> Vec<u8> {
+    let mut state = root_seed ^ run.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    let mut next = || {
+        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    };
+    (0..length.div_ceil(8))
+        .flat_map(|_| next().to_le_bytes())
+        .take(length)
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -589,6 +606,14 @@ mod tests {
             .with_group_id(GROUP)
             .with_member_id("m0")
             .with_member_epoch(epoch)
+    }
+
+    #[test]
+    fn run_bytes_are_fixed_by_seed_and_run() {
+        assert_eq!(run_bytes(7, 0, 8), run_bytes(7, 0, 8));
+        assert_ne!(run_bytes(7, 0, 8), run_bytes(7, 1, 8));
+        assert_ne!(run_bytes(7, 0, 8), run_bytes(8, 0, 8));
+        assert_eq!(run_bytes(7, 3, 13).len(), 13);
     }
 
     #[test]

@@ -146,3 +146,74 @@ fn rule_selection_that_matches_nothing_is_a_usage_error() {
         ["streamspec: no scenario matches --rules R999"]
     );
 }
+
+#[test]
+fn fuzz_prints_its_seed_first_and_its_rate_last() {
+    let output = streamspec(&[
+        "fuzz",
+        "--duration",
+        "1s",
+        "--seed",
+        "3",
+        "--operations",
+        "50",
+    ]);
+    assert_eq!(output.status.code(), Some(0));
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(
+        lines[0],
+        "streamspec fuzz --target embedded --seed 3 --operations 50 --duration 1s"
+    );
+    let last = lines.last().unwrap();
+    assert!(
+        last.ends_with(" operations/s with the oracle on, 0 violations"),
+        "{last}"
+    );
+    let runs: u64 = last.split(' ').next().unwrap().parse().unwrap();
+    assert!(runs > 0, "{last}");
+}
+
+#[test]
+fn fuzz_against_a_broker_is_not_built_yet() {
+    let output = streamspec(&["fuzz", "--target", "127.0.0.1:9092"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        stderr_lines(&output),
+        ["streamspec: fuzz --target 127.0.0.1:9092: campaigns against a broker are not built yet; use --target embedded"]
+    );
+}
+
+#[test]
+fn replay_runs_a_saved_trace_through_the_oracle() {
+    let dir = std::env::temp_dir().join(format!("streamspec-replay-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let trace = dir.join("trace.json");
+    std::fs::write(
+        &trace,
+        r#"[{"Join":{"member":0}},{"Join":{"member":1}},{"Leave":{"member":0}}]"#,
+    )
+    .unwrap();
+    let output = streamspec(&["replay", trace.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(0));
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert!(stdout.starts_with("3 operations, "), "{stdout}");
+    assert!(
+        stdout.trim_end().ends_with(" exchanges, no violation"),
+        "{stdout}"
+    );
+
+    std::fs::write(&trace, "[{\"Jump\":{}}]").unwrap();
+    let output = streamspec(&["replay", trace.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2));
+    let lines = stderr_lines(&output);
+    assert_eq!(lines.len(), 1);
+    assert!(
+        lines[0].starts_with(&format!(
+            "streamspec: {}: unknown variant `Jump`",
+            trace.display()
+        )),
+        "{lines:?}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
