@@ -334,6 +334,12 @@ impl Simulation {
         Ok(())
     }
 
+    /// The epoch of member `index` if it is a member that has not crashed.
+    fn live_epoch(&self, index: usize) -> Option<i32> {
+        let member = &self.members[index];
+        member.epoch.filter(|_| !member.crashed)
+    }
+
     /// Applies one operation.
     pub fn step(&mut self, operation: Operation) -> Result<(), Violation> {
         self.operation += 1;
@@ -347,10 +353,7 @@ impl Simulation {
             }
             Operation::Heartbeat { member: m } | Operation::DropResponse { member: m } => {
                 let index = member(m);
-                let Some(epoch) = self.members[index]
-                    .epoch
-                    .filter(|_| !self.members[index].crashed)
-                else {
+                let Some(epoch) = self.live_epoch(index) else {
                     return Ok(());
                 };
                 let request = self.members[index].request(epoch);
@@ -396,10 +399,7 @@ impl Simulation {
             }
             Operation::Shutdown { member: m } => {
                 let index = member(m);
-                let Some(epoch) = self.members[index]
-                    .epoch
-                    .filter(|_| !self.members[index].crashed)
-                else {
+                let Some(epoch) = self.live_epoch(index) else {
                     return Ok(());
                 };
                 let request = self.members[index]
@@ -409,10 +409,7 @@ impl Simulation {
             }
             Operation::StaleEpoch { member: m } => {
                 let index = member(m);
-                let Some(epoch) = self.members[index]
-                    .epoch
-                    .filter(|e| *e > 0 && !self.members[index].crashed)
-                else {
+                let Some(epoch) = self.live_epoch(index).filter(|epoch| *epoch > 0) else {
                     return Ok(());
                 };
                 let request = self.members[index].request(epoch - 1);
@@ -423,10 +420,7 @@ impl Simulation {
             }
             Operation::BogusTask { member: m } => {
                 let index = member(m);
-                let Some(epoch) = self.members[index]
-                    .epoch
-                    .filter(|_| !self.members[index].crashed)
-                else {
+                let Some(epoch) = self.live_epoch(index) else {
                     return Ok(());
                 };
                 let request = self.members[index]
@@ -458,10 +452,7 @@ impl Simulation {
         let expiry_rounds = (self.coordinator.config().session_timeout_ms / 5_000) as usize + 1;
         for _ in 0..expiry_rounds + SETTLE_ROUNDS {
             for index in 0..self.members.len() {
-                let Some(epoch) = self.members[index]
-                    .epoch
-                    .filter(|_| !self.members[index].crashed)
-                else {
+                let Some(epoch) = self.live_epoch(index) else {
                     continue;
                 };
                 let request = self.members[index].request(epoch);
