@@ -46,7 +46,13 @@ fn task_list(partitions: &[i32]) -> Option<Vec<TaskIds>> {
 /// A group of `members` members, each holding its share of the tasks, all reconciled; returns
 /// the coordinator and every member's id and epoch.
 fn stable_group(members: usize) -> (Coordinator, Vec<(String, i32)>) {
-    let mut coordinator = Coordinator::new(CoordinatorConfig::default());
+    // No initial delay or assignment interval: the group is to settle at once.
+    let config = CoordinatorConfig {
+        initial_rebalance_delay_ms: 0,
+        assignment_interval_ms: 0,
+        ..CoordinatorConfig::default()
+    };
+    let mut coordinator = Coordinator::new(config);
     let partitions = (members * TASKS_PER_MEMBER) as i32;
     coordinator.handle_metadata(ClusterMetadata::default().with_topic("in", partitions));
     let mut owned: BTreeMap<String, (i32, Vec<i32>)> = BTreeMap::new();

@@ -89,6 +89,12 @@ pub struct Group {
     endpoint_epoch: i32,
     /// While set, the first assignment after the group was empty waits (spec 4.5).
     delay_deadline_ms: Option<u64>,
+    /// The standby count the current target was computed with; a change bumps the epoch.
+    num_standby_replicas: Option<i32>,
+    /// When the last real target assignment was computed, for the assignment interval.
+    last_target_ms: Option<u64>,
+    /// Whether the assignment interval is holding back a new target.
+    interval_throttled: bool,
 }
 
 impl Group {
@@ -107,6 +113,9 @@ impl Group {
             shutdown_requested_by: None,
             endpoint_epoch: -1,
             delay_deadline_ms: None,
+            num_standby_replicas: None,
+            last_target_ms: None,
+            interval_throttled: false,
         }
     }
 
@@ -672,11 +681,28 @@ impl Heartbeat<'_> {
                 bump = true;
             }
         }
+        // Assignment configs are part of the group's inputs (spec 3.1 step 7).
+        if group.num_standby_replicas != Some(self.config.num_standby_replicas) {
+            bump |= group.num_standby_replicas.is_some();
+            group.num_standby_replicas = Some(self.config.num_standby_replicas);
+        }
         if bump {
             group.bump();
         }
         if group.epoch > group.assignment_epoch {
-            group.compute_targets(self.config);
+            // Kafka 4.3+: at most one target assignment per interval; meanwhile members reconcile
+            // towards the previous target (open question 6, settled against 4.4.0).
+            let interval = self.config.assignment_interval_ms;
+            group.interval_throttled = group.delay_deadline_ms.is_none()
+                && group
+                    .last_target_ms
+                    .is_some_and(|last| self.now_ms < last + interval);
+            if !group.interval_throttled {
+                group.compute_targets(self.config);
+                if group.delay_deadline_ms.is_none() {
+                    group.last_target_ms = Some(self.now_ms);
+                }
+            }
         }
         let before = group.members[&request.member_id].assigned.clone();
         group.reconcile(&request.member_id, owned.as_ref(), self.now_ms);
@@ -742,6 +768,15 @@ fn build_response(
                 .with_status_code(STATUS_ASSIGNMENT_DELAYED)
                 .with_status_detail(
                     "Assignment delayed due to the configured initial rebalance delay.",
+                ),
+        );
+    }
+    if group.interval_throttled && group.epoch > group.assignment_epoch {
+        status.push(
+            response::Status::default()
+                .with_status_code(STATUS_ASSIGNMENT_DELAYED)
+                .with_status_detail(
+                    "Assignment delayed due to the configured assignment interval.",
                 ),
         );
     }

@@ -49,6 +49,8 @@ pub struct CoordinatorConfig {
     pub session_timeout_ms: u64,
     /// How long a group that was empty waits before its first assignment (Kafka 4.2+).
     pub initial_rebalance_delay_ms: u64,
+    /// The least time between two target assignments of a group (Kafka 4.3+).
+    pub assignment_interval_ms: u64,
     pub heartbeat_interval_ms: i32,
     pub max_size: usize,
     pub num_standby_replicas: i32,
@@ -61,6 +63,7 @@ impl Default for CoordinatorConfig {
         CoordinatorConfig {
             session_timeout_ms: 45_000,
             initial_rebalance_delay_ms: 3_000,
+            assignment_interval_ms: 1_000,
             heartbeat_interval_ms: 5_000,
             max_size: i32::MAX as usize,
             num_standby_replicas: 0,
@@ -134,6 +137,8 @@ pub struct Coordinator {
     config: CoordinatorConfig,
     metadata: ClusterMetadata,
     groups: BTreeMap<String, Group>,
+    /// Group-level configs (Kafka's `IncrementalAlterConfigs` on a GROUP resource).
+    group_configs: BTreeMap<String, CoordinatorConfig>,
 }
 
 impl Coordinator {
@@ -142,11 +147,44 @@ impl Coordinator {
             config,
             metadata: ClusterMetadata::default(),
             groups: BTreeMap::new(),
+            group_configs: BTreeMap::new(),
         }
     }
 
     pub fn config(&self) -> &CoordinatorConfig {
         &self.config
+    }
+
+    /// Sets a group-level config of `group_id`, as Kafka's group configs do; applies from the
+    /// group's next heartbeat. A changed standby count bumps the group epoch then (spec 3.1).
+    pub fn set_group_config(
+        &mut self,
+        group_id: &str,
+        name: &str,
+        value: &str,
+    ) -> Result<(), String> {
+        let parsed: u64 = value
+            .parse()
+            .map_err(|_| format!("{name}: {value:?} is not a non-negative number"))?;
+        let config = self
+            .group_configs
+            .entry(group_id.to_owned())
+            .or_insert_with(|| self.config.clone());
+        match name {
+            "streams.session.timeout.ms" => config.session_timeout_ms = parsed,
+            "streams.heartbeat.interval.ms" => {
+                config.heartbeat_interval_ms =
+                    i32::try_from(parsed).map_err(|_| format!("{name}: {value} is too large"))?
+            }
+            "streams.num.standby.replicas" => {
+                config.num_standby_replicas =
+                    i32::try_from(parsed).map_err(|_| format!("{name}: {value} is too large"))?
+            }
+            "streams.initial.rebalance.delay.ms" => config.initial_rebalance_delay_ms = parsed,
+            "streams.assignment.interval.ms" => config.assignment_interval_ms = parsed,
+            _ => return Err(format!("unknown group config {name}")),
+        }
+        Ok(())
     }
 
     /// The cluster's topics changed (created, deleted, resized).
@@ -173,9 +211,13 @@ impl Coordinator {
         if let Err(error) = validate::request(request) {
             return (error.response(), Vec::new());
         }
+        let config = self
+            .group_configs
+            .get(&request.group_id)
+            .unwrap_or(&self.config);
         let result = group::heartbeat(
             &mut self.groups,
-            &self.config,
+            config,
             &self.metadata,
             now_ms,
             context,

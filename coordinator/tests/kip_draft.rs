@@ -23,6 +23,7 @@ fn context() -> RequestContext {
 fn coordinator(topics: &[(&str, i32)]) -> KipDraftCoordinator {
     let config = CoordinatorConfig {
         initial_rebalance_delay_ms: 0,
+        assignment_interval_ms: 0,
         ..CoordinatorConfig::default()
     };
     let mut draft = KipDraftCoordinator::new(Coordinator::new(config));

@@ -310,9 +310,12 @@ fn topics(list: &[(&str, i32)]) -> ClusterMetadata {
 }
 
 /// Kafka's default group configs, with the initial rebalance delay off (section 12's setting).
+/// Kafka's defaults with no initial delay and no assignment interval, as section 12 of the spec
+/// assumes.
 fn kafka_config() -> CoordinatorConfig {
     CoordinatorConfig {
         initial_rebalance_delay_ms: 0,
+        assignment_interval_ms: 0,
         ..CoordinatorConfig::default()
     }
 }

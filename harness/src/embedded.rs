@@ -19,6 +19,7 @@ pub fn test_config() -> CoordinatorConfig {
         session_timeout_ms: 6_000,
         heartbeat_interval_ms: 500,
         initial_rebalance_delay_ms: 0,
+        assignment_interval_ms: 0,
         ..CoordinatorConfig::default()
     }
 }
@@ -110,6 +111,27 @@ impl EmbeddedTarget {
             response: response_bytes,
         };
         Ok((response, exchange))
+    }
+
+    /// Group-level configs, as Kafka's IncrementalAlterConfigs on a GROUP resource sets them.
+    pub fn set_group_configs(
+        &mut self,
+        group_id: &str,
+        configs: &[(String, String)],
+    ) -> TransportResult<()> {
+        for (name, value) in configs {
+            self.coordinator
+                .set_group_config(group_id, name, value)
+                .map_err(|message| {
+                    TransportError::Broker {
+                        what: "setting group configs".to_owned(),
+                        // Kafka's INVALID_CONFIG.
+                        error_code: 40,
+                        message: Some(message),
+                    }
+                })?;
+        }
+        Ok(())
     }
 
     pub fn create_topics(&mut self, topics: &[(String, i32)]) {

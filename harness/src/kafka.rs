@@ -4,9 +4,14 @@
 use std::time::{Duration, Instant};
 
 use kafka_protocol::messages::create_topics_request::CreatableTopic;
+use kafka_protocol::messages::describe_configs_request::DescribeConfigsResource;
+use kafka_protocol::messages::incremental_alter_configs_request::{
+    AlterConfigsResource, AlterableConfig,
+};
 use kafka_protocol::messages::metadata_request::MetadataRequestTopic;
 use kafka_protocol::messages::{
-    CreateTopicsRequest, DeleteTopicsRequest, FindCoordinatorRequest, MetadataRequest, TopicName,
+    CreateTopicsRequest, DeleteTopicsRequest, DescribeConfigsRequest, FindCoordinatorRequest,
+    IncrementalAlterConfigsRequest, MetadataRequest, TopicName,
 };
 use kafka_protocol::protocol::StrBytes;
 use streamspec_protocol::kafka::streams_group_heartbeat_request::{Subtopology, Topology};
@@ -29,6 +34,7 @@ const UNKNOWN_TOPIC_OR_PARTITION: i16 = 3;
 pub struct KafkaTarget {
     bootstrap: Connection,
     coordinator: Connection,
+    timeout: Duration,
     pub heartbeat_version: i16,
     pub describe_version: i16,
 }
@@ -56,6 +62,7 @@ impl KafkaTarget {
         Ok(KafkaTarget {
             bootstrap,
             coordinator,
+            timeout,
             heartbeat_version,
             describe_version,
         })
@@ -258,6 +265,90 @@ impl KafkaTarget {
 /// Kafka's answers while the group coordinator is still being set up; worth asking again.
 const COORDINATOR_LOAD_IN_PROGRESS: i16 = 14;
 const COORDINATOR_NOT_AVAILABLE: i16 = 15;
+
+/// Kafka's config resource type of a group.
+const RESOURCE_TYPE_GROUP: i8 = 32;
+/// IncrementalAlterConfigs operation SET.
+const CONFIG_SET: i8 = 0;
+
+impl KafkaTarget {
+    /// Sets group-level configs (e.g. `streams.num.standby.replicas`) of `group_id`.
+    pub async fn set_group_configs(
+        &mut self,
+        group_id: &str,
+        configs: &[(String, String)],
+    ) -> TransportResult<()> {
+        let resource = AlterConfigsResource::default()
+            .with_resource_type(RESOURCE_TYPE_GROUP)
+            .with_resource_name(StrBytes::from_string(group_id.to_owned()))
+            .with_configs(
+                configs
+                    .iter()
+                    .map(|(name, value)| {
+                        AlterableConfig::default()
+                            .with_name(StrBytes::from_string(name.clone()))
+                            .with_config_operation(CONFIG_SET)
+                            .with_value(Some(StrBytes::from_string(value.clone())))
+                    })
+                    .collect(),
+            );
+        let request = IncrementalAlterConfigsRequest::default().with_resources(vec![resource]);
+        let response = self
+            .bootstrap
+            .call_kafka(1, &request, "IncrementalAlterConfigs")
+            .await?;
+        for result in &response.responses {
+            if result.error_code != 0 {
+                return Err(broker_error(
+                    &format!("setting group configs {configs:?}"),
+                    result.error_code,
+                    result.error_message.as_ref(),
+                ));
+            }
+        }
+        // The configs reach the broker's metadata a little later; wait, bounded, until they read
+        // back, so that the scenario's next request meets them.
+        let describe = DescribeConfigsRequest::default().with_resources(vec![
+            DescribeConfigsResource::default()
+                .with_resource_type(RESOURCE_TYPE_GROUP)
+                .with_resource_name(StrBytes::from_string(group_id.to_owned()))
+                .with_configuration_keys(Some(
+                    configs
+                        .iter()
+                        .map(|(name, _)| StrBytes::from_string(name.clone()))
+                        .collect(),
+                )),
+        ]);
+        let started = Instant::now();
+        loop {
+            let response = self
+                .bootstrap
+                .call_kafka(4, &describe, "DescribeConfigs")
+                .await?;
+            let applied = configs.iter().all(|(name, value)| {
+                response
+                    .results
+                    .iter()
+                    .flat_map(|result| &result.configs)
+                    .any(|config| {
+                        config.name.as_str() == name
+                            && config.value.as_ref().is_some_and(|v| v.as_str() == value)
+                    })
+            });
+            if applied {
+                return Ok(());
+            }
+            if started.elapsed() > self.timeout {
+                return Err(TransportError::Timeout {
+                    address: self.bootstrap.address().to_owned(),
+                    what: format!("group configs {configs:?} to apply"),
+                    after: self.timeout,
+                });
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+}
 
 /// The address of the coordinator of `group_id` (FindCoordinator v4, key type 0: group), asking
 /// again while the coordinator is loading, within `deadline`.

@@ -251,6 +251,18 @@ async fn run_step(
     step: &Step,
     context: &mut Context,
 ) -> Result<(), StepFailure> {
+    if let Some(configs) = &step.group_config {
+        let group = context.variables["group"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
+        let configs: Vec<(String, String)> = configs
+            .iter()
+            .map(|(name, value)| (name.clone(), value.clone()))
+            .collect();
+        target.set_group_configs(&group, &configs).await?;
+        return Ok(());
+    }
     if let Some(milliseconds) = step.sleep_ms {
         target.sleep(Duration::from_millis(milliseconds)).await;
         return Ok(());

@@ -25,6 +25,8 @@
 //!   id only); `fields` then overrides top-level request fields (Kafka's JSON names).
 //! - A `describe` step describes `groups` (default `["${group}"]`).
 //! - `sleep_ms` waits in real time (for session and rebalance timeouts).
+//! - `group_config` sets group-level configs of the scenario's group (IncrementalAlterConfigs on a
+//!   GROUP resource), e.g. `{ "streams.num.standby.replicas": "1" }`.
 //! - `expect` is matched against the response's JSON (see [`crate::matcher`]); `capture` stores
 //!   values of the response by JSON pointer for later `${name}` (or `${name+1}`) references.
 //! - `until: { "within_ms": N }` repeats the step until `expect` matches, within the bound.
@@ -119,6 +121,9 @@ pub struct Step {
     pub describe: Option<DescribeStep>,
     #[serde(default)]
     pub sleep_ms: Option<u64>,
+    /// Group-level configs to set on the scenario's group, e.g. `streams.num.standby.replicas`.
+    #[serde(default)]
+    pub group_config: Option<BTreeMap<String, String>>,
     #[serde(default)]
     pub expect: Option<Value>,
     #[serde(default)]
@@ -251,16 +256,18 @@ pub fn parse(source: &str, text: &str) -> Result<Scenario, ScenarioError> {
             step.heartbeat.is_some(),
             step.describe.is_some(),
             step.sleep_ms.is_some(),
+            step.group_config.is_some(),
         ];
         if actions.iter().filter(|present| **present).count() != 1 {
             return Err(invalid(format!(
-                "step {}: needs exactly one of heartbeat, describe, sleep_ms",
+                "step {}: needs exactly one of heartbeat, describe, sleep_ms, group_config",
                 index + 1
             )));
         }
-        if step.sleep_ms.is_some() && (step.expect.is_some() || !step.capture.is_empty()) {
+        let waits_or_configures = step.sleep_ms.is_some() || step.group_config.is_some();
+        if waits_or_configures && (step.expect.is_some() || !step.capture.is_empty()) {
             return Err(invalid(format!(
-                "step {}: sleep_ms takes no expect or capture",
+                "step {}: sleep_ms and group_config take no expect or capture",
                 index + 1
             )));
         }

@@ -204,6 +204,7 @@ impl Default for Simulation {
     fn default() -> Self {
         let config = CoordinatorConfig {
             initial_rebalance_delay_ms: 0,
+            assignment_interval_ms: 0,
             ..CoordinatorConfig::default()
         };
         let mut coordinator = Coordinator::new(config);

@@ -123,6 +123,18 @@ impl Target {
         }
     }
 
+    /// Sets group-level configs of `group_id`.
+    pub async fn set_group_configs(
+        &mut self,
+        group_id: &str,
+        configs: &[(String, String)],
+    ) -> TransportResult<()> {
+        match self {
+            Target::Kafka(kafka) => kafka.set_group_configs(group_id, configs).await,
+            Target::Embedded(embedded) => embedded.set_group_configs(group_id, configs),
+        }
+    }
+
     /// Deletes the scenario's topics; the embedded cluster goes away with the target.
     pub async fn delete_topics(
         &mut self,
