@@ -73,13 +73,19 @@ fn name_list(names: &[String]) -> String {
     }
 }
 
-/// The partition count of each repartition source topic: explicit, or derived from the
-/// subtopologies writing to it (the largest partition count among their inputs), iteratively.
-fn repartition_counts(topology: &Topology, metadata: &ClusterMetadata) -> BTreeMap<String, i32> {
+/// The partition count of each repartition topic: explicit where the reader gives one (non-zero);
+/// otherwise decided by the first subtopology, in topology order, that writes it and whose inputs
+/// have counts: the largest among them. Passes repeat while they make progress. A topology whose
+/// counts cannot all be decided (a loop, or a repartition source topic nobody writes) is invalid
+/// (spec 5.4 step 2, R34; Kafka 4.4 answers STREAMS_INVALID_TOPOLOGY).
+fn repartition_counts(
+    topology: &Topology,
+    metadata: &ClusterMetadata,
+) -> Result<BTreeMap<String, i32>, String> {
     let mut counts: BTreeMap<String, i32> = BTreeMap::new();
     for subtopology in &topology.subtopologies {
         for topic in &subtopology.repartition_source_topics {
-            if topic.partitions > 0 {
+            if topic.partitions != 0 {
                 counts.insert(topic.name.clone(), topic.partitions);
             }
         }
@@ -96,29 +102,37 @@ fn repartition_counts(topology: &Topology, metadata: &ClusterMetadata) -> BTreeM
         sources.chain(repartitions).max()
     };
     loop {
-        let mut progressed = false;
+        let (mut needed, mut progressed) = (false, false);
         for writer in &topology.subtopologies {
-            let Some(count) = input_count(writer, &counts) else {
-                continue;
-            };
             for sink in &writer.repartition_sink_topics {
-                let is_read = topology.subtopologies.iter().any(|reader| {
-                    reader
-                        .repartition_source_topics
-                        .iter()
-                        .any(|t| &t.name == sink)
-                });
-                let current = counts.get(sink).copied().unwrap_or(0);
-                if is_read && count > current {
-                    counts.insert(sink.clone(), count);
-                    progressed = true;
+                if counts.contains_key(sink) {
+                    continue;
+                }
+                match input_count(writer, &counts) {
+                    Some(count) => {
+                        counts.insert(sink.clone(), count);
+                        progressed = true;
+                    }
+                    None => needed = true,
                 }
             }
         }
-        if !progressed {
-            return counts;
+        if needed && !progressed {
+            return Err("Failed to compute number of partitions for all repartition topics. There may be loops in the topology that cannot be resolved.".to_owned());
+        }
+        if !needed {
+            break;
         }
     }
+    let unwritten = topology
+        .subtopologies
+        .iter()
+        .flat_map(|subtopology| &subtopology.repartition_source_topics)
+        .any(|topic| !counts.contains_key(&topic.name));
+    if unwritten {
+        return Err("Failed to compute number of partitions for all repartition topics, because a repartition source topic is never used as a sink topic.".to_owned());
+    }
+    Ok(counts)
 }
 
 /// Resolves `topology` against `metadata` (spec 5.4, steps in its order).
@@ -155,7 +169,13 @@ pub fn configure(topology: &Topology, metadata: &ClusterMetadata) -> ConfiguredT
         return configured;
     }
     // Step 2: repartition topic partition counts.
-    let mut repartition = repartition_counts(topology, metadata);
+    let mut repartition = match repartition_counts(topology, metadata) {
+        Ok(counts) => counts,
+        Err(invalid) => {
+            configured.invalid = Some(invalid);
+            return configured;
+        }
+    };
     // Step 3: copartition groups.
     for subtopology in &topology.subtopologies {
         for group in &subtopology.copartition_groups {
