@@ -9,6 +9,7 @@
 //!   topics to create, members removed).
 
 pub mod assignor;
+pub mod fuzzing;
 mod group;
 pub mod kip_draft;
 pub mod tasks;
