@@ -141,6 +141,11 @@ impl EmbeddedTarget {
         self.coordinator.handle_metadata(self.metadata.clone());
     }
 
+    /// The virtual clock, in milliseconds since the target opened.
+    pub fn now_ms(&self) -> u64 {
+        self.now_ms
+    }
+
     /// Advances the virtual clock by `duration_ms`, firing every timeout due on the way.
     pub fn sleep(&mut self, duration_ms: u64) {
         let until = self.now_ms + duration_ms;

@@ -3,6 +3,7 @@
 
 use std::time::{Duration, Instant};
 
+use kafka_protocol::messages::create_partitions_request::CreatePartitionsTopic;
 use kafka_protocol::messages::create_topics_request::CreatableTopic;
 use kafka_protocol::messages::describe_configs_request::DescribeConfigsResource;
 use kafka_protocol::messages::incremental_alter_configs_request::{
@@ -10,8 +11,8 @@ use kafka_protocol::messages::incremental_alter_configs_request::{
 };
 use kafka_protocol::messages::metadata_request::MetadataRequestTopic;
 use kafka_protocol::messages::{
-    CreateTopicsRequest, DeleteTopicsRequest, DescribeConfigsRequest, FindCoordinatorRequest,
-    IncrementalAlterConfigsRequest, MetadataRequest, TopicName,
+    CreatePartitionsRequest, CreateTopicsRequest, DeleteTopicsRequest, DescribeConfigsRequest,
+    FindCoordinatorRequest, IncrementalAlterConfigsRequest, MetadataRequest, TopicName,
 };
 use kafka_protocol::protocol::StrBytes;
 use streamspec_protocol::kafka::streams_group_heartbeat_request::{Subtopology, Topology};
@@ -120,6 +121,47 @@ impl KafkaTarget {
                 ));
             }
         }
+        self.await_partition_counts(topics, deadline).await
+    }
+
+    /// Grows `topic` to `partitions` partitions (CreatePartitions) and waits until metadata shows
+    /// them led.
+    pub async fn create_partitions(
+        &mut self,
+        topic: &str,
+        partitions: i32,
+        deadline: Duration,
+    ) -> TransportResult<()> {
+        let request = CreatePartitionsRequest::default()
+            .with_topics(vec![CreatePartitionsTopic::default()
+                .with_name(TopicName(StrBytes::from_string(topic.to_owned())))
+                .with_count(partitions)
+                .with_assignments(None)])
+            .with_timeout_ms(deadline.as_millis() as i32);
+        let response = self
+            .bootstrap
+            .call_kafka(3, &request, "CreatePartitions")
+            .await?;
+        for result in &response.results {
+            if result.error_code != 0 {
+                return Err(broker_error(
+                    &format!("growing topic {topic} to {partitions} partitions"),
+                    result.error_code,
+                    result.error_message.as_ref(),
+                ));
+            }
+        }
+        self.await_partition_counts(&[(topic.to_owned(), partitions)], deadline)
+            .await
+    }
+
+    /// Waits, within `deadline`, until metadata shows every topic of `topics` with its count of
+    /// partitions, each with a leader.
+    async fn await_partition_counts(
+        &mut self,
+        topics: &[(String, i32)],
+        deadline: Duration,
+    ) -> TransportResult<()> {
         let names: Vec<String> = topics.iter().map(|(name, _)| name.clone()).collect();
         let started = Instant::now();
         loop {
@@ -134,7 +176,7 @@ impl KafkaTarget {
             if started.elapsed() > deadline {
                 return Err(TransportError::Timeout {
                     address: self.bootstrap.address().to_owned(),
-                    what: format!("metadata for the new topics {names:?}"),
+                    what: format!("metadata for the topics {names:?}"),
                     after: deadline,
                 });
             }
@@ -308,33 +350,14 @@ impl KafkaTarget {
         }
         // The configs reach the broker's metadata a little later; wait, bounded, until they read
         // back, so that the scenario's next request meets them.
-        let describe = DescribeConfigsRequest::default().with_resources(vec![
-            DescribeConfigsResource::default()
-                .with_resource_type(RESOURCE_TYPE_GROUP)
-                .with_resource_name(StrBytes::from_string(group_id.to_owned()))
-                .with_configuration_keys(Some(
-                    configs
-                        .iter()
-                        .map(|(name, _)| StrBytes::from_string(name.clone()))
-                        .collect(),
-                )),
-        ]);
+        let names: Vec<String> = configs.iter().map(|(name, _)| name.clone()).collect();
         let started = Instant::now();
         loop {
-            let response = self
-                .bootstrap
-                .call_kafka(4, &describe, "DescribeConfigs")
-                .await?;
-            let applied = configs.iter().all(|(name, value)| {
-                response
-                    .results
-                    .iter()
-                    .flat_map(|result| &result.configs)
-                    .any(|config| {
-                        config.name.as_str() == name
-                            && config.value.as_ref().is_some_and(|v| v.as_str() == value)
-                    })
-            });
+            let values = self.group_configs(group_id, &names).await?;
+            let applied = configs
+                .iter()
+                .zip(&values)
+                .all(|((_, wanted), found)| found.as_deref() == Some(wanted.as_str()));
             if applied {
                 return Ok(());
             }
@@ -347,6 +370,41 @@ impl KafkaTarget {
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
+    }
+
+    /// The values of group-level configs of `group_id`, in the order of `names`; a config never
+    /// set reads as the broker's default.
+    pub async fn group_configs(
+        &mut self,
+        group_id: &str,
+        names: &[String],
+    ) -> TransportResult<Vec<Option<String>>> {
+        let describe = DescribeConfigsRequest::default().with_resources(vec![
+            DescribeConfigsResource::default()
+                .with_resource_type(RESOURCE_TYPE_GROUP)
+                .with_resource_name(StrBytes::from_string(group_id.to_owned()))
+                .with_configuration_keys(Some(
+                    names
+                        .iter()
+                        .map(|name| StrBytes::from_string(name.clone()))
+                        .collect(),
+                )),
+        ]);
+        let response = self
+            .bootstrap
+            .call_kafka(4, &describe, "DescribeConfigs")
+            .await?;
+        Ok(names
+            .iter()
+            .map(|name| {
+                response
+                    .results
+                    .iter()
+                    .flat_map(|result| &result.configs)
+                    .find(|config| config.name.as_str() == name)
+                    .and_then(|config| config.value.as_ref().map(|v| v.to_string()))
+            })
+            .collect())
     }
 }
 

@@ -1,7 +1,8 @@
 //! The conformance harness: a Kafka transport, scenarios as data, the runner that grades a
-//! target rule by rule, and reports. Generators, simulated members and the invariant oracle come
-//! later.
+//! target rule by rule, reports, and randomized runs (generators, simulated members, the
+//! invariant oracle, seeded campaigns).
 
+pub mod campaign;
 pub mod embedded;
 pub mod kafka;
 pub mod matcher;

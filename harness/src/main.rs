@@ -3,15 +3,16 @@
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
 
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use streamspec::campaign::{self, CampaignConfig, Progress, Trace};
 use streamspec::report::Report;
 use streamspec::runner::{run_scenario, RunSettings, Verdict};
 use streamspec::scenario::{self, Scenario};
-use streamspec::simulation;
 use streamspec::target::TargetSpec;
 use streamspec::transport::Connection;
 
@@ -22,6 +23,12 @@ const EXAMPLES: &str = "Examples:
   streamspec check --target broker:9092 --scenarios my-scenarios/ --only-scenarios --json out.json
   streamspec fuzz --duration 60s --seed 7
   streamspec list";
+
+const FUZZ_EXAMPLES: &str = "Examples:
+  streamspec fuzz --duration 60s --seed 7
+  streamspec fuzz --target 127.0.0.1:9092 --duration 60s --groups 4 --junit fuzz.xml
+  streamspec fuzz --check-determinism --duration 10s
+  streamspec replay streamspec-trace-7-12.json --target 127.0.0.1:9092";
 
 #[derive(Parser, Debug)]
 #[command(name = "streamspec", version, about = "Conformance checker for the Kafka Streams rebalance protocol (KIP-1071)", after_help = EXAMPLES)]
@@ -73,26 +80,58 @@ enum Command {
         #[arg(long)]
         run_id: Option<String>,
     },
-    /// Randomized runs against the reference coordinator: simulated members, faults, and the
-    /// invariant oracle; a violation is saved as a trace that `replay` runs again.
+    /// Randomized runs: simulated members, faults and the invariant oracle, against the
+    /// reference in process or a broker; a violation is shrunk and saved as a trace that `replay`
+    /// runs again.
+    #[command(after_help = FUZZ_EXAMPLES)]
     Fuzz {
-        /// Only `embedded` so far: the reference coordinator in process.
-        #[arg(long, default_value = "embedded")]
+        /// The coordinator: HOST:PORT of a broker, or `embedded` for the reference in process.
+        #[arg(long, default_value = "embedded", value_name = "HOST:PORT|embedded")]
         target: String,
-        /// How long to run, e.g. 60s or 2m.
+        /// How long to run, e.g. 60s or 2m; a run in progress finishes.
         #[arg(long, default_value = "10s", value_parser = parse_duration)]
         duration: Duration,
         /// The root seed every run derives from (also STREAMSPEC_SEED).
         #[arg(long, env = "STREAMSPEC_SEED", default_value_t = 0x5eed)]
         seed: u64,
-        /// Operations per run.
-        #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..=100_000))]
-        operations: u32,
+        /// Operations per run, about [default: 200 in process, 40 against a broker, where time is real].
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+        operations: Option<u32>,
+        /// Groups run at once against a broker.
+        #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u16).range(1..=64))]
+        groups: u16,
+        /// Runs every input twice and compares the traces.
+        #[arg(long)]
+        check_determinism: bool,
+        /// Time allowed for shrinking a violation, e.g. 60s.
+        #[arg(long, default_value = "60s", value_parser = parse_duration)]
+        shrink: Duration,
+        /// Write a JUnit XML report (a test case per invariant).
+        #[arg(long, value_name = "FILE")]
+        junit: Option<PathBuf>,
+        /// Write a JSON report.
+        #[arg(long, value_name = "FILE")]
+        json: Option<PathBuf>,
+        /// Bound on every single wait for a broker, in milliseconds.
+        #[arg(long, default_value_t = 15_000)]
+        timeout_ms: u64,
+        /// Makes group and topic names on a broker unique; defaults to the current time.
+        #[arg(long)]
+        run_id: Option<String>,
     },
-    /// Runs a saved trace (a JSON list of operations) again through the oracle.
+    /// Runs a saved trace again through the oracle.
     Replay {
         /// The trace file `fuzz` wrote.
         file: PathBuf,
+        /// The coordinator to run it against.
+        #[arg(long, default_value = "embedded", value_name = "HOST:PORT|embedded")]
+        target: String,
+        /// Bound on every single wait for a broker, in milliseconds.
+        #[arg(long, default_value_t = 15_000)]
+        timeout_ms: u64,
+        /// Print every exchange, not only those that show a violation.
+        #[arg(long)]
+        history: bool,
     },
     /// Lists the rules and the scenarios that check them.
     List {
@@ -187,6 +226,53 @@ fn list(source: &ScenarioSource, evidence: bool) -> Result<ExitCode, String> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// One line, exit 2, when nothing usable listens at a broker target.
+async fn preflight(target: &TargetSpec, timeout: Duration) -> Result<(), String> {
+    let TargetSpec::Kafka(address) = target else {
+        return Ok(());
+    };
+    let connection = Connection::connect(address, timeout)
+        .await
+        .map_err(|error| error.to_string())?;
+    for key in [88, 89] {
+        if connection.versions(key).is_none() {
+            return Err(format!(
+                "{address} does not offer api key {key}: is the Streams rebalance protocol enabled?"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// In process every run has a coordinator of its own, so names need no uniqueness and the run
+/// stays deterministic; on a shared broker they must not meet earlier runs' names.
+fn default_run_id(target: &TargetSpec) -> String {
+    if *target == TargetSpec::Embedded {
+        return "embedded".to_owned();
+    }
+    let millis = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|elapsed| elapsed.as_millis())
+        .unwrap_or_default();
+    format!("{millis:x}")
+}
+
+fn write_reports(
+    report: &Report,
+    junit: Option<PathBuf>,
+    json: Option<PathBuf>,
+) -> Result<(), String> {
+    if let Some(path) = junit {
+        std::fs::write(&path, report.junit())
+            .map_err(|error| format!("{}: {error}", path.display()))?;
+    }
+    if let Some(path) = json {
+        std::fs::write(&path, report.json())
+            .map_err(|error| format!("{}: {error}", path.display()))?;
+    }
+    Ok(())
+}
+
 #[allow(clippy::too_many_arguments)] // the flags of `check`, passed on as they are
 async fn check(
     target: Option<String>,
@@ -201,32 +287,8 @@ async fn check(
     let target = TargetSpec::parse(target.as_deref().unwrap_or("embedded"));
     let scenarios = select(source)?;
     let timeout = Duration::from_millis(timeout_ms);
-    if let TargetSpec::Kafka(address) = &target {
-        // One line, exit 2, when nothing usable listens there.
-        let connection = Connection::connect(address, timeout)
-            .await
-            .map_err(|error| error.to_string())?;
-        for key in [88, 89] {
-            if connection.versions(key).is_none() {
-                return Err(format!(
-                    "{address} does not offer api key {key}: is the Streams rebalance protocol enabled?"
-                ));
-            }
-        }
-    }
-
-    // Each embedded scenario has a coordinator of its own, so names need no uniqueness and the
-    // run stays deterministic; on a shared broker they must not meet earlier runs' names.
-    let run_id = run_id.unwrap_or_else(|| {
-        if target == TargetSpec::Embedded {
-            return "embedded".to_owned();
-        }
-        let millis = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|elapsed| elapsed.as_millis())
-            .unwrap_or_default();
-        format!("{millis:x}")
-    });
+    preflight(&target, timeout).await?;
+    let run_id = run_id.unwrap_or_else(|| default_run_id(&target));
     eprintln!(
         "streamspec check --target {target}: {} scenarios, run id {run_id}",
         scenarios.len()
@@ -289,14 +351,7 @@ async fn check(
         outcomes,
     };
     print!("{}", report.human());
-    if let Some(path) = junit {
-        std::fs::write(&path, report.junit())
-            .map_err(|error| format!("{}: {error}", path.display()))?;
-    }
-    if let Some(path) = json {
-        std::fs::write(&path, report.json())
-            .map_err(|error| format!("{}: {error}", path.display()))?;
-    }
+    write_reports(&report, junit, json)?;
     Ok(if report.passed() {
         ExitCode::SUCCESS
     } else {
@@ -322,66 +377,162 @@ fn parse_duration(text: &str) -> Result<Duration, String> {
     }
 }
 
-fn fuzz(target: &str, duration: Duration, seed: u64, operations: u32) -> Result<ExitCode, String> {
-    if target != "embedded" {
-        return Err(format!(
-            "fuzz --target {target}: campaigns against a broker are not built yet; use --target embedded"
-        ));
-    }
-    // The run's seed and configuration first, so any output can be reproduced.
-    println!(
-        "streamspec fuzz --target embedded --seed {seed} --operations {operations} --duration {}s",
-        duration.as_secs()
-    );
-    let progress = ProgressBar::new_spinner();
-    if !std::io::stderr().is_terminal() {
-        progress.set_draw_target(ProgressDrawTarget::hidden());
-    }
-    let started = std::time::Instant::now();
-    let (mut runs, mut executed) = (0u64, 0u64);
-    while started.elapsed() < duration {
-        let bytes = simulation::run_bytes(seed, runs, operations as usize * 4);
-        let sequence = simulation::Operation::sequence(&bytes);
-        executed += sequence.len() as u64;
-        if let Err(violation) = simulation::Simulation::run(&sequence) {
-            progress.finish_and_clear();
-            let file = PathBuf::from(format!("streamspec-trace-{seed}-{runs}.json"));
-            let trace = serde_json::to_string_pretty(&sequence).expect("operations serialize");
-            std::fs::write(&file, trace).map_err(|error| format!("{}: {error}", file.display()))?;
-            println!("VIOLATION in run {runs}: {violation}");
-            println!("trace: {}", file.display());
-            println!("replay: streamspec replay {}", file.display());
-            return Ok(ExitCode::from(1));
-        }
-        runs += 1;
-        let rate = executed as f64 / started.elapsed().as_secs_f64().max(1e-9);
-        progress.set_message(format!(
-            "{runs} runs, {executed} operations, {rate:.0} operations/s, 0 violations"
-        ));
-        progress.tick();
-    }
-    progress.finish_and_clear();
-    let rate = executed as f64 / started.elapsed().as_secs_f64().max(1e-9);
-    println!("{runs} runs, {executed} operations, {rate:.0} operations/s with the oracle on, 0 violations");
-    Ok(ExitCode::SUCCESS)
+/// The flags of `fuzz`.
+struct FuzzFlags {
+    config: CampaignConfig,
+    junit: Option<PathBuf>,
+    json: Option<PathBuf>,
 }
 
-fn replay(file: &std::path::Path) -> Result<ExitCode, String> {
+fn fuzz(flags: FuzzFlags) -> Result<ExitCode, String> {
+    let config = &flags.config;
+    // The run's seed and configuration first, so that any output can be reproduced.
+    println!("{}", config.command());
+    println!(
+        "run id {}; about {} operations per run, each run a fresh group{}",
+        config.run_id,
+        config.operations,
+        match config.target {
+            TargetSpec::Embedded => " on a virtual clock".to_owned(),
+            TargetSpec::Kafka(_) => format!(", {} at once, on real time", config.groups),
+        }
+    );
+    let progress = Progress::default();
+    let bar = ProgressBar::new_spinner();
+    if !std::io::stderr().is_terminal() {
+        bar.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    let started = std::time::Instant::now();
+    let result = std::thread::scope(|scope| {
+        let campaign = scope.spawn(|| campaign::run(config, &progress));
+        while !campaign.is_finished() {
+            let seconds = started.elapsed().as_secs_f64().max(1e-9);
+            let heartbeats = progress.heartbeats.load(Ordering::Relaxed);
+            bar.set_message(format!(
+                "{} runs, {} operations, {:.0} heartbeats/s, {} violations",
+                progress.runs.load(Ordering::Relaxed),
+                progress.operations.load(Ordering::Relaxed),
+                heartbeats as f64 / seconds,
+                progress.violations.load(Ordering::Relaxed)
+            ));
+            bar.tick();
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        campaign.join().expect("the campaign thread ends")
+    });
+    bar.finish_and_clear();
+    let mut trace_file = None;
+    if let Some(finding) = &result.finding {
+        let file = format!("streamspec-trace-{}-{}.json", config.seed, finding.run);
+        let trace = Trace {
+            seed: config.seed,
+            run: finding.run,
+            target: config.target.to_string(),
+            violation: finding.violation.to_string(),
+            input: finding.input.clone(),
+        };
+        let text = serde_json::to_string_pretty(&trace).expect("traces serialize");
+        std::fs::write(&file, text).map_err(|error| format!("{file}: {error}"))?;
+        trace_file = Some(file);
+    }
+    let report = campaign::report(config, &result, trace_file.as_deref());
+    print!("{}", report.human());
+    let seconds = result.elapsed.as_secs_f64().max(1e-9);
+    println!(
+        "{} runs, {} operations ({:.0}/s), {} heartbeats ({:.0}/s) in {:.1} s with the oracle on",
+        result.runs,
+        result.operations,
+        result.operations as f64 / seconds,
+        result.heartbeats,
+        result.heartbeats as f64 / seconds,
+        seconds
+    );
+    let witnesses: Vec<String> = result
+        .witnesses
+        .counts()
+        .iter()
+        .map(|(name, count)| format!("{name} {count}"))
+        .collect();
+    println!("sometimes: {}", witnesses.join(", "));
+    for (name, _) in result.witnesses.counts().iter().filter(|(_, n)| *n == 0) {
+        println!("warning: no run reached \"{name}\"; the generator may be too weak there");
+    }
+    for error in &result.errors {
+        println!("error: {error}");
+    }
+    if let Some(file) = &trace_file {
+        println!("trace: {file}");
+        println!(
+            "replay: streamspec replay {file} --target {}",
+            config.target
+        );
+    }
+    write_reports(&report, flags.junit, flags.json)?;
+    Ok(if !report.passed() {
+        ExitCode::from(1)
+    } else if result.errors.iter().any(|e| !e.contains("clean-up")) {
+        ExitCode::from(2)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn replay(
+    file: &std::path::Path,
+    target: TargetSpec,
+    timeout: Duration,
+    history: bool,
+) -> Result<ExitCode, String> {
     let text =
         std::fs::read_to_string(file).map_err(|error| format!("{}: {error}", file.display()))?;
-    let sequence: Vec<simulation::Operation> =
-        serde_json::from_str(&text).map_err(|error| format!("{}: {error}", file.display()))?;
-    match simulation::Simulation::run(&sequence) {
-        Ok(simulation) => {
+    let trace: Trace = serde_json::from_str(&text).map_err(|error| {
+        format!(
+            "{}: not a trace that `streamspec fuzz` wrote: {error}",
+            file.display()
+        )
+    })?;
+    trace
+        .input
+        .setup
+        .validate()
+        .map_err(|error| format!("{}: setup: {error}", file.display()))?;
+    let config = CampaignConfig {
+        run_id: default_run_id(&target),
+        target,
+        seed: trace.seed,
+        duration: Duration::ZERO,
+        operations: 0,
+        groups: 1,
+        check_determinism: false,
+        io_timeout: timeout,
+        shrink_budget: Duration::ZERO,
+    };
+    println!(
+        "replaying run {} of seed {} (found on {}): {}",
+        trace.run, trace.seed, trace.target, trace.violation
+    );
+    let names = streamspec::simulation::setup::Names::new(&match config.target {
+        TargetSpec::Embedded => String::new(),
+        TargetSpec::Kafka(_) => format!("streamspec-replay-{}-", config.run_id),
+    });
+    let record = campaign::run_once(&config, names, &trace.input)?;
+    if history {
+        for event in &record.history {
+            print!("{}", event.render());
+        }
+    }
+    match &record.violation {
+        None => {
             println!(
                 "{} operations, {} exchanges, no violation",
-                sequence.len(),
-                simulation.history.len()
+                trace.input.operations.len(),
+                record.history.len()
             );
             Ok(ExitCode::SUCCESS)
         }
-        Err(violation) => {
+        Some(violation) => {
             println!("VIOLATION: {violation}");
+            print!("{}", violation.slice(&record.history));
             Ok(ExitCode::from(1))
         }
     }
@@ -400,8 +551,52 @@ fn main() -> ExitCode {
             duration,
             seed,
             operations,
-        } => fuzz(&target, duration, seed, operations),
-        Command::Replay { file } => replay(&file),
+            groups,
+            check_determinism,
+            shrink,
+            junit,
+            json,
+            timeout_ms,
+            run_id,
+        } => {
+            let target = TargetSpec::parse(&target);
+            let timeout = Duration::from_millis(timeout_ms);
+            runtime
+                .block_on(preflight(&target, timeout))
+                .and_then(|()| {
+                    let operations = operations.unwrap_or(match target {
+                        TargetSpec::Embedded => 200,
+                        TargetSpec::Kafka(_) => 40,
+                    });
+                    fuzz(FuzzFlags {
+                        config: CampaignConfig {
+                            run_id: run_id.unwrap_or_else(|| default_run_id(&target)),
+                            target,
+                            seed,
+                            duration,
+                            operations,
+                            groups,
+                            check_determinism,
+                            io_timeout: timeout,
+                            shrink_budget: shrink,
+                        },
+                        junit,
+                        json,
+                    })
+                })
+        }
+        Command::Replay {
+            file,
+            target,
+            timeout_ms,
+            history,
+        } => {
+            let target = TargetSpec::parse(&target);
+            let timeout = Duration::from_millis(timeout_ms);
+            runtime
+                .block_on(preflight(&target, timeout))
+                .and_then(|()| replay(&file, target, timeout, history))
+        }
         Command::Check {
             target,
             source,

@@ -148,7 +148,11 @@ fn rule_selection_that_matches_nothing_is_a_usage_error() {
 }
 
 #[test]
-fn fuzz_prints_its_seed_first_and_its_rate_last() {
+fn fuzz_prints_its_command_first_reports_every_invariant_and_writes_reports() {
+    let dir = std::env::temp_dir().join(format!("streamspec-fuzz-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let junit = dir.join("fuzz.xml");
+    let json = dir.join("fuzz.json");
     let output = streamspec(&[
         "fuzz",
         "--duration",
@@ -157,30 +161,56 @@ fn fuzz_prints_its_seed_first_and_its_rate_last() {
         "3",
         "--operations",
         "50",
+        "--check-determinism",
+        "--junit",
+        junit.to_str().unwrap(),
+        "--json",
+        json.to_str().unwrap(),
     ]);
     assert_eq!(output.status.code(), Some(0));
     let stdout = String::from_utf8(output.stdout).unwrap();
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(
         lines[0],
-        "streamspec fuzz --target embedded --seed 3 --operations 50 --duration 1s"
+        "streamspec fuzz --target embedded --seed 3 --operations 50 --duration 1s --groups 4 --check-determinism"
     );
-    let last = lines.last().unwrap();
+    let passing = lines.iter().filter(|line| line.contains(" pass ")).count();
+    assert_eq!(passing, 12, "{stdout}");
+    let rate = lines
+        .iter()
+        .find(|line| line.contains(" with the oracle on"))
+        .unwrap();
+    let runs: u64 = rate.split(' ').next().unwrap().parse().unwrap();
+    assert!(runs > 0, "{rate}");
     assert!(
-        last.ends_with(" operations/s with the oracle on, 0 violations"),
-        "{last}"
+        lines.last().unwrap().starts_with("sometimes: revocation "),
+        "{stdout}"
     );
-    let runs: u64 = last.split(' ').next().unwrap().parse().unwrap();
-    assert!(runs > 0, "{last}");
+
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    let document = roxmltree::Document::parse(&xml).unwrap();
+    let cases: Vec<_> = document
+        .descendants()
+        .filter(|node| node.has_tag_name("testcase"))
+        .collect();
+    assert_eq!(cases.len(), 12);
+    assert!(cases
+        .iter()
+        .all(|case| !case.children().any(|c| c.has_tag_name("failure"))));
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(report["target"], "embedded");
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
-fn fuzz_against_a_broker_is_not_built_yet() {
-    let output = streamspec(&["fuzz", "--target", "127.0.0.1:9092"]);
+fn fuzz_against_nothing_is_one_line_and_exit_2() {
+    let output = streamspec(&["fuzz", "--target", "127.0.0.1:1"]);
     assert_eq!(output.status.code(), Some(2));
+    assert!(output.stdout.is_empty());
     assert_eq!(
         stderr_lines(&output),
-        ["streamspec: fuzz --target 127.0.0.1:9092: campaigns against a broker are not built yet; use --target embedded"]
+        ["streamspec: cannot connect to 127.0.0.1:1: nothing listens there (connection refused)"]
     );
 }
 
@@ -189,28 +219,45 @@ fn replay_runs_a_saved_trace_through_the_oracle() {
     let dir = std::env::temp_dir().join(format!("streamspec-replay-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let trace = dir.join("trace.json");
-    std::fs::write(
-        &trace,
-        r#"[{"Join":{"member":0}},{"Join":{"member":1}},{"Leave":{"member":0}}]"#,
-    )
-    .unwrap();
-    let output = streamspec(&["replay", trace.to_str().unwrap()]);
+    let members = r#"{"process": 0, "static_member": false, "endpoint": true, "rack": null}"#;
+    let text = format!(
+        r#"{{"seed": 1, "run": 2, "target": "embedded", "violation": "none",
+            "input": {{"setup": {{"topics": [2], "subtopologies": [{{"sources": [0],
+            "reads_repartition": false, "changelog": false, "copartitioned": false}}],
+            "standby_replicas": 0, "members": [{members}, {members}, {members}, {members}]}},
+            "operations": [{{"Join": {{"member": 0}}}}, {{"Join": {{"member": 1}}}},
+            {{"Leave": {{"member": 0}}}}]}}}}"#
+    );
+    std::fs::write(&trace, text).unwrap();
+    let output = streamspec(&["replay", trace.to_str().unwrap(), "--history"]);
     assert_eq!(output.status.code(), Some(0));
     let stdout = String::from_utf8(output.stdout).unwrap();
-    assert!(stdout.starts_with("3 operations, "), "{stdout}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(
+        lines[0],
+        "replaying run 2 of seed 1 (found on embedded): none"
+    );
     assert!(
-        stdout.trim_end().ends_with(" exchanges, no violation"),
+        lines[1].starts_with("  [op 1 at 0 ms] m0-0 -> {"),
+        "{stdout}"
+    );
+    assert!(
+        lines.last().unwrap().starts_with("3 operations, "),
+        "{stdout}"
+    );
+    assert!(
+        lines.last().unwrap().ends_with(" exchanges, no violation"),
         "{stdout}"
     );
 
-    std::fs::write(&trace, "[{\"Jump\":{}}]").unwrap();
+    std::fs::write(&trace, "[{\"Join\":{\"member\":0}}]").unwrap();
     let output = streamspec(&["replay", trace.to_str().unwrap()]);
     assert_eq!(output.status.code(), Some(2));
     let lines = stderr_lines(&output);
     assert_eq!(lines.len(), 1);
     assert!(
         lines[0].starts_with(&format!(
-            "streamspec: {}: unknown variant `Jump`",
+            "streamspec: {}: not a trace that `streamspec fuzz` wrote: ",
             trace.display()
         )),
         "{lines:?}"

@@ -1,0 +1,512 @@
+//! Seeded campaigns: runs drawn from one root seed, against the reference in process or against a
+//! broker with several groups at once, the oracle checked on every run. A violation is shrunk by
+//! running smaller inputs again (each against a fresh group), saved as a trace, and reported in
+//! the formats of `check`.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+
+use crate::embedded::EmbeddedTarget;
+use crate::report::Report;
+use crate::runner::{Outcome, Verdict};
+use crate::scenario::Grade;
+use crate::simulation::cluster::RemoteCluster;
+use crate::simulation::oracle::{self, Violation};
+use crate::simulation::setup::Names;
+use crate::simulation::{self, execute, run_bytes, trace_hash, RunInput, RunRecord};
+use crate::target::TargetSpec;
+
+/// Bytes a run's setup draws from before its operations.
+const SETUP_BYTES: usize = 48;
+/// Bytes per operation, about.
+const BYTES_PER_OPERATION: usize = 4;
+
+#[derive(Debug, Clone)]
+pub struct CampaignConfig {
+    pub target: TargetSpec,
+    pub seed: u64,
+    pub duration: Duration,
+    /// Operations per run, about.
+    pub operations: u32,
+    /// Runs at once against a broker, each with its own group and topics.
+    pub groups: u16,
+    /// Runs every input twice and compares the traces.
+    pub check_determinism: bool,
+    /// Bound on every single wait for a broker.
+    pub io_timeout: Duration,
+    /// Makes group and topic names on a broker unique.
+    pub run_id: String,
+    /// Time allowed for shrinking a violation.
+    pub shrink_budget: Duration,
+}
+
+impl CampaignConfig {
+    /// The input of run `run`.
+    pub fn input(&self, run: u64) -> RunInput {
+        let length = SETUP_BYTES + self.operations as usize * BYTES_PER_OPERATION;
+        RunInput::from_bytes(&run_bytes(self.seed, run, length))
+    }
+
+    /// The command that runs this campaign again.
+    pub fn command(&self) -> String {
+        format!(
+            "streamspec fuzz --target {} --seed {} --operations {} --duration {}s --groups {}{}",
+            self.target,
+            self.seed,
+            self.operations,
+            self.duration.as_secs(),
+            self.groups,
+            if self.check_determinism {
+                " --check-determinism"
+            } else {
+                ""
+            }
+        )
+    }
+
+    fn names(&self, run: u64, attempt: &str) -> Names {
+        match self.target {
+            TargetSpec::Embedded => Names::new(""),
+            TargetSpec::Kafka(_) => {
+                Names::new(&format!("streamspec-fuzz-{}-{run}{attempt}-", self.run_id))
+            }
+        }
+    }
+}
+
+/// A violation found in a run, shrunk.
+#[derive(Debug, Clone)]
+pub struct Finding {
+    pub run: u64,
+    /// The operations of the run as drawn, before shrinking.
+    pub drawn_operations: usize,
+    pub input: RunInput,
+    pub violation: Violation,
+    /// The exchanges that show it.
+    pub slice: String,
+}
+
+/// Counters a progress display reads while the campaign runs.
+#[derive(Debug, Default)]
+pub struct Progress {
+    pub runs: AtomicU64,
+    pub operations: AtomicU64,
+    pub heartbeats: AtomicU64,
+    pub violations: AtomicU64,
+}
+
+/// How a campaign ended.
+#[derive(Debug)]
+pub struct CampaignResult {
+    pub runs: u64,
+    pub operations: u64,
+    pub heartbeats: u64,
+    pub elapsed: Duration,
+    pub finding: Option<Finding>,
+    /// A run that could not be set up or cleaned up (not a protocol finding).
+    pub errors: Vec<String>,
+    pub witnesses: Witnesses,
+}
+
+/// Coverage: how often the runs reached states worth reaching (`sometimes` properties). A
+/// witness that stays at zero over a campaign means the generator is too weak to find bugs there.
+#[derive(Debug, Default, Clone, PartialEq, Eq, Serialize)]
+pub struct Witnesses {
+    pub revocations: u64,
+    pub fenced: u64,
+    pub unknown_member: u64,
+    pub standbys_placed: u64,
+    pub static_leaves: u64,
+    pub not_ready_statuses: u64,
+}
+
+impl Witnesses {
+    /// Counts what `history` shows.
+    pub fn observe(&mut self, history: &[simulation::Event]) {
+        for event in history {
+            let response = &event.response;
+            self.fenced += u64::from(response.error_code == 110);
+            self.unknown_member += u64::from(response.error_code == 25);
+            self.static_leaves +=
+                u64::from(response.error_code == 0 && event.request.member_epoch == -2);
+            self.standbys_placed += u64::from(
+                response
+                    .standby_tasks
+                    .as_ref()
+                    .is_some_and(|lists| lists.iter().any(|list| !list.partitions.is_empty())),
+            );
+            // Missing or incorrectly partitioned topics.
+            self.not_ready_statuses += u64::from(
+                response
+                    .status
+                    .iter()
+                    .flatten()
+                    .any(|status| matches!(status.status_code, 1..=3)),
+            );
+            // A reduced active list at an unchanged epoch is a revocation (R27).
+            let given = response
+                .active_tasks
+                .as_ref()
+                .map(|lists| oracle::response_tasks(lists).len());
+            let owned: usize = event
+                .request
+                .active_tasks
+                .iter()
+                .flatten()
+                .map(|t| t.partitions.len())
+                .sum();
+            self.revocations += u64::from(
+                event.request.member_epoch == response.member_epoch
+                    && given.is_some_and(|given| given < owned),
+            );
+        }
+    }
+
+    pub fn add(&mut self, other: &Witnesses) {
+        self.revocations += other.revocations;
+        self.fenced += other.fenced;
+        self.unknown_member += other.unknown_member;
+        self.standbys_placed += other.standbys_placed;
+        self.static_leaves += other.static_leaves;
+        self.not_ready_statuses += other.not_ready_statuses;
+    }
+
+    /// The witnesses with their counts, in a fixed order.
+    pub fn counts(&self) -> [(&'static str, u64); 6] {
+        [
+            ("revocation", self.revocations),
+            ("fenced member", self.fenced),
+            ("unknown member", self.unknown_member),
+            ("standby placed", self.standbys_placed),
+            ("static leave", self.static_leaves),
+            ("topology not ready", self.not_ready_statuses),
+        ]
+    }
+}
+
+/// A saved violation: what `streamspec replay` runs again.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Trace {
+    pub seed: u64,
+    pub run: u64,
+    /// Where it was found.
+    pub target: String,
+    pub violation: String,
+    pub input: RunInput,
+}
+
+/// Runs `input` once against the campaign's target under `names`.
+pub fn run_once(
+    config: &CampaignConfig,
+    names: Names,
+    input: &RunInput,
+) -> Result<RunRecord, String> {
+    match &config.target {
+        TargetSpec::Embedded => execute(EmbeddedTarget::default(), names, input),
+        TargetSpec::Kafka(address) => {
+            let cluster = RemoteCluster::connect(address, &names.group, config.io_timeout)?;
+            execute(cluster, names, input)
+        }
+    }
+}
+
+/// Runs `input`, twice when determinism is checked; a differing second trace is a violation.
+fn run_checked(config: &CampaignConfig, run: u64, input: &RunInput) -> Result<RunRecord, String> {
+    let names = config.names(run, "");
+    let prefix = names.prefix().to_owned();
+    let record = run_once(config, names, input)?;
+    if !config.check_determinism || record.violation.is_some() {
+        return Ok(record);
+    }
+    let again_names = config.names(run, "-again");
+    let again_prefix = again_names.prefix().to_owned();
+    let again = run_once(config, again_names, input)?;
+    let first = trace_hash(&record.history, &prefix);
+    let second = trace_hash(&again.history, &again_prefix);
+    if first == second {
+        return Ok(record);
+    }
+    let differs =
+        simulation::first_difference(&record.history, &prefix, &again.history, &again_prefix);
+    let events = differs.into_iter().collect();
+    Ok(RunRecord {
+        violation: Some(Violation {
+            invariant: &oracle::DETERMINISTIC,
+            detail: format!(
+                "trace hashes {first:016x} and {second:016x} differ; first at exchange {}",
+                differs.map_or("(one trace is longer)".to_owned(), |at| at.to_string())
+            ),
+            at_operation: 0,
+            events,
+        }),
+        ..record
+    })
+}
+
+/// Removes operations from `input` while its run, each attempt against a fresh group, still
+/// violates the same invariant, within the campaign's shrink budget.
+pub fn shrink(
+    config: &CampaignConfig,
+    run: u64,
+    input: RunInput,
+    record: RunRecord,
+) -> (RunInput, RunRecord) {
+    let mut attempt = 0u32;
+    shrink_with(config.shrink_budget, input, record, |candidate| {
+        attempt += 1;
+        run_once(
+            config,
+            config.names(run, &format!("-shrink{attempt}")),
+            candidate,
+        )
+        .ok()
+    })
+}
+
+/// Shrinks as [`shrink`] does, running candidates with `run_candidate`: halves, then quarters,
+/// down to single operations, keeping every removal after which the run still fails the same way.
+pub fn shrink_with(
+    budget: Duration,
+    input: RunInput,
+    record: RunRecord,
+    mut run_candidate: impl FnMut(&RunInput) -> Option<RunRecord>,
+) -> (RunInput, RunRecord) {
+    let invariant = record
+        .violation
+        .as_ref()
+        .map(|violation| violation.invariant)
+        .expect("shrinking starts from a violation");
+    let started = Instant::now();
+    let (mut best, mut best_record) = (input, record);
+    let mut chunk = best.operations.len().div_ceil(2);
+    while chunk >= 1 && started.elapsed() < budget {
+        let mut start = 0;
+        while start < best.operations.len() && started.elapsed() < budget {
+            let mut candidate = best.clone();
+            let end = (start + chunk).min(candidate.operations.len());
+            candidate.operations.drain(start..end);
+            match run_candidate(&candidate) {
+                Some(found) if simulation::is_of(&found.violation, invariant) => {
+                    best = candidate;
+                    best_record = found;
+                }
+                _ => start += chunk,
+            }
+        }
+        if chunk == 1 {
+            break;
+        }
+        chunk = chunk.div_ceil(2);
+    }
+    (best, best_record)
+}
+
+/// Runs the campaign; `on_progress` is called after every run.
+pub fn run(config: &CampaignConfig, progress: &Progress) -> CampaignResult {
+    let started = Instant::now();
+    let next_run = AtomicU64::new(0);
+    let stop = AtomicBool::new(false);
+    let found: Mutex<Option<(u64, RunInput, RunRecord)>> = Mutex::new(None);
+    let errors: Mutex<Vec<String>> = Mutex::new(Vec::new());
+    let witnesses: Mutex<Witnesses> = Mutex::new(Witnesses::default());
+    let worker = || {
+        let mut seen = Witnesses::default();
+        while !stop.load(Ordering::Relaxed) && started.elapsed() < config.duration {
+            let run = next_run.fetch_add(1, Ordering::Relaxed);
+            let input = config.input(run);
+            match run_checked(config, run, &input) {
+                Ok(record) => {
+                    progress.runs.fetch_add(1, Ordering::Relaxed);
+                    progress
+                        .operations
+                        .fetch_add(input.operations.len() as u64, Ordering::Relaxed);
+                    progress
+                        .heartbeats
+                        .fetch_add(record.history.len() as u64, Ordering::Relaxed);
+                    seen.observe(&record.history);
+                    if let Some(error) = &record.cleanup_error {
+                        errors
+                            .lock()
+                            .unwrap()
+                            .push(format!("run {run}: clean-up: {error}"));
+                    }
+                    if record.violation.is_some() {
+                        progress.violations.fetch_add(1, Ordering::Relaxed);
+                        stop.store(true, Ordering::Relaxed);
+                        found.lock().unwrap().get_or_insert((run, input, record));
+                    }
+                }
+                Err(error) => {
+                    errors.lock().unwrap().push(format!("run {run}: {error}"));
+                    stop.store(true, Ordering::Relaxed);
+                }
+            }
+        }
+        witnesses.lock().unwrap().add(&seen);
+    };
+    let workers = match config.target {
+        TargetSpec::Embedded => 1,
+        TargetSpec::Kafka(_) => config.groups.max(1),
+    };
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(worker);
+        }
+    });
+    let elapsed = started.elapsed();
+    let finding = found.into_inner().unwrap().map(|(run, input, record)| {
+        let drawn_operations = input.operations.len();
+        let (input, record) = shrink(config, run, input, record);
+        let violation = record.violation.expect("a shrunk run still fails");
+        let slice = violation.slice(&record.history);
+        Finding {
+            run,
+            drawn_operations,
+            input,
+            violation,
+            slice,
+        }
+    });
+    CampaignResult {
+        runs: progress.runs.load(Ordering::Relaxed),
+        operations: progress.operations.load(Ordering::Relaxed),
+        heartbeats: progress.heartbeats.load(Ordering::Relaxed),
+        elapsed,
+        finding,
+        errors: errors.into_inner().unwrap(),
+        witnesses: witnesses.into_inner().unwrap(),
+    }
+}
+
+/// The campaign as a report of `check`'s kind: an entry per invariant.
+pub fn report(
+    config: &CampaignConfig,
+    result: &CampaignResult,
+    trace_file: Option<&str>,
+) -> Report {
+    let outcomes = oracle::ALL
+        .iter()
+        .map(|invariant| {
+            let violated = result
+                .finding
+                .as_ref()
+                .filter(|finding| finding.violation.invariant == *invariant);
+            let (verdict, reason) = if let Some(finding) = violated {
+                let replay = trace_file.map_or(String::new(), |file| {
+                    format!(
+                        "; replay: streamspec replay {file} --target {}",
+                        config.target
+                    )
+                });
+                (
+                    Verdict::Fail,
+                    Some(format!(
+                        "run {} (shrunk from {} to {} operations): {}{replay}",
+                        finding.run,
+                        finding.drawn_operations,
+                        finding.input.operations.len(),
+                        finding.violation
+                    )),
+                )
+            } else if result.runs == 0 {
+                (Verdict::Skip, Some("no run finished".to_owned()))
+            } else if *invariant == &oracle::DETERMINISTIC && !config.check_determinism {
+                (
+                    Verdict::Skip,
+                    Some("not asked for (--check-determinism)".to_owned()),
+                )
+            } else {
+                (Verdict::Pass, None)
+            };
+            Outcome {
+                scenario: invariant.name.to_owned(),
+                title: format!("{} ({})", invariant.name, invariant.rules),
+                rules: vec![invariant.name.to_owned()],
+                grade: Grade::Must,
+                source: "fuzz".to_owned(),
+                verdict,
+                reason,
+                step: None,
+                wire: violated.map(|finding| finding.slice.clone()),
+                duration_ms: result.elapsed.as_millis() as u64,
+            }
+        })
+        .collect();
+    Report {
+        target: config.target.to_string(),
+        run_id: config.run_id.clone(),
+        strict: false,
+        outcomes,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::simulation::Operation;
+
+    fn config() -> CampaignConfig {
+        CampaignConfig {
+            target: TargetSpec::Embedded,
+            seed: 7,
+            duration: Duration::from_secs(1),
+            operations: 50,
+            groups: 1,
+            check_determinism: true,
+            io_timeout: Duration::from_secs(1),
+            run_id: "t".to_owned(),
+            shrink_budget: Duration::from_secs(5),
+        }
+    }
+
+    #[test]
+    fn a_seed_draws_the_same_inputs() {
+        let config = config();
+        assert_eq!(config.input(3), config.input(3));
+        assert_ne!(config.input(3), config.input(4));
+        assert_eq!(
+            config.command(),
+            "streamspec fuzz --target embedded --seed 7 --operations 50 --duration 1s --groups 1 --check-determinism"
+        );
+    }
+
+    #[test]
+    fn shrinking_keeps_what_the_violation_needs() {
+        // The oracle expects one more task than the topic has: any run with a member fails to
+        // settle, so shrinking leaves a single join.
+        let mut input = config().input(0);
+        input.operations = (0..20)
+            .map(|i| {
+                if i % 3 == 0 {
+                    Operation::Join { member: 1 }
+                } else {
+                    Operation::Heartbeat { member: 1 }
+                }
+            })
+            .collect();
+        let config = config();
+        let run_failing = |input: &RunInput| {
+            let mut record = run_once(&config, Names::new(""), input).unwrap();
+            // Stand-in for a real bug: the run fails whenever a member joined.
+            if record.history.iter().any(|e| e.request.member_epoch == 0) {
+                record.violation = Some(Violation {
+                    invariant: &oracle::SETTLES,
+                    detail: "stand-in".to_owned(),
+                    at_operation: 1,
+                    events: vec![0],
+                });
+            }
+            record
+        };
+        let record = run_failing(&input);
+        assert!(record.violation.is_some());
+        let (shrunk, _) = shrink_with(config.shrink_budget, input, record, |i| {
+            Some(run_failing(i))
+        });
+        assert_eq!(shrunk.operations, [Operation::Join { member: 1 }]);
+    }
+}

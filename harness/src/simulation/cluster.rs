@@ -1,0 +1,231 @@
+//! What a randomized run drives: the reference coordinator in process on a virtual clock, or a
+//! broker over TCP on real time. Both go through the wire codec.
+
+use std::time::{Duration, Instant};
+
+use streamspec_protocol::kafka::streams_group_describe_response::DescribedGroup;
+use streamspec_protocol::kafka::{
+    StreamsGroupDescribeRequest, StreamsGroupHeartbeatRequest, StreamsGroupHeartbeatResponse,
+};
+
+use super::setup::{Names, Setup};
+use crate::embedded::{self, EmbeddedTarget};
+use crate::kafka::KafkaTarget;
+
+/// The group configs of the run's timing; the test broker's defaults (`scripts/kafka/`).
+const SESSION_TIMEOUT: &str = "streams.session.timeout.ms";
+const HEARTBEAT_INTERVAL: &str = "streams.heartbeat.interval.ms";
+const STANDBY_REPLICAS: &str = "streams.num.standby.replicas";
+
+/// A coordinator under test, seen by one run.
+pub trait Cluster {
+    /// Creates the run's source topics and sets its group configs.
+    fn prepare(&mut self, names: &Names, setup: &Setup) -> Result<(), String>;
+    fn heartbeat(
+        &mut self,
+        request: &StreamsGroupHeartbeatRequest,
+    ) -> Result<StreamsGroupHeartbeatResponse, String>;
+    fn describe(&mut self, group: &str) -> Result<DescribedGroup, String>;
+    /// Grows a source topic.
+    fn resize(&mut self, topic: &str, partitions: i32) -> Result<(), String>;
+    /// Lets `ms` pass: virtual time in process, real time against a broker.
+    fn advance(&mut self, ms: u64);
+    /// Milliseconds since the run started.
+    fn now_ms(&self) -> u64;
+    /// The group's session timeout and heartbeat interval, in milliseconds.
+    fn timing(&self) -> (u64, u64);
+    /// Removes what [`Cluster::prepare`] and the run created.
+    fn finish(&mut self, names: &Names, setup: &Setup) -> Result<(), String>;
+}
+
+fn only_group(groups: Vec<DescribedGroup>) -> Result<DescribedGroup, String> {
+    groups
+        .into_iter()
+        .next()
+        .ok_or_else(|| "StreamsGroupDescribe answered no group".to_owned())
+}
+
+fn describe_request(group: &str) -> StreamsGroupDescribeRequest {
+    StreamsGroupDescribeRequest::default().with_group_ids(vec![group.to_owned()])
+}
+
+impl Cluster for EmbeddedTarget {
+    fn prepare(&mut self, names: &Names, setup: &Setup) -> Result<(), String> {
+        self.create_topics(&setup.source_topics(names));
+        let configs = [(
+            STANDBY_REPLICAS.to_owned(),
+            setup.standby_replicas.to_string(),
+        )];
+        self.set_group_configs(&names.group, &configs)
+            .map_err(|error| error.to_string())
+    }
+
+    fn heartbeat(
+        &mut self,
+        request: &StreamsGroupHeartbeatRequest,
+    ) -> Result<StreamsGroupHeartbeatResponse, String> {
+        EmbeddedTarget::heartbeat(self, EmbeddedTarget::HEARTBEAT_VERSION, request)
+            .map(|(response, _)| response)
+            .map_err(|error| error.to_string())
+    }
+
+    fn describe(&mut self, group: &str) -> Result<DescribedGroup, String> {
+        let (response, _) = EmbeddedTarget::describe(
+            self,
+            EmbeddedTarget::DESCRIBE_VERSION,
+            &describe_request(group),
+        )
+        .map_err(|error| error.to_string())?;
+        only_group(response.groups)
+    }
+
+    fn resize(&mut self, topic: &str, partitions: i32) -> Result<(), String> {
+        self.create_topics(&[(topic.to_owned(), partitions)]);
+        Ok(())
+    }
+
+    fn advance(&mut self, ms: u64) {
+        self.sleep(ms);
+    }
+
+    fn now_ms(&self) -> u64 {
+        EmbeddedTarget::now_ms(self)
+    }
+
+    fn timing(&self) -> (u64, u64) {
+        let config = embedded::test_config();
+        (
+            config.session_timeout_ms,
+            config.heartbeat_interval_ms as u64,
+        )
+    }
+
+    fn finish(&mut self, _: &Names, _: &Setup) -> Result<(), String> {
+        Ok(())
+    }
+}
+
+/// A broker, driven from a thread of its own on real time.
+#[derive(Debug)]
+pub struct RemoteCluster {
+    runtime: tokio::runtime::Runtime,
+    kafka: KafkaTarget,
+    started: Instant,
+    timeout: Duration,
+    session_timeout_ms: u64,
+    heartbeat_interval_ms: u64,
+}
+
+impl RemoteCluster {
+    /// Connects to `address` and the coordinator of `group`; `timeout` bounds every wait.
+    pub fn connect(address: &str, group: &str, timeout: Duration) -> Result<Self, String> {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|error| format!("a tokio runtime: {error}"))?;
+        let kafka = runtime
+            .block_on(KafkaTarget::connect(address, group, timeout))
+            .map_err(|error| error.to_string())?;
+        Ok(RemoteCluster {
+            runtime,
+            kafka,
+            started: Instant::now(),
+            timeout,
+            session_timeout_ms: 0,
+            heartbeat_interval_ms: 0,
+        })
+    }
+}
+
+impl Cluster for RemoteCluster {
+    fn prepare(&mut self, names: &Names, setup: &Setup) -> Result<(), String> {
+        let topics = setup.source_topics(names);
+        let timeout = self.timeout;
+        let probe = format!("{}-probe", names.group);
+        let kafka = &mut self.kafka;
+        let values = self
+            .runtime
+            .block_on(async {
+                kafka.create_topics(&topics, timeout).await?;
+                let created: Vec<String> = topics.iter().map(|(name, _)| name.clone()).collect();
+                kafka
+                    .await_topics_at_coordinator(&probe, &created, timeout)
+                    .await?;
+                let configs = [(
+                    STANDBY_REPLICAS.to_owned(),
+                    setup.standby_replicas.to_string(),
+                )];
+                kafka.set_group_configs(&names.group, &configs).await?;
+                // The broker's own timing, which the run must know to let sessions expire.
+                let timing = [SESSION_TIMEOUT.to_owned(), HEARTBEAT_INTERVAL.to_owned()];
+                kafka.group_configs(&names.group, &timing).await
+            })
+            .map_err(|error| error.to_string())?;
+        let millis = |index: usize| -> Result<u64, String> {
+            values[index]
+                .as_deref()
+                .and_then(|value| value.parse().ok())
+                .ok_or_else(|| {
+                    format!(
+                        "the broker reports no numeric {} for the group",
+                        [SESSION_TIMEOUT, HEARTBEAT_INTERVAL][index]
+                    )
+                })
+        };
+        self.session_timeout_ms = millis(0)?;
+        self.heartbeat_interval_ms = millis(1)?;
+        self.started = Instant::now();
+        Ok(())
+    }
+
+    fn heartbeat(
+        &mut self,
+        request: &StreamsGroupHeartbeatRequest,
+    ) -> Result<StreamsGroupHeartbeatResponse, String> {
+        let version = self.kafka.heartbeat_version;
+        let kafka = &mut self.kafka;
+        self.runtime
+            .block_on(kafka.heartbeat(version, request))
+            .map(|(response, _)| response)
+            .map_err(|error| error.to_string())
+    }
+
+    fn describe(&mut self, group: &str) -> Result<DescribedGroup, String> {
+        let version = self.kafka.describe_version;
+        let kafka = &mut self.kafka;
+        let (response, _) = self
+            .runtime
+            .block_on(kafka.describe(version, &describe_request(group)))
+            .map_err(|error| error.to_string())?;
+        only_group(response.groups)
+    }
+
+    fn resize(&mut self, topic: &str, partitions: i32) -> Result<(), String> {
+        let timeout = self.timeout;
+        let kafka = &mut self.kafka;
+        self.runtime
+            .block_on(kafka.create_partitions(topic, partitions, timeout))
+            .map_err(|error| error.to_string())
+    }
+
+    fn advance(&mut self, ms: u64) {
+        std::thread::sleep(Duration::from_millis(ms));
+    }
+
+    fn now_ms(&self) -> u64 {
+        self.started.elapsed().as_millis() as u64
+    }
+
+    fn timing(&self) -> (u64, u64) {
+        (self.session_timeout_ms, self.heartbeat_interval_ms)
+    }
+
+    fn finish(&mut self, names: &Names, setup: &Setup) -> Result<(), String> {
+        let topics = setup.all_topics(names);
+        let timeout = self.timeout;
+        let kafka = &mut self.kafka;
+        self.runtime
+            .block_on(kafka.delete_topics(&topics, timeout))
+            .map_err(|error| error.to_string())
+    }
+}

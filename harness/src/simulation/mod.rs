@@ -1,0 +1,867 @@
+//! Randomized runs: simulated Streams members driven by a sequence of [`Operation`]s (drawn by
+//! proptest, a fuzzer or a seeded campaign from the same bytes) against a [`Cluster`], every
+//! exchange recorded with its time, and the named invariants of [`oracle`] checked over the
+//! history as it grows.
+//!
+//! - `always` (safety, under faults): checked after every exchange, on the response, on a
+//!   describe of the group, and on what the members believe they own.
+//! - `eventually` (liveness, once faults stop): within a bounded number of heartbeat rounds the
+//!   group settles with every task of a ready topology owned once.
+
+pub mod cluster;
+pub mod oracle;
+pub mod setup;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::hash::{Hash, Hasher};
+
+use arbitrary::{Arbitrary, Unstructured};
+use serde::{Deserialize, Serialize};
+use streamspec_protocol::kafka::streams_group_describe_response::DescribedGroup;
+use streamspec_protocol::kafka::streams_group_heartbeat_request::{Endpoint, TaskIds};
+use streamspec_protocol::kafka::{StreamsGroupHeartbeatRequest, StreamsGroupHeartbeatResponse};
+
+use crate::embedded::EmbeddedTarget;
+use cluster::Cluster;
+use oracle::{Breach, Invariant, Task, Violation};
+use setup::{Names, Setup, MEMBERS};
+
+/// Heartbeat rounds allowed for the group to settle once faults stop and sessions of crashed
+/// members have expired.
+pub const SETTLE_ROUNDS: usize = 12;
+/// The rebalance timeout members join with: short, so that clock advances reach it.
+const REBALANCE_TIMEOUT_MS: i32 = 5_000;
+/// The longest single clock advance, past the test broker's 6 s session timeout.
+const MAX_ADVANCE_MS: u16 = 8_192;
+/// Partition counts a resize may grow a topic to.
+const MAX_RESIZE: u8 = 12;
+
+/// One step of a run; faults are operations too.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Arbitrary, Serialize, Deserialize)]
+pub enum Operation {
+    /// The member joins: after a restart with a new member id, after being fenced with its old
+    /// one, or, while still a member, as a fault.
+    Join { member: u8 },
+    /// A regular heartbeat reporting what the member owns.
+    Heartbeat { member: u8 },
+    /// The member leaves (-1), and restarts later with a new member id.
+    Leave { member: u8 },
+    /// A static member leaves to come back (-2); a dynamic one leaves as with `Leave`.
+    StaticLeave { member: u8 },
+    /// The process dies: it stops heartbeating and its tasks stop.
+    Crash { member: u8 },
+    /// Time passes (`ms` modulo 8192).
+    Advance { ms: u16 },
+    /// A source topic grows (metadata change).
+    Resize { topic: u8, partitions: u8 },
+    /// The member asks for an application shutdown.
+    Shutdown { member: u8 },
+    /// Fault: a delayed heartbeat with an epoch one below the member's arrives.
+    StaleEpoch { member: u8 },
+    /// Fault: a heartbeat claiming a task the topology lacks.
+    BogusTask { member: u8 },
+    /// Fault: the member sends a heartbeat but never sees the answer.
+    DropResponse { member: u8 },
+    /// Fault: a heartbeat is sent twice; the member sees the second answer.
+    Duplicate { member: u8 },
+}
+
+/// A run's input: what it sets up, then what happens.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RunInput {
+    pub setup: Setup,
+    pub operations: Vec<Operation>,
+}
+
+impl RunInput {
+    /// The run that `data` encodes, all of its bytes used: fuzzers, proptest and campaigns share
+    /// it. Short inputs fall back to defaults rather than being refused.
+    pub fn from_bytes(data: &[u8]) -> RunInput {
+        let mut input = Unstructured::new(data);
+        let setup = Setup::arbitrary(&mut input).unwrap_or_default();
+        let mut operations = Vec::new();
+        while !input.is_empty() {
+            match input.arbitrary() {
+                Ok(operation) => operations.push(operation),
+                Err(_) => break,
+            }
+        }
+        RunInput { setup, operations }
+    }
+}
+
+/// One request and its answer, as the harness saw them.
+#[derive(Debug, Clone, Serialize)]
+pub struct Event {
+    /// 1-based index of the operation that sent it; past the operations, the settling rounds.
+    pub operation: usize,
+    pub now_ms: u64,
+    pub member: String,
+    pub request: StreamsGroupHeartbeatRequest,
+    pub response: StreamsGroupHeartbeatResponse,
+    /// False when the member never saw the answer.
+    pub delivered: bool,
+}
+
+impl Event {
+    /// Two lines: the request and the answer, as JSON.
+    pub fn render(&self) -> String {
+        let json = |value: serde_json::Result<String>| value.unwrap_or_default();
+        format!(
+            "  [op {} at {} ms] {} -> {}\n  {}<- {}\n",
+            self.operation,
+            self.now_ms,
+            self.member,
+            json(serde_json::to_string(&self.request)),
+            if self.delivered { "" } else { "(lost) " },
+            json(serde_json::to_string(&self.response)),
+        )
+    }
+}
+
+/// An exchange as text without its time, and with the run's name prefix taken out, so that runs
+/// of one input under other names compare equal.
+fn exchange_text(event: &Event, prefix: &str) -> String {
+    let text = format!(
+        "{} {} {}",
+        event.member,
+        serde_json::to_string(&event.request).unwrap_or_default(),
+        serde_json::to_string(&event.response).unwrap_or_default()
+    );
+    if prefix.is_empty() {
+        text
+    } else {
+        text.replace(prefix, "")
+    }
+}
+
+/// A hash of the exchanges of a history run under the name prefix `prefix`: two runs of one input
+/// against a deterministic coordinator have the same one.
+pub fn trace_hash(history: &[Event], prefix: &str) -> u64 {
+    let mut hasher = std::hash::DefaultHasher::new();
+    for event in history {
+        exchange_text(event, prefix).hash(&mut hasher);
+    }
+    hasher.finish()
+}
+
+/// The index of the first exchange in which two histories differ, if one does before the
+/// shorter one ends.
+pub fn first_difference(
+    history: &[Event],
+    prefix: &str,
+    other: &[Event],
+    other_prefix: &str,
+) -> Option<usize> {
+    history
+        .iter()
+        .zip(other)
+        .position(|(a, b)| exchange_text(a, prefix) != exchange_text(b, other_prefix))
+}
+
+/// A correct Streams client, as far as the protocol goes.
+#[derive(Debug, Clone, Default)]
+struct SimMember {
+    index: usize,
+    /// Counts restarts; a restarted process joins with a new member id.
+    incarnation: u32,
+    /// None while not a member (never joined, left, fenced, or crashed).
+    epoch: Option<i32>,
+    active: BTreeSet<Task>,
+    standby: BTreeSet<Task>,
+    warmup: BTreeSet<Task>,
+    crashed: bool,
+    /// Left or crashed: the next join is a new process instance.
+    restart: bool,
+}
+
+fn task_lists(tasks: &BTreeSet<Task>) -> Vec<TaskIds> {
+    let mut by_subtopology: BTreeMap<&str, Vec<i32>> = BTreeMap::new();
+    for (subtopology, partition) in tasks {
+        by_subtopology
+            .entry(subtopology)
+            .or_default()
+            .push(*partition);
+    }
+    by_subtopology
+        .into_iter()
+        .map(|(s, p)| TaskIds::default().with_subtopology_id(s).with_partitions(p))
+        .collect()
+}
+
+impl SimMember {
+    fn id(&self) -> String {
+        format!("m{}-{}", self.index, self.incarnation)
+    }
+
+    fn forget(&mut self) {
+        self.epoch = None;
+        self.active.clear();
+        self.standby.clear();
+        self.warmup.clear();
+    }
+
+    fn is_live(&self) -> bool {
+        self.epoch.is_some() && !self.crashed
+    }
+
+    /// A heartbeat at `epoch` reporting what the member owns.
+    fn request(&self, group: &str, setup: &Setup, epoch: i32) -> StreamsGroupHeartbeatRequest {
+        StreamsGroupHeartbeatRequest::default()
+            .with_group_id(group)
+            .with_member_id(self.id())
+            .with_member_epoch(epoch)
+            .with_instance_id(self.instance_id(setup))
+            .with_active_tasks(Some(task_lists(&self.active)))
+            .with_standby_tasks(Some(task_lists(&self.standby)))
+            .with_warmup_tasks(Some(task_lists(&self.warmup)))
+    }
+
+    fn instance_id(&self, setup: &Setup) -> Option<String> {
+        setup.members[self.index]
+            .static_member
+            .then(|| format!("i{}", self.index))
+    }
+
+    fn join_request(
+        &self,
+        names: &Names,
+        setup: &Setup,
+        topology: &streamspec_protocol::kafka::streams_group_heartbeat_request::Topology,
+    ) -> StreamsGroupHeartbeatRequest {
+        let settings = &setup.members[self.index];
+        self.request(&names.group, setup, 0)
+            .with_rebalance_timeout_ms(REBALANCE_TIMEOUT_MS)
+            .with_topology(Some(topology.clone()))
+            .with_process_id(Some(format!("p{}", settings.process)))
+            .with_rack_id(settings.rack.map(|rack| format!("rack{rack}")))
+            .with_user_endpoint(settings.endpoint.then(|| {
+                Endpoint::default()
+                    .with_host(format!("h{}", self.index))
+                    .with_port(9000 + self.index as u16)
+            }))
+    }
+
+    /// What a correct client does with an answer: a fenced or unknown member forgets everything
+    /// and will rejoin; new task lists replace what it owns (it stops revoked tasks at once).
+    fn apply(&mut self, response: &StreamsGroupHeartbeatResponse, left: bool) {
+        if left || matches!(response.error_code, 25 | 110) {
+            self.forget();
+            return;
+        }
+        if response.error_code != 0 {
+            return;
+        }
+        self.epoch = Some(response.member_epoch);
+        if let Some(active) = &response.active_tasks {
+            self.active = oracle::response_tasks(active);
+        }
+        if let Some(standby) = &response.standby_tasks {
+            self.standby = oracle::response_tasks(standby);
+        }
+        if let Some(warmup) = &response.warmup_tasks {
+            self.warmup = oracle::response_tasks(warmup);
+        }
+    }
+}
+
+/// A run of operations against a cluster, checking invariants as it goes.
+#[derive(Debug)]
+pub struct Simulation<C: Cluster> {
+    cluster: C,
+    setup: Setup,
+    names: Names,
+    topology: streamspec_protocol::kafka::streams_group_heartbeat_request::Topology,
+    members: Vec<SimMember>,
+    pub history: Vec<Event>,
+    operation: usize,
+    /// The epoch each member was last answered while a member, and the exchange that said so.
+    last_epoch: BTreeMap<String, (i32, usize)>,
+    /// Whether a response was lost: Kafka 4.4 then may never tell a member a task it gained
+    /// (scenario R24-lost-response-hides-a-gained-task), so liveness is judged on the
+    /// coordinator's assignment instead of what the members know.
+    lost_response: bool,
+}
+
+/// How a run ended.
+#[derive(Debug)]
+pub struct RunRecord {
+    pub history: Vec<Event>,
+    pub violation: Option<Violation>,
+    /// Removing the run's topics failed (not a finding about the protocol).
+    pub cleanup_error: Option<String>,
+}
+
+/// Runs `input` against `cluster` under `names`: set-up, operations, settling, clean-up. An error
+/// is a set-up that failed, before any operation.
+pub fn execute<C: Cluster>(
+    cluster: C,
+    names: Names,
+    input: &RunInput,
+) -> Result<RunRecord, String> {
+    let mut simulation = Simulation::new(cluster, input.setup.clone(), names)?;
+    let violation = input
+        .operations
+        .iter()
+        .try_for_each(|operation| simulation.step(*operation))
+        .and_then(|()| simulation.settle())
+        .err();
+    let cleanup_error = simulation
+        .cluster
+        .finish(&simulation.names, &input.setup)
+        .err();
+    Ok(RunRecord {
+        history: simulation.history,
+        violation,
+        cleanup_error,
+    })
+}
+
+/// Runs `input` against the reference coordinator in process.
+pub fn run_in_process(input: &RunInput) -> RunRecord {
+    execute(EmbeddedTarget::default(), Names::new(""), input)
+        .expect("the reference coordinator sets up every valid run")
+}
+
+impl<C: Cluster> Simulation<C> {
+    /// Sets the run up on `cluster`: topics, group configs.
+    pub fn new(mut cluster: C, setup: Setup, names: Names) -> Result<Self, String> {
+        setup.validate()?;
+        cluster.prepare(&names, &setup)?;
+        let topology = setup.topology(&names);
+        Ok(Simulation {
+            cluster,
+            topology,
+            names,
+            members: (0..MEMBERS)
+                .map(|index| SimMember {
+                    index,
+                    ..SimMember::default()
+                })
+                .collect(),
+            setup,
+            history: Vec::new(),
+            operation: 0,
+            last_epoch: BTreeMap::new(),
+            lost_response: false,
+        })
+    }
+
+    fn violation(&self, (invariant, detail): Breach, events: Vec<usize>) -> Violation {
+        Violation {
+            invariant,
+            detail,
+            at_operation: self.operation,
+            events,
+        }
+    }
+
+    /// The last exchange of `member`, if any.
+    fn last_event_of(&self, member: &str) -> Option<usize> {
+        self.history
+            .iter()
+            .rposition(|event| event.member == member)
+    }
+
+    /// Sends a request of member `index`, records it, and checks the invariants.
+    fn exchange(
+        &mut self,
+        index: usize,
+        request: StreamsGroupHeartbeatRequest,
+        deliver: bool,
+    ) -> Result<(), Violation> {
+        let response = self.cluster.heartbeat(&request).map_err(|error| {
+            self.violation(
+                (
+                    &oracle::ANSWERED,
+                    format!(
+                        "{} got no answer: {error}; request {}",
+                        request.member_id,
+                        serde_json::to_string(&request).unwrap_or_default()
+                    ),
+                ),
+                Vec::new(),
+            )
+        })?;
+        let member = request.member_id.clone();
+        self.history.push(Event {
+            operation: self.operation,
+            now_ms: self.cluster.now_ms(),
+            member: member.clone(),
+            request: request.clone(),
+            response: response.clone(),
+            delivered: deliver,
+        });
+        let this = self.history.len() - 1;
+        oracle::check_response(&request, &response, &self.setup.task_counts())
+            .map_err(|breach| self.violation(breach, vec![this]))?;
+        let leaving = request.member_epoch < 0;
+        if response.error_code == 0 && !leaving {
+            if let Some((previous, at)) = self.last_epoch.get(&member) {
+                if response.member_epoch < *previous {
+                    let detail = format!(
+                        "{member} went from epoch {previous} to {}",
+                        response.member_epoch
+                    );
+                    return Err(
+                        self.violation((&oracle::EPOCH_NEVER_DECREASES, detail), vec![*at, this])
+                    );
+                }
+            }
+            self.last_epoch
+                .insert(member.clone(), (response.member_epoch, this));
+        }
+        if matches!(response.error_code, 25 | 110) || leaving {
+            // No longer a member: its epoch starts over when it rejoins.
+            self.last_epoch.remove(&member);
+        }
+        if deliver {
+            self.members[index].apply(&response, leaving && response.error_code == 0);
+        }
+        self.check_group()
+    }
+
+    fn describe_group(&mut self) -> Result<DescribedGroup, Violation> {
+        self.cluster.describe(&self.names.group).map_err(|error| {
+            self.violation(
+                (
+                    &oracle::ANSWERED,
+                    format!("StreamsGroupDescribe got no answer: {error}"),
+                ),
+                Vec::new(),
+            )
+        })
+    }
+
+    /// Group-wide invariants after every exchange: on a describe of the group, and on what the
+    /// members of the group believe they hold.
+    fn check_group(&mut self) -> Result<(), Violation> {
+        let group = self.describe_group()?;
+        let last = self.history.len().saturating_sub(1);
+        let setup = &self.setup;
+        oracle::check_described(
+            &group,
+            usize::from(setup.standby_replicas),
+            |id| setup.is_stateful(id),
+            setup.is_ready(),
+        )
+        .map_err(|breach| self.violation(breach, vec![last]))?;
+        // A member the coordinator removed (its session expired) may still believe it owns tasks
+        // until its next heartbeat is refused; such a zombie is fenced, so only members of the
+        // group count.
+        let in_group: BTreeSet<&str> = if group.error_code == 0 {
+            group.members.iter().map(|m| m.member_id.as_str()).collect()
+        } else {
+            BTreeSet::new()
+        };
+        let members: Vec<(String, &SimMember)> = self
+            .members
+            .iter()
+            .map(|member| (member.id(), member))
+            .filter(|(id, _)| in_group.contains(id.as_str()))
+            .collect();
+        let mut owners: BTreeMap<&Task, &str> = BTreeMap::new();
+        for (id, member) in &members {
+            for task in &member.active {
+                if let Some(other) = owners.insert(task, id) {
+                    let detail = format!("task {}_{} owned by {other} and {id}", task.0, task.1);
+                    let events = self.events_of(&[other, id]);
+                    return Err(self.violation((&oracle::ONE_ACTIVE_OWNER, detail), events));
+                }
+            }
+        }
+        // Spec 4.6-2: no process holds a task as active and as standby or warm-up at once.
+        for (id, member) in &members {
+            let process = self.setup.members[member.index].process;
+            for (other_id, other) in &members {
+                if self.setup.members[other.index].process != process {
+                    continue;
+                }
+                if let Some(task) = member
+                    .active
+                    .iter()
+                    .find(|task| other.standby.contains(*task) || other.warmup.contains(*task))
+                {
+                    let detail = format!(
+                        "process p{process}: task {}_{} active at {id} and standby or warm-up at {other_id}",
+                        task.0, task.1
+                    );
+                    let events = self.events_of(&[id, other_id]);
+                    return Err(self.violation((&oracle::ROLES_APART, detail), events));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The last exchange of each of `members`, oldest first.
+    fn events_of(&self, members: &[&str]) -> Vec<usize> {
+        let events: BTreeSet<usize> = members
+            .iter()
+            .filter_map(|member| self.last_event_of(member))
+            .collect();
+        events.into_iter().collect()
+    }
+
+    /// The epoch of member `index` if it is a member that has not crashed.
+    fn live_epoch(&self, index: usize) -> Option<i32> {
+        let member = &self.members[index];
+        member.epoch.filter(|_| !member.crashed)
+    }
+
+    fn heartbeat_of(&self, index: usize, epoch: i32) -> StreamsGroupHeartbeatRequest {
+        self.members[index].request(&self.names.group, &self.setup, epoch)
+    }
+
+    /// Applies one operation.
+    pub fn step(&mut self, operation: Operation) -> Result<(), Violation> {
+        self.operation += 1;
+        let member = |m: u8| usize::from(m) % MEMBERS;
+        match operation {
+            Operation::Join { member: m } => {
+                let index = member(m);
+                let sim = &mut self.members[index];
+                if sim.restart && !sim.is_live() {
+                    sim.incarnation += 1;
+                    sim.restart = false;
+                }
+                sim.crashed = false;
+                let request = sim.join_request(&self.names, &self.setup, &self.topology);
+                self.exchange(index, request, true)
+            }
+            Operation::Heartbeat { member: m } | Operation::DropResponse { member: m } => {
+                let index = member(m);
+                let Some(epoch) = self.live_epoch(index) else {
+                    return Ok(());
+                };
+                let request = self.heartbeat_of(index, epoch);
+                let lost = matches!(operation, Operation::DropResponse { .. });
+                self.lost_response |= lost;
+                self.exchange(index, request, !lost)
+            }
+            Operation::Duplicate { member: m } => {
+                let index = member(m);
+                let Some(epoch) = self.live_epoch(index) else {
+                    return Ok(());
+                };
+                let request = self.heartbeat_of(index, epoch);
+                // The first answer is lost to the member: if it gave a task, the second answers
+                // the lists as unchanged (R24-lost-response-hides-a-gained-task).
+                self.lost_response = true;
+                self.exchange(index, request.clone(), false)?;
+                self.exchange(index, request, true)
+            }
+            Operation::Leave { member: m } | Operation::StaticLeave { member: m } => {
+                let index = member(m);
+                if !self.members[index].is_live() {
+                    return Ok(());
+                }
+                let is_static = self.setup.members[index].static_member;
+                let epoch = if is_static && matches!(operation, Operation::StaticLeave { .. }) {
+                    -2
+                } else {
+                    -1
+                };
+                let request = self.heartbeat_of(index, epoch);
+                self.members[index].restart = true;
+                self.exchange(index, request, true)
+            }
+            Operation::Crash { member: m } => {
+                // A crashed process stops its tasks too; it restarts with a new member id.
+                let sim = &mut self.members[member(m)];
+                sim.crashed = true;
+                sim.restart = true;
+                sim.forget();
+                Ok(())
+            }
+            Operation::Advance { ms } => {
+                self.cluster.advance(u64::from(ms % MAX_ADVANCE_MS));
+                Ok(())
+            }
+            Operation::Resize { topic, partitions } => {
+                let Some(topic) = self.setup.resizable_topic(topic) else {
+                    return Ok(());
+                };
+                // Kafka only grows partition counts.
+                let wanted = i32::from(partitions % MAX_RESIZE) + 1;
+                if wanted <= self.setup.topics[topic] {
+                    return Ok(());
+                }
+                self.cluster
+                    .resize(&self.names.topic(topic), wanted)
+                    .map_err(|error| {
+                        self.violation(
+                            (
+                                &oracle::ANSWERED,
+                                format!("growing topic {topic} to {wanted}: {error}"),
+                            ),
+                            Vec::new(),
+                        )
+                    })?;
+                self.setup.topics[topic] = wanted;
+                Ok(())
+            }
+            Operation::Shutdown { member: m } => {
+                let index = member(m);
+                let Some(epoch) = self.live_epoch(index) else {
+                    return Ok(());
+                };
+                let request = self
+                    .heartbeat_of(index, epoch)
+                    .with_shutdown_application(true);
+                self.exchange(index, request, true)
+            }
+            Operation::StaleEpoch { member: m } => {
+                let index = member(m);
+                let Some(epoch) = self.live_epoch(index).filter(|epoch| *epoch > 0) else {
+                    return Ok(());
+                };
+                let request = self.heartbeat_of(index, epoch - 1);
+                // A delayed duplicate of an earlier heartbeat: the client no longer waits for its
+                // answer, so if the coordinator accepts it (R24), that answer is lost to it.
+                self.lost_response = true;
+                self.exchange(index, request, false)
+            }
+            Operation::BogusTask { member: m } => {
+                let index = member(m);
+                let Some(epoch) = self.live_epoch(index) else {
+                    return Ok(());
+                };
+                let request = self.heartbeat_of(index, epoch).with_active_tasks(Some(vec![
+                    TaskIds::default()
+                        .with_subtopology_id("9")
+                        .with_partitions(vec![0]),
+                ]));
+                self.exchange(index, request, false)
+            }
+        }
+    }
+
+    /// Liveness: once faults stop, heartbeats of the live members settle the group within
+    /// [`SETTLE_ROUNDS`] rounds after the sessions of crashed members expired.
+    pub fn settle(&mut self) -> Result<(), Violation> {
+        let (session_timeout_ms, interval_ms) = self.cluster.timing();
+        let interval_ms = interval_ms.max(1);
+        let rounds = (session_timeout_ms / interval_ms) as usize + 1 + SETTLE_ROUNDS;
+        self.operation += 1;
+        let mut round_events = Vec::new();
+        for _ in 0..rounds {
+            round_events.clear();
+            for index in 0..self.members.len() {
+                let Some(epoch) = self.live_epoch(index) else {
+                    continue;
+                };
+                let request = self.heartbeat_of(index, epoch);
+                self.exchange(index, request, true)?;
+                round_events.push(self.history.len() - 1);
+            }
+            if self.is_settled()? {
+                return Ok(());
+            }
+            self.cluster.advance(interval_ms);
+        }
+        Err(self.violation(
+            (
+                &oracle::SETTLES,
+                format!("not settled after {rounds} rounds of heartbeats"),
+            ),
+            round_events,
+        ))
+    }
+
+    fn is_settled(&mut self) -> Result<bool, Violation> {
+        let group = self.describe_group()?;
+        let live: Vec<&SimMember> = self.members.iter().filter(|m| m.is_live()).collect();
+        if live.is_empty() {
+            return Ok(group.error_code != 0 || group.group_state == "Empty");
+        }
+        let assigned: Vec<(String, i32)> = group
+            .members
+            .iter()
+            .flat_map(|m| &m.assignment.active_tasks)
+            .flat_map(|t| t.partitions.iter().map(|p| (t.subtopology_id.clone(), *p)))
+            .collect();
+        if !self.setup.is_ready() {
+            return Ok(group.group_state == "NotReady" && assigned.is_empty());
+        }
+        let expected: usize = self
+            .setup
+            .task_counts()
+            .values()
+            .map(|count| *count as usize)
+            .sum();
+        let distinct: BTreeSet<&(String, i32)> = assigned.iter().collect();
+        let known: usize = live.iter().map(|m| m.active.len()).sum();
+        Ok(group.group_state == "Stable"
+            && assigned.len() == expected
+            && distinct.len() == expected
+            && (self.lost_response || known == expected))
+    }
+}
+
+/// The `coordinator_ops` fuzz target: a run decoded from the input, against the reference
+/// coordinator, with the oracle.
+pub fn fuzz_coordinator_ops(data: &[u8]) {
+    let input = RunInput::from_bytes(data);
+    let record = run_in_process(&input);
+    if let Some(violation) = record.violation {
+        panic!(
+            "{violation}\n{}run: {}",
+            violation.slice(&record.history),
+            serde_json::to_string(&input).unwrap_or_default()
+        );
+    }
+}
+
+/// The bytes of run `run` of a campaign seeded with `root_seed`: SplitMix64, pinned so that a
+/// seed means the same runs everywhere.
+pub fn run_bytes(root_seed: u64, run: u64, length: usize) -> Vec<u8> {
+    let mut state = root_seed ^ run.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    let mut next = || {
+        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    };
+    (0..length.div_ceil(8))
+        .flat_map(|_| next().to_le_bytes())
+        .take(length)
+        .collect()
+}
+
+/// Whether `violation` is of `invariant`.
+pub fn is_of(violation: &Option<Violation>, invariant: &Invariant) -> bool {
+    violation
+        .as_ref()
+        .is_some_and(|violation| violation.invariant == invariant)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn simulation() -> Simulation<EmbeddedTarget> {
+        Simulation::new(EmbeddedTarget::default(), Setup::default(), Names::new("")).unwrap()
+    }
+
+    #[test]
+    fn run_bytes_are_fixed_by_seed_and_run() {
+        assert_eq!(run_bytes(7, 0, 8), run_bytes(7, 0, 8));
+        assert_ne!(run_bytes(7, 0, 8), run_bytes(7, 1, 8));
+        assert_ne!(run_bytes(7, 0, 8), run_bytes(8, 0, 8));
+        assert_eq!(run_bytes(7, 3, 13).len(), 13);
+    }
+
+    #[test]
+    fn a_quiet_group_settles_with_every_task_owned_once() {
+        let mut simulation = simulation();
+        for member in 0..MEMBERS as u8 {
+            simulation.step(Operation::Join { member }).unwrap();
+        }
+        simulation.settle().unwrap();
+        let owned: Vec<usize> = simulation.members.iter().map(|m| m.active.len()).collect();
+        assert_eq!(owned, [1, 1, 1, 1]);
+    }
+
+    #[test]
+    fn two_owners_of_one_task_fire_with_both_owners_exchanges() {
+        let mut simulation = simulation();
+        simulation.step(Operation::Join { member: 0 }).unwrap();
+        simulation.step(Operation::Join { member: 1 }).unwrap();
+        simulation.members[0].active.insert(("0".to_owned(), 1));
+        simulation.members[1].active.insert(("0".to_owned(), 1));
+        let violation = simulation.check_group().unwrap_err();
+        assert_eq!(violation.invariant, &oracle::ONE_ACTIVE_OWNER);
+        assert_eq!(violation.detail, "task 0_1 owned by m0-0 and m1-0");
+        assert_eq!(violation.events, [0, 1]);
+        let slice = violation.slice(&simulation.history);
+        assert_eq!(slice.lines().count(), 4);
+        assert!(slice.starts_with("  [op 1 at 0 ms] m0-0 -> {"), "{slice}");
+    }
+
+    #[test]
+    fn a_task_active_and_standby_on_one_process_fires() {
+        let mut setup = Setup::default();
+        setup.members[1].process = 0;
+        let mut simulation =
+            Simulation::new(EmbeddedTarget::default(), setup, Names::new("")).unwrap();
+        simulation.step(Operation::Join { member: 0 }).unwrap();
+        simulation.step(Operation::Join { member: 1 }).unwrap();
+        simulation.members[0].active = BTreeSet::from([("0".to_owned(), 2)]);
+        simulation.members[1].standby.insert(("0".to_owned(), 2));
+        let violation = simulation.check_group().unwrap_err();
+        assert_eq!(violation.invariant, &oracle::ROLES_APART);
+        assert_eq!(
+            violation.detail,
+            "process p0: task 0_2 active at m0-0 and standby or warm-up at m1-0"
+        );
+    }
+
+    #[test]
+    fn a_decreasing_epoch_fires_with_both_answers() {
+        let mut simulation = simulation();
+        simulation.step(Operation::Join { member: 0 }).unwrap();
+        // Pretend the member had been answered a higher epoch than the coordinator knows.
+        simulation.last_epoch.insert("m0-0".to_owned(), (9, 0));
+        let violation = simulation
+            .step(Operation::Heartbeat { member: 0 })
+            .unwrap_err();
+        assert_eq!(violation.invariant, &oracle::EPOCH_NEVER_DECREASES);
+        assert_eq!(violation.detail, "m0-0 went from epoch 9 to 2");
+        assert_eq!(violation.events, [0, 1]);
+    }
+
+    #[test]
+    fn a_group_that_cannot_settle_fires() {
+        let mut simulation = simulation();
+        simulation.step(Operation::Join { member: 0 }).unwrap();
+        // The oracle expects a task the coordinator never heard of.
+        simulation.setup.topics[0] += 1;
+        let violation = simulation.settle().unwrap_err();
+        assert_eq!(violation.invariant, &oracle::SETTLES);
+        assert_eq!(violation.events.len(), 1);
+    }
+
+    #[test]
+    fn a_restarted_member_joins_with_a_new_id_and_a_fenced_one_with_its_old() {
+        let mut simulation = simulation();
+        simulation.step(Operation::Join { member: 0 }).unwrap();
+        simulation.step(Operation::Leave { member: 0 }).unwrap();
+        simulation.step(Operation::Join { member: 0 }).unwrap();
+        assert_eq!(simulation.history[2].member, "m0-1");
+        simulation.members[0].forget();
+        simulation.step(Operation::Join { member: 0 }).unwrap();
+        assert_eq!(simulation.history[3].member, "m0-1");
+    }
+
+    #[test]
+    fn a_static_member_leaves_with_minus_two() {
+        let mut setup = Setup::default();
+        setup.members[0].static_member = true;
+        let mut simulation =
+            Simulation::new(EmbeddedTarget::default(), setup, Names::new("")).unwrap();
+        simulation.step(Operation::Join { member: 0 }).unwrap();
+        simulation
+            .step(Operation::StaticLeave { member: 0 })
+            .unwrap();
+        let leave = &simulation.history[1];
+        assert_eq!(leave.request.member_epoch, -2);
+        assert_eq!(leave.request.instance_id.as_deref(), Some("i0"));
+        assert_eq!(leave.response.error_code, 0);
+        assert_eq!(leave.response.member_epoch, -2);
+    }
+
+    #[test]
+    fn a_run_replays_to_the_same_trace() {
+        let input = RunInput::from_bytes(&run_bytes(3, 1, 800));
+        let first = run_in_process(&input);
+        let second = run_in_process(&input);
+        assert!(first.history.len() > 20);
+        assert_eq!(
+            trace_hash(&first.history, ""),
+            trace_hash(&second.history, "")
+        );
+    }
+}
