@@ -108,7 +108,7 @@ impl<'a> Arbitrary<'a> for Setup {
             .map(|_| {
                 Ok(MemberSetup {
                     process: input.int_in_range(0..=MEMBERS as u8 - 1)?,
-                    static_member: input.ratio(1, 4)?,
+                    static_member: input.ratio(1, 2)?,
                     endpoint: input.arbitrary()?,
                     rack: if input.arbitrary()? {
                         Some(input.int_in_range(0..=1)?)
