@@ -1,5 +1,6 @@
-//! The reference coordinator's speed: a steady heartbeat in groups of 10, 100 and 1,000 members
-//! (its cost should follow the member's own assignment, not the group's size), and a full target
+//! The reference coordinator's speed: a steady heartbeat of a dynamic and of a static member in
+//! groups of 10, 100 and 1,000 members (its cost should follow the member's own assignment, not
+//! the group's size), and a full target
 //! assignment for 10 to 1,000 members over 100 to 10,000 tasks, with 0 and 1 standby replicas.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -21,10 +22,16 @@ fn context() -> RequestContext {
     }
 }
 
-fn join(member: &str) -> StreamsGroupHeartbeatRequest {
+/// The instance id of a static member, none for a dynamic one.
+fn instance(member: &str, is_static: bool) -> Option<String> {
+    is_static.then(|| format!("i-{member}"))
+}
+
+fn join(member: &str, is_static: bool) -> StreamsGroupHeartbeatRequest {
     StreamsGroupHeartbeatRequest::default()
         .with_group_id("g")
         .with_member_id(member)
+        .with_instance_id(instance(member, is_static))
         .with_rebalance_timeout_ms(30_000)
         .with_topology(Some(Topology::default().with_subtopologies(
             vec![Subtopology::default()
@@ -43,9 +50,9 @@ fn task_list(partitions: &[i32]) -> Option<Vec<TaskIds>> {
         .with_partitions(partitions.to_vec())])
 }
 
-/// A group of `members` members, each holding its share of the tasks, all reconciled; returns
-/// the coordinator and every member's id and epoch.
-fn stable_group(members: usize) -> (Coordinator, Vec<(String, i32)>) {
+/// A group of `members` members (static ones with `is_static`), each holding its share of the
+/// tasks, all reconciled; returns the coordinator and every member's id and epoch.
+fn stable_group(members: usize, is_static: bool) -> (Coordinator, Vec<(String, i32)>) {
     // No initial delay or assignment interval: the group is to settle at once.
     let config = CoordinatorConfig {
         initial_rebalance_delay_ms: 0,
@@ -72,7 +79,7 @@ fn stable_group(members: usize) -> (Coordinator, Vec<(String, i32)>) {
     };
     let ids: Vec<String> = (0..members).map(|index| format!("m{index:04}")).collect();
     for id in &ids {
-        let (response, _) = coordinator.handle_heartbeat(0, &context(), 1, &join(id));
+        let (response, _) = coordinator.handle_heartbeat(0, &context(), 1, &join(id, is_static));
         record(&mut owned, id, response);
     }
     // Heartbeats reporting what each member was given, until nothing changes.
@@ -83,6 +90,7 @@ fn stable_group(members: usize) -> (Coordinator, Vec<(String, i32)>) {
             let request = StreamsGroupHeartbeatRequest::default()
                 .with_group_id("g")
                 .with_member_id(id.clone())
+                .with_instance_id(instance(id, is_static))
                 .with_member_epoch(epoch)
                 .with_active_tasks(task_list(&tasks))
                 .with_standby_tasks(Some(vec![]))
@@ -102,25 +110,32 @@ fn stable_group(members: usize) -> (Coordinator, Vec<(String, i32)>) {
 }
 
 fn steady_heartbeat(criterion: &mut Criterion) {
-    let mut group = criterion.benchmark_group("steady_heartbeat");
-    for members in [10, 100, 1_000] {
-        let (mut coordinator, ids) = stable_group(members);
-        let (member, epoch) = ids[members / 2].clone();
-        let request = StreamsGroupHeartbeatRequest::default()
-            .with_group_id("g")
-            .with_member_id(member)
-            .with_member_epoch(epoch);
-        let (response, _) = coordinator.handle_heartbeat(1, &context(), 1, &request);
-        assert_eq!((response.error_code, response.member_epoch), (0, epoch));
-        group.bench_with_input(
-            BenchmarkId::from_parameter(members),
-            &request,
-            |bench, request| {
-                bench.iter(|| coordinator.handle_heartbeat(1, &context(), 1, black_box(request)))
-            },
-        );
+    for (name, is_static) in [
+        ("steady_heartbeat", false),
+        ("steady_static_heartbeat", true),
+    ] {
+        let mut group = criterion.benchmark_group(name);
+        for members in [10, 100, 1_000] {
+            let (mut coordinator, ids) = stable_group(members, is_static);
+            let (member, epoch) = ids[members / 2].clone();
+            let request = StreamsGroupHeartbeatRequest::default()
+                .with_group_id("g")
+                .with_instance_id(instance(&member, is_static))
+                .with_member_id(member)
+                .with_member_epoch(epoch);
+            let (response, _) = coordinator.handle_heartbeat(1, &context(), 1, &request);
+            assert_eq!((response.error_code, response.member_epoch), (0, epoch));
+            group.bench_with_input(
+                BenchmarkId::from_parameter(members),
+                &request,
+                |bench, request| {
+                    bench
+                        .iter(|| coordinator.handle_heartbeat(1, &context(), 1, black_box(request)))
+                },
+            );
+        }
+        group.finish();
     }
-    group.finish();
 }
 
 fn assignment(criterion: &mut Criterion) {

@@ -84,6 +84,9 @@ pub struct Group {
     metadata_fingerprint: Vec<(String, Option<i32>)>,
     validated_topology_epoch: i32,
     members: BTreeMap<String, Member>,
+    /// Member id by static instance id, so that a static member's request does not scan the
+    /// group.
+    static_members: BTreeMap<String, String>,
     targets: BTreeMap<String, TaskSets>,
     shutdown_requested_by: Option<String>,
     endpoint_epoch: i32,
@@ -109,6 +112,7 @@ impl Group {
             metadata_fingerprint: Vec::new(),
             validated_topology_epoch: -1,
             members: BTreeMap::new(),
+            static_members: BTreeMap::new(),
             targets: BTreeMap::new(),
             shutdown_requested_by: None,
             endpoint_epoch: -1,
@@ -185,9 +189,39 @@ impl Group {
         self.delay_deadline_ms.is_some() && self.epoch > self.assignment_epoch
     }
 
+    /// The member holding static instance `instance`, if any.
+    fn static_member(&self, instance: &str) -> Option<&Member> {
+        self.static_members
+            .get(instance)
+            .and_then(|id| self.members.get(id))
+            .filter(|member| member.metadata.instance_id.as_deref() == Some(instance))
+    }
+
+    /// Adds or replaces a member, keeping the instance index.
+    fn put_member(&mut self, member: Member) {
+        if let Some(instance) = &member.metadata.instance_id {
+            self.static_members
+                .insert(instance.clone(), member.id.clone());
+        }
+        self.members.insert(member.id.clone(), member);
+    }
+
+    /// Takes a member out, keeping the instance index.
+    fn take_member(&mut self, member_id: &str) {
+        if let Some(instance) = self
+            .members
+            .remove(member_id)
+            .and_then(|member| member.metadata.instance_id)
+        {
+            if self.static_members.get(&instance).map(String::as_str) == Some(member_id) {
+                self.static_members.remove(&instance);
+            }
+        }
+    }
+
     /// Removes a member and bumps the epoch, as a leave does (spec 3.5).
     fn remove_member(&mut self, member_id: &str) {
-        self.members.remove(member_id);
+        self.take_member(member_id);
         self.targets.remove(member_id);
         self.bump();
         if self.members.is_empty() {
@@ -413,10 +447,7 @@ fn check_instance(
     let Some(instance) = &request.instance_id else {
         return Ok(());
     };
-    let holder = group
-        .members
-        .values()
-        .find(|member| member.metadata.instance_id.as_ref() == Some(instance));
+    let holder = group.static_member(instance);
     match (request.member_epoch, holder) {
         (0, Some(holder)) if holder.epoch != -2 => Err(ErrorAnswer::new(
             ERROR_UNRELEASED_INSTANCE_ID,
@@ -558,11 +589,11 @@ impl Heartbeat<'_> {
                 (member.clone(), None)
             }
             None if epoch == 0 => {
-                let released = request.instance_id.as_ref().and_then(|instance| {
-                    group.members.values().find(|m| {
-                        m.metadata.instance_id.as_ref() == Some(instance) && m.epoch == -2
-                    })
-                });
+                let released = request
+                    .instance_id
+                    .as_ref()
+                    .and_then(|instance| group.static_member(instance))
+                    .filter(|m| m.epoch == -2);
                 match released {
                     // A static member taking over a released instance inherits its place (spec 3.6).
                     Some(previous) => (
@@ -639,7 +670,7 @@ impl Heartbeat<'_> {
         let mut bump = replaced.is_none() && !group.members.contains_key(&request.member_id);
         let mut member = member;
         if let Some(previous_id) = replaced {
-            group.members.remove(&previous_id);
+            group.take_member(&previous_id);
             let target = group.targets.remove(&previous_id).unwrap_or_default();
             group.targets.insert(request.member_id.clone(), target);
         }
@@ -664,7 +695,7 @@ impl Heartbeat<'_> {
                 .map(|o| (o.subtopology_id.clone(), o.partition, o.offset))
                 .collect();
         }
-        group.members.insert(member.id.clone(), member);
+        group.put_member(member);
         if let TopologyChange::Set(topology) = change {
             group.topology = Some(topology);
             bump = true;

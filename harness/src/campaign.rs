@@ -53,12 +53,15 @@ impl CampaignConfig {
     /// The command that runs this campaign again.
     pub fn command(&self) -> String {
         format!(
-            "streamspec fuzz --target {} --seed {} --operations {} --duration {}s --groups {}{}",
+            "streamspec fuzz --target {} --seed {} --operations {} --duration {}s{}{}",
             self.target,
             self.seed,
             self.operations,
             self.duration.as_secs(),
-            self.groups,
+            match self.target {
+                TargetSpec::Embedded => String::new(),
+                TargetSpec::Kafka(_) => format!(" --groups {}", self.groups),
+            },
             if self.check_determinism {
                 " --check-determinism"
             } else {
@@ -470,7 +473,7 @@ mod tests {
         assert_ne!(config.input(3), config.input(4));
         assert_eq!(
             config.command(),
-            "streamspec fuzz --target embedded --seed 7 --operations 50 --duration 1s --groups 1 --check-determinism"
+            "streamspec fuzz --target embedded --seed 7 --operations 50 --duration 1s --check-determinism"
         );
     }
 

@@ -425,6 +425,21 @@ pub async fn run_scenario(scenario: &Scenario, settings: &RunSettings) -> Outcom
                 )));
             }
         }
+        if let Some(most) = scenario.requires.max_heartbeat_version {
+            if target.heartbeat_version() > most {
+                return Ok(Some(format!(
+                    "describes brokers that speak StreamsGroupHeartbeat v{most} at most; the target speaks v{}",
+                    target.heartbeat_version()
+                )));
+            }
+        }
+        if let Some(needed) = scenario.requires.metadata_version {
+            if let Some(level) = target.metadata_version().filter(|level| *level < needed) {
+                return Ok(Some(format!(
+                    "needs metadata.version {needed} or later; the broker reports {level}"
+                )));
+            }
+        }
         target
             .create_topics(&created, &format!("{group}-probe"), settings.io_timeout)
             .await?;

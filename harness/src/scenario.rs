@@ -30,7 +30,10 @@
 //! - `expect` is matched against the response's JSON (see [`crate::matcher`]); `capture` stores
 //!   values of the response by JSON pointer for later `${name}` (or `${name+1}`) references.
 //! - `until: { "within_ms": N }` repeats the step until `expect` matches, within the bound.
-//! - `requires: { "heartbeat_version": 1 }` skips the scenario where less is negotiated.
+//! - `requires: { "heartbeat_version": 1 }` skips the scenario where less is negotiated;
+//!   `requires: { "max_heartbeat_version": 0 }` skips it where more is negotiated (behaviour of
+//!   brokers without later versions); `requires: { "metadata_version": 30 }` skips it on a broker whose finalized
+//!   `metadata.version` is lower (behaviour that older Kafka releases lack; 29 is 4.2, 30 is 4.3).
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -91,6 +94,14 @@ pub struct Requires {
     /// The lowest StreamsGroupHeartbeat version the scenario needs.
     #[serde(default)]
     pub heartbeat_version: Option<i16>,
+    /// The highest StreamsGroupHeartbeat version the scenario is about: behaviour of brokers
+    /// that do not offer later versions.
+    #[serde(default)]
+    pub max_heartbeat_version: Option<i16>,
+    /// The lowest finalized `metadata.version` level, for behaviour an older Kafka release
+    /// lacks. A target that reports no level is held to the scenario.
+    #[serde(default)]
+    pub metadata_version: Option<i16>,
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize)]

@@ -71,6 +71,15 @@ impl Target {
         }
     }
 
+    /// The finalized `metadata.version` level a broker reports; none in process, where the
+    /// reference follows the newest Kafka.
+    pub fn metadata_version(&self) -> Option<i16> {
+        match self {
+            Target::Kafka(kafka) => kafka.metadata_version(),
+            Target::Embedded(_) => None,
+        }
+    }
+
     /// The StreamsGroupDescribe version used unless a step names one.
     pub fn describe_version(&self) -> i16 {
         match self {

@@ -142,6 +142,8 @@ pub struct Connection {
     next_correlation_id: i32,
     buffer: BytesMut,
     api_versions: BTreeMap<i16, VersionSpan>,
+    /// Finalized feature levels the broker reports (e.g. `metadata.version`).
+    features: BTreeMap<String, i16>,
 }
 
 impl Connection {
@@ -174,6 +176,7 @@ impl Connection {
             next_correlation_id: 1,
             buffer: BytesMut::new(),
             api_versions: BTreeMap::new(),
+            features: BTreeMap::new(),
         };
         let request = ApiVersionsRequest::default()
             .with_client_software_name(StrBytes::from_static_str("streamspec"))
@@ -199,7 +202,17 @@ impl Connection {
                 )
             })
             .collect();
+        connection.features = response
+            .finalized_features
+            .iter()
+            .map(|feature| (feature.name.to_string(), feature.max_version_level))
+            .collect();
         Ok(connection)
+    }
+
+    /// The finalized level of feature `name`, if the broker reports one.
+    pub fn feature_level(&self, name: &str) -> Option<i16> {
+        self.features.get(name).copied()
     }
 
     pub fn address(&self) -> &str {

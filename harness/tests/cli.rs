@@ -172,7 +172,7 @@ fn fuzz_prints_its_command_first_reports_every_invariant_and_writes_reports() {
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(
         lines[0],
-        "streamspec fuzz --target embedded --seed 3 --operations 50 --duration 1s --groups 4 --check-determinism"
+        "streamspec fuzz --target embedded --seed 3 --operations 50 --duration 1s --check-determinism"
     );
     let passing = lines.iter().filter(|line| line.contains(" pass ")).count();
     assert_eq!(passing, 12, "{stdout}");
