@@ -1855,6 +1855,25 @@ fn r50_replaced_static_member_is_fenced() {
 }
 
 #[test]
+fn r22_a_full_group_refuses_a_new_member_and_changes_nothing() {
+    let config = CoordinatorConfig {
+        max_size: 1,
+        ..kafka_config()
+    };
+    let mut broker = Broker::with(config, topics(&[("in", 2)]));
+    broker.send(&join("a"));
+    assert_eq!(
+        broker.send(&join("b")),
+        refused(
+            GROUP_MAX_SIZE_REACHED,
+            "The streams group has reached its maximum capacity of 1 members."
+        )
+    );
+    assert_eq!(broker.member_epochs(), [("a".to_owned(), 2)]);
+    assert_eq!(broker.state().1, 2);
+}
+
+#[test]
 fn r51_at_max_size_only_a_released_instance_can_join() {
     const FULL: &str = "The streams group has reached its maximum capacity of 2 members.";
     // l rejoins with its own member id, or a replacement l2 takes over its instance.

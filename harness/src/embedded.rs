@@ -141,6 +141,18 @@ impl EmbeddedTarget {
         self.coordinator.handle_metadata(self.metadata.clone());
     }
 
+    /// A broker-level setting of the reference, by Kafka's name; none for names it lacks.
+    pub fn broker_config(&self, name: &str) -> Option<String> {
+        let config = self.coordinator.config();
+        match name {
+            "group.streams.max.size" => Some(config.max_size.to_string()),
+            "group.streams.session.timeout.ms" => Some(config.session_timeout_ms.to_string()),
+            "group.streams.heartbeat.interval.ms" => Some(config.heartbeat_interval_ms.to_string()),
+            "group.streams.num.standby.replicas" => Some(config.num_standby_replicas.to_string()),
+            _ => None,
+        }
+    }
+
     /// The virtual clock, in milliseconds since the target opened.
     pub fn now_ms(&self) -> u64 {
         self.now_ms

@@ -35,6 +35,8 @@ const UNKNOWN_TOPIC_OR_PARTITION: i16 = 3;
 pub struct KafkaTarget {
     bootstrap: Connection,
     coordinator: Connection,
+    /// The node id of the group's coordinator, for its broker configs.
+    coordinator_node: i32,
     timeout: Duration,
     pub heartbeat_version: i16,
     pub describe_version: i16,
@@ -58,11 +60,13 @@ impl KafkaTarget {
         let mut bootstrap = Connection::connect(address, timeout).await?;
         let heartbeat_version = bootstrap.negotiate::<StreamsGroupHeartbeatRequest>()?;
         let describe_version = bootstrap.negotiate::<StreamsGroupDescribeRequest>()?;
-        let coordinator_address = find_coordinator(&mut bootstrap, group_id, timeout).await?;
+        let (coordinator_address, coordinator_node) =
+            find_coordinator(&mut bootstrap, group_id, timeout).await?;
         let coordinator = Connection::connect(&coordinator_address, timeout).await?;
         Ok(KafkaTarget {
             bootstrap,
             coordinator,
+            coordinator_node,
             timeout,
             heartbeat_version,
             describe_version,
@@ -316,6 +320,8 @@ const COORDINATOR_NOT_AVAILABLE: i16 = 15;
 
 /// Kafka's config resource type of a group.
 const RESOURCE_TYPE_GROUP: i8 = 32;
+/// Kafka's config resource type of a broker.
+const RESOURCE_TYPE_BROKER: i8 = 4;
 /// IncrementalAlterConfigs operation SET.
 const CONFIG_SET: i8 = 0;
 
@@ -385,10 +391,30 @@ impl KafkaTarget {
         group_id: &str,
         names: &[String],
     ) -> TransportResult<Vec<Option<String>>> {
+        self.describe_configs(RESOURCE_TYPE_GROUP, group_id, names)
+            .await
+    }
+
+    /// The values of configs of the coordinator's broker, in the order of `names`.
+    pub async fn broker_configs(
+        &mut self,
+        names: &[String],
+    ) -> TransportResult<Vec<Option<String>>> {
+        let node = self.coordinator_node.to_string();
+        self.describe_configs(RESOURCE_TYPE_BROKER, &node, names)
+            .await
+    }
+
+    async fn describe_configs(
+        &mut self,
+        resource_type: i8,
+        resource: &str,
+        names: &[String],
+    ) -> TransportResult<Vec<Option<String>>> {
         let describe = DescribeConfigsRequest::default().with_resources(vec![
             DescribeConfigsResource::default()
-                .with_resource_type(RESOURCE_TYPE_GROUP)
-                .with_resource_name(StrBytes::from_string(group_id.to_owned()))
+                .with_resource_type(resource_type)
+                .with_resource_name(StrBytes::from_string(resource.to_owned()))
                 .with_configuration_keys(Some(
                     names
                         .iter()
@@ -414,13 +440,13 @@ impl KafkaTarget {
     }
 }
 
-/// The address of the coordinator of `group_id` (FindCoordinator v4, key type 0: group), asking
-/// again while the coordinator is loading, within `deadline`.
+/// The address and node id of the coordinator of `group_id` (FindCoordinator v4, key type 0:
+/// group), asking again while the coordinator is loading, within `deadline`.
 async fn find_coordinator(
     connection: &mut Connection,
     group_id: &str,
     deadline: Duration,
-) -> TransportResult<String> {
+) -> TransportResult<(String, i32)> {
     let request = FindCoordinatorRequest::default()
         .with_key_type(0)
         .with_coordinator_keys(vec![StrBytes::from_string(group_id.to_owned())]);
@@ -438,7 +464,12 @@ async fn find_coordinator(
                 message: Some("no coordinator in the response".to_owned()),
             })?;
         match coordinator.error_code {
-            0 => return Ok(format!("{}:{}", coordinator.host, coordinator.port)),
+            0 => {
+                return Ok((
+                    format!("{}:{}", coordinator.host, coordinator.port),
+                    coordinator.node_id.0,
+                ))
+            }
             COORDINATOR_LOAD_IN_PROGRESS | COORDINATOR_NOT_AVAILABLE
                 if started.elapsed() < deadline =>
             {

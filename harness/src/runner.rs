@@ -433,6 +433,19 @@ pub async fn run_scenario(scenario: &Scenario, settings: &RunSettings) -> Outcom
                 )));
             }
         }
+        if !scenario.requires.broker_configs.is_empty() {
+            let (names, wanted): (Vec<String>, Vec<String>) =
+                scenario.requires.broker_configs.clone().into_iter().unzip();
+            let found = target.broker_configs(&names).await?;
+            for ((name, wanted), found) in names.iter().zip(&wanted).zip(&found) {
+                if found.as_deref() != Some(wanted.as_str()) {
+                    return Ok(Some(format!(
+                        "needs broker config {name}={wanted}; the target has {}",
+                        found.as_deref().unwrap_or("none")
+                    )));
+                }
+            }
+        }
         if let Some(needed) = scenario.requires.metadata_version {
             if let Some(level) = target.metadata_version().filter(|level| *level < needed) {
                 return Ok(Some(format!(

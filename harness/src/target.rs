@@ -80,6 +80,20 @@ impl Target {
         }
     }
 
+    /// The values of broker-level configs, in the order of `names`.
+    pub async fn broker_configs(
+        &mut self,
+        names: &[String],
+    ) -> TransportResult<Vec<Option<String>>> {
+        match self {
+            Target::Kafka(kafka) => kafka.broker_configs(names).await,
+            Target::Embedded(embedded) => Ok(names
+                .iter()
+                .map(|name| embedded.broker_config(name))
+                .collect()),
+        }
+    }
+
     /// The StreamsGroupDescribe version used unless a step names one.
     pub fn describe_version(&self) -> i16 {
         match self {

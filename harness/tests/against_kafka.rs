@@ -2,7 +2,10 @@
 //! - our codec: the broker advertises keys 88 and 89, answers a join and a describe that we encode,
 //!   and its answers decode strictly and re-encode to the very bytes it sent;
 //! - the built-in rule catalogue: every MUST and SHOULD scenario passes, and the JUnit and JSON
-//!   reports describe the same run.
+//!   reports describe the same run; only scenarios whose requirements a 4.4 test broker does not
+//!   meet are skipped;
+//! - with `STREAMSPEC_KAFKA_SMALL_GROUPS=HOST:PORT`, a broker started with
+//!   `group.streams.max.size=2`: the group-size rules (R22, R51) run and pass.
 //!
 //! Without a broker each test reports itself as skipped (libtest has no such outcome, hence the
 //! small harness in `main`).
@@ -211,12 +214,18 @@ struct CatalogueRun {
     junit: String,
 }
 
-fn run_catalogue(address: &str) -> CatalogueRun {
-    let dir = std::env::temp_dir().join(format!("streamspec-catalogue-{}", std::process::id()));
+fn run_catalogue(address: &str, rules: &[&str]) -> CatalogueRun {
+    let dir = std::env::temp_dir().join(format!(
+        "streamspec-catalogue-{}-{}",
+        std::process::id(),
+        rules.join("-")
+    ));
     std::fs::create_dir_all(&dir).unwrap();
     let (json_path, junit_path) = (dir.join("report.json"), dir.join("report.xml"));
     let output = Command::new(env!("CARGO_BIN_EXE_streamspec"))
-        .args(["check", "--target", address, "--json"])
+        .args(["check", "--target", address])
+        .args(rules.iter().flat_map(|rule| ["--rules", rule]))
+        .arg("--json")
         .arg(&json_path)
         .arg("--junit")
         .arg(&junit_path)
@@ -232,12 +241,34 @@ fn run_catalogue(address: &str) -> CatalogueRun {
     run
 }
 
+/// Scenarios a Kafka 4.4 broker with the test settings does not meet the requirements of: those
+/// about brokers without v1, and those needing other broker configs.
+fn skipped_on_the_test_broker() -> std::collections::BTreeSet<String> {
+    streamspec::scenario::catalogue()
+        .into_iter()
+        .filter(|scenario| {
+            scenario.requires.max_heartbeat_version.is_some()
+                || !scenario.requires.broker_configs.is_empty()
+        })
+        .map(|scenario| scenario.name)
+        .collect()
+}
+
 fn every_must_and_should_scenario_passes(run: &CatalogueRun) {
-    let failing: Vec<String> = run.json["scenarios"]
-        .as_array()
-        .unwrap()
+    let scenarios = run.json["scenarios"].as_array().unwrap();
+    let skipped: std::collections::BTreeSet<String> = scenarios
         .iter()
-        .filter(|outcome| outcome["grade"] != "INFORMATIONAL" && outcome["verdict"] != "pass")
+        .filter(|outcome| outcome["verdict"] == "skip")
+        .map(|outcome| outcome["scenario"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(skipped, skipped_on_the_test_broker(), "{}", run.stdout);
+    let failing: Vec<String> = scenarios
+        .iter()
+        .filter(|outcome| {
+            outcome["grade"] != "INFORMATIONAL"
+                && outcome["verdict"] != "pass"
+                && outcome["verdict"] != "skip"
+        })
         .map(|outcome| {
             format!(
                 "{} {} {}",
@@ -306,8 +337,47 @@ const TESTS: &[BrokerTest] = &[
     }),
 ];
 
+/// The rules that need `group.streams.max.size=2`, against a broker started so at
+/// `STREAMSPEC_KAFKA_SMALL_GROUPS`: every scenario runs and passes.
+fn group_size_rules_pass_with_max_size_2(address: &str) {
+    let run = run_catalogue(address, &["R22", "R51"]);
+    let verdicts: Vec<(String, String)> = run.json["scenarios"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| (o["scenario"].to_string(), o["verdict"].to_string()))
+        .collect();
+    assert_eq!(verdicts.len(), 3, "{}", run.stdout);
+    assert!(
+        verdicts.iter().all(|(_, verdict)| verdict == "\"pass\""),
+        "{verdicts:?}\n{}",
+        run.stdout
+    );
+}
+
 fn main() {
-    println!("\nrunning {} tests", TESTS.len());
+    println!("\nrunning {} tests", TESTS.len() + 1);
+    let small_groups = std::env::var("STREAMSPEC_KAFKA_SMALL_GROUPS")
+        .ok()
+        .filter(|address| !address.is_empty());
+    let small_groups_failed = match &small_groups {
+        None => {
+            println!(
+                "test group_size_rules_pass_with_max_size_2 ... skipped (STREAMSPEC_KAFKA_SMALL_GROUPS is unset)"
+            );
+            None
+        }
+        Some(address) => {
+            let outcome = catch_unwind(AssertUnwindSafe(|| {
+                group_size_rules_pass_with_max_size_2(address)
+            }));
+            println!(
+                "test group_size_rules_pass_with_max_size_2 ... {}",
+                if outcome.is_ok() { "ok" } else { "FAILED" }
+            );
+            Some(outcome.is_err())
+        }
+    };
     let address = std::env::var("STREAMSPEC_KAFKA")
         .ok()
         .filter(|address| !address.is_empty());
@@ -315,13 +385,20 @@ fn main() {
         for (name, _) in TESTS {
             println!("test {name} ... skipped (STREAMSPEC_KAFKA is unset)");
         }
+        let small_passed = usize::from(small_groups_failed == Some(false));
+        let small_failed = usize::from(small_groups_failed == Some(true));
+        let small_skipped = usize::from(small_groups_failed.is_none());
         println!(
-            "\ntest result: ok. 0 passed; 0 failed; {} skipped\n",
-            TESTS.len()
+            "\ntest result: {}. {small_passed} passed; {small_failed} failed; {} skipped\n",
+            if small_failed == 0 { "ok" } else { "FAILED" },
+            TESTS.len() + small_skipped
         );
+        if small_failed > 0 {
+            std::process::exit(1);
+        }
         return;
     };
-    let run = run_catalogue(&address);
+    let run = run_catalogue(&address, &[]);
     let mut failed = 0;
     for (name, test) in TESTS {
         let outcome = catch_unwind(AssertUnwindSafe(|| test(&address, &run)));
@@ -331,10 +408,13 @@ fn main() {
         );
         failed += usize::from(outcome.is_err());
     }
+    let ran = TESTS.len() + usize::from(small_groups_failed.is_some());
+    failed += usize::from(small_groups_failed == Some(true));
     let verdict = if failed == 0 { "ok" } else { "FAILED" };
     println!(
-        "\ntest result: {verdict}. {} passed; {failed} failed; 0 skipped\n",
-        TESTS.len() - failed
+        "\ntest result: {verdict}. {} passed; {failed} failed; {} skipped\n",
+        ran - failed,
+        usize::from(small_groups_failed.is_none())
     );
     if failed > 0 {
         std::process::exit(1);
