@@ -228,15 +228,25 @@ fn run_checked(config: &CampaignConfig, run: u64, input: &RunInput) -> Result<Ru
     let again_names = config.names(run, "-again");
     let again_prefix = again_names.prefix().to_owned();
     let again = run_once(config, again_names, input)?;
-    let first = trace_hash(&record.history, &prefix);
-    let second = trace_hash(&again.history, &again_prefix);
+    Ok(compare_runs(record, &prefix, &again, &again_prefix))
+}
+
+/// `record`, with a determinism violation when `again` (the same input run under another name
+/// prefix) exchanged other bytes.
+pub fn compare_runs(
+    record: RunRecord,
+    prefix: &str,
+    again: &RunRecord,
+    again_prefix: &str,
+) -> RunRecord {
+    let first = trace_hash(&record.history, prefix);
+    let second = trace_hash(&again.history, again_prefix);
     if first == second {
-        return Ok(record);
+        return record;
     }
     let differs =
-        simulation::first_difference(&record.history, &prefix, &again.history, &again_prefix);
-    let events = differs.into_iter().collect();
-    Ok(RunRecord {
+        simulation::first_difference(&record.history, prefix, &again.history, again_prefix);
+    RunRecord {
         violation: Some(Violation {
             invariant: &oracle::DETERMINISTIC,
             detail: format!(
@@ -244,10 +254,10 @@ fn run_checked(config: &CampaignConfig, run: u64, input: &RunInput) -> Result<Ru
                 differs.map_or("(one trace is longer)".to_owned(), |at| at.to_string())
             ),
             at_operation: 0,
-            events,
+            events: differs.into_iter().collect(),
         }),
         ..record
-    })
+    }
 }
 
 /// Removes operations from `input` while its run, each attempt against a fresh group, still
@@ -475,6 +485,35 @@ mod tests {
             config.command(),
             "streamspec fuzz --target embedded --seed 7 --operations 50 --duration 1s --check-determinism"
         );
+    }
+
+    #[test]
+    fn two_runs_that_exchange_other_bytes_fire_determinism() {
+        let config = config();
+        let input = config.input(2);
+        let first = run_once(&config, Names::new(""), &input).unwrap();
+        let again = run_once(&config, Names::new(""), &input).unwrap();
+        assert!(compare_runs(first, "", &again, "").violation.is_none());
+        let first = run_once(&config, Names::new(""), &input).unwrap();
+        let mut changed = run_once(&config, Names::new(""), &input).unwrap();
+        changed.history[3].response.member_epoch += 1;
+        let violation = compare_runs(first, "", &changed, "").violation.unwrap();
+        assert_eq!(violation.invariant, &oracle::DETERMINISTIC);
+        assert_eq!(violation.events, [3]);
+        assert!(
+            violation.detail.ends_with("differ; first at exchange 3"),
+            "{}",
+            violation.detail
+        );
+    }
+
+    #[test]
+    fn runs_under_other_names_compare_equal() {
+        let config = config();
+        let input = config.input(5);
+        let first = run_once(&config, Names::new("x-"), &input).unwrap();
+        let again = run_once(&config, Names::new("y-"), &input).unwrap();
+        assert!(compare_runs(first, "x-", &again, "y-").violation.is_none());
     }
 
     #[test]

@@ -141,6 +141,36 @@ impl EmbeddedTarget {
         self.coordinator.handle_metadata(self.metadata.clone());
     }
 
+    /// The reference as a broker started with `configs` (Kafka's names) would be; configs it
+    /// does not know, or values that do not parse, stay at the test settings, which
+    /// [`EmbeddedTarget::broker_config`] then reports.
+    pub fn with_broker_configs<'a>(configs: impl IntoIterator<Item = (&'a str, &'a str)>) -> Self {
+        let mut config = test_config();
+        for (name, value) in configs {
+            match name {
+                "group.streams.max.size" => {
+                    config.max_size = value.parse().unwrap_or(config.max_size)
+                }
+                "group.streams.session.timeout.ms" => {
+                    config.session_timeout_ms = value.parse().unwrap_or(config.session_timeout_ms)
+                }
+                "group.streams.heartbeat.interval.ms" => {
+                    config.heartbeat_interval_ms =
+                        value.parse().unwrap_or(config.heartbeat_interval_ms)
+                }
+                "group.streams.num.standby.replicas" => {
+                    config.num_standby_replicas =
+                        value.parse().unwrap_or(config.num_standby_replicas)
+                }
+                _ => {}
+            }
+        }
+        EmbeddedTarget {
+            coordinator: Coordinator::new(config),
+            ..EmbeddedTarget::default()
+        }
+    }
+
     /// A broker-level setting of the reference, by Kafka's name; none for names it lacks.
     pub fn broker_config(&self, name: &str) -> Option<String> {
         let config = self.coordinator.config();

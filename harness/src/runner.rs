@@ -416,7 +416,13 @@ pub async fn run_scenario(scenario: &Scenario, settings: &RunSettings) -> Outcom
     };
 
     let result = async {
-        let mut target = Target::open(&settings.target, &group, settings.io_timeout).await?;
+        let mut target = Target::open(
+            &settings.target,
+            &group,
+            settings.io_timeout,
+            &scenario.requires.broker_configs,
+        )
+        .await?;
         if let Some(needed) = scenario.requires.heartbeat_version {
             if target.heartbeat_version() < needed {
                 return Ok(Some(format!(

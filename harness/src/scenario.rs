@@ -31,8 +31,8 @@
 //!   values of the response by JSON pointer for later `${name}` (or `${name+1}`) references.
 //! - `until: { "within_ms": N }` repeats the step until `expect` matches, within the bound.
 //! - `requires: { "heartbeat_version": 1 }` skips the scenario where less is negotiated;
-//!   `requires: { "broker_configs": { "group.streams.max.size": "2" } }` skips it on a target whose
-//!   broker configs have other values;
+//!   `requires: { "broker_configs": { "group.streams.max.size": "2" } }` skips it on a broker whose
+//!   configs have other values (the reference in process starts with them);
 //!   `requires: { "max_heartbeat_version": 0 }` skips it where more is negotiated (behaviour of
 //!   brokers without later versions); `requires: { "metadata_version": 30 }` skips it on a broker whose finalized
 //!   `metadata.version` is lower (behaviour that older Kafka releases lack; 29 is 4.2, 30 is 4.3).

@@ -1,5 +1,6 @@
 //! What scenarios run against: a Kafka broker over TCP, or the reference coordinator in process.
 
+use std::collections::BTreeMap;
 use std::fmt;
 use std::time::Duration;
 
@@ -49,14 +50,22 @@ pub enum Target {
 }
 
 impl Target {
-    /// Opens `spec` for a scenario whose group is `group_id`.
+    /// Opens `spec` for a scenario whose group is `group_id`. The reference in process starts as
+    /// a broker with `broker_configs` would; a broker is as it was started.
     pub async fn open(
         spec: &TargetSpec,
         group_id: &str,
         timeout: Duration,
+        broker_configs: &BTreeMap<String, String>,
     ) -> TransportResult<Target> {
         Ok(match spec {
-            TargetSpec::Embedded => Target::Embedded(Box::default()),
+            TargetSpec::Embedded => {
+                Target::Embedded(Box::new(EmbeddedTarget::with_broker_configs(
+                    broker_configs
+                        .iter()
+                        .map(|(name, value)| (name.as_str(), value.as_str())),
+                )))
+            }
             TargetSpec::Kafka(address) => Target::Kafka(Box::new(
                 KafkaTarget::connect(address, group_id, timeout).await?,
             )),

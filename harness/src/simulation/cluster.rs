@@ -28,6 +28,8 @@ pub trait Cluster {
     fn describe(&mut self, group: &str) -> Result<DescribedGroup, String>;
     /// Grows a source topic.
     fn resize(&mut self, topic: &str, partitions: i32) -> Result<(), String>;
+    /// Creates a source topic.
+    fn create_topic(&mut self, topic: &str, partitions: i32) -> Result<(), String>;
     /// Lets `ms` pass: virtual time in process, real time against a broker.
     fn advance(&mut self, ms: u64);
     /// Milliseconds since the run started.
@@ -80,6 +82,10 @@ impl Cluster for EmbeddedTarget {
     }
 
     fn resize(&mut self, topic: &str, partitions: i32) -> Result<(), String> {
+        Cluster::create_topic(self, topic, partitions)
+    }
+
+    fn create_topic(&mut self, topic: &str, partitions: i32) -> Result<(), String> {
         self.create_topics(&[(topic.to_owned(), partitions)]);
         Ok(())
     }
@@ -205,6 +211,14 @@ impl Cluster for RemoteCluster {
         let kafka = &mut self.kafka;
         self.runtime
             .block_on(kafka.create_partitions(topic, partitions, timeout))
+            .map_err(|error| error.to_string())
+    }
+
+    fn create_topic(&mut self, topic: &str, partitions: i32) -> Result<(), String> {
+        let timeout = self.timeout;
+        let kafka = &mut self.kafka;
+        self.runtime
+            .block_on(kafka.create_topics(&[(topic.to_owned(), partitions)], timeout))
             .map_err(|error| error.to_string())
     }
 

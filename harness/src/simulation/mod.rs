@@ -64,6 +64,10 @@ pub enum Operation {
     DropResponse { member: u8 },
     /// Fault: a heartbeat is sent twice; the member sees the second answer.
     Duplicate { member: u8 },
+    /// Fault: a heartbeat carries the topology, which only a join may (R10).
+    TopologyOnHeartbeat { member: u8 },
+    /// The source topic missing since the start is created.
+    CreateLateTopic,
 }
 
 /// A run's input: what it sets up, then what happens.
@@ -282,6 +286,8 @@ pub struct Simulation<C: Cluster> {
     /// (scenario R24-lost-response-hides-a-gained-task), so liveness is judged on the
     /// coordinator's assignment instead of what the members know.
     lost_response: bool,
+    /// Whether the setup's late topic exists yet.
+    late_topic_created: bool,
 }
 
 /// How a run ended.
@@ -345,6 +351,7 @@ impl<C: Cluster> Simulation<C> {
             operation: 0,
             last_epoch: BTreeMap::new(),
             lost_response: false,
+            late_topic_created: false,
         })
     }
 
@@ -444,7 +451,7 @@ impl<C: Cluster> Simulation<C> {
             &group,
             usize::from(setup.standby_replicas),
             |id| setup.is_stateful(id),
-            setup.is_ready(),
+            self.is_ready(),
         )
         .map_err(|breach| self.violation(breach, vec![last]))?;
         // A member the coordinator removed (its session expired) may still believe it owns tasks
@@ -493,6 +500,16 @@ impl<C: Cluster> Simulation<C> {
             }
         }
         Ok(())
+    }
+
+    /// Whether the topology can be ready now: the oracle's own reading of the setup, and every
+    /// source topic it reads created.
+    fn is_ready(&self) -> bool {
+        let missing = self
+            .setup
+            .late_topic
+            .is_some_and(|topic| self.setup.reads(topic) && !self.late_topic_created);
+        self.setup.is_ready() && !missing
     }
 
     /// The last exchange of each of `members`, oldest first.
@@ -602,6 +619,32 @@ impl<C: Cluster> Simulation<C> {
                 self.setup.topics[topic] = wanted;
                 Ok(())
             }
+            Operation::TopologyOnHeartbeat { member: m } => {
+                let index = member(m);
+                let Some(epoch) = self.live_epoch(index) else {
+                    return Ok(());
+                };
+                let request = self
+                    .heartbeat_of(index, epoch)
+                    .with_topology(Some(self.topology.clone()));
+                self.exchange(index, request, true)
+            }
+            Operation::CreateLateTopic => {
+                let Some(topic) = self.setup.late_topic.filter(|_| !self.late_topic_created) else {
+                    return Ok(());
+                };
+                let (name, partitions) = (self.names.topic(topic), self.setup.topics[topic]);
+                self.cluster
+                    .create_topic(&name, partitions)
+                    .map_err(|error| {
+                        self.violation(
+                            (&oracle::ANSWERED, format!("creating topic {name}: {error}")),
+                            Vec::new(),
+                        )
+                    })?;
+                self.late_topic_created = true;
+                Ok(())
+            }
             Operation::Shutdown { member: m } => {
                 let index = member(m);
                 let Some(epoch) = self.live_epoch(index) else {
@@ -682,7 +725,7 @@ impl<C: Cluster> Simulation<C> {
             .flat_map(|m| &m.assignment.active_tasks)
             .flat_map(|t| t.partitions.iter().map(|p| (t.subtopology_id.clone(), *p)))
             .collect();
-        if !self.setup.is_ready() {
+        if !self.is_ready() {
             return Ok(group.group_state == "NotReady" && assigned.is_empty());
         }
         let expected: usize = self
@@ -822,6 +865,70 @@ mod tests {
         let violation = simulation.settle().unwrap_err();
         assert_eq!(violation.invariant, &oracle::SETTLES);
         assert_eq!(violation.events.len(), 1);
+    }
+
+    /// The reference, except that heartbeats after the first `answered` go unanswered.
+    struct Unanswering {
+        inner: EmbeddedTarget,
+        answered: usize,
+    }
+
+    impl Cluster for Unanswering {
+        fn prepare(&mut self, names: &Names, setup: &Setup) -> Result<(), String> {
+            self.inner.prepare(names, setup)
+        }
+        fn heartbeat(
+            &mut self,
+            request: &StreamsGroupHeartbeatRequest,
+        ) -> Result<StreamsGroupHeartbeatResponse, String> {
+            if self.answered == 0 {
+                return Err("no answer within 15000 ms".to_owned());
+            }
+            self.answered -= 1;
+            Cluster::heartbeat(&mut self.inner, request)
+        }
+        fn describe(&mut self, group: &str) -> Result<DescribedGroup, String> {
+            Cluster::describe(&mut self.inner, group)
+        }
+        fn resize(&mut self, topic: &str, partitions: i32) -> Result<(), String> {
+            self.inner.resize(topic, partitions)
+        }
+        fn create_topic(&mut self, topic: &str, partitions: i32) -> Result<(), String> {
+            Cluster::create_topic(&mut self.inner, topic, partitions)
+        }
+        fn advance(&mut self, ms: u64) {
+            self.inner.advance(ms)
+        }
+        fn now_ms(&self) -> u64 {
+            Cluster::now_ms(&self.inner)
+        }
+        fn timing(&self) -> (u64, u64) {
+            self.inner.timing()
+        }
+        fn finish(&mut self, names: &Names, setup: &Setup) -> Result<(), String> {
+            self.inner.finish(names, setup)
+        }
+    }
+
+    #[test]
+    fn an_unanswered_heartbeat_fires() {
+        let cluster = Unanswering {
+            inner: EmbeddedTarget::default(),
+            answered: 1,
+        };
+        let mut simulation = Simulation::new(cluster, Setup::default(), Names::new("")).unwrap();
+        simulation.step(Operation::Join { member: 0 }).unwrap();
+        let violation = simulation
+            .step(Operation::Heartbeat { member: 0 })
+            .unwrap_err();
+        assert_eq!(violation.invariant, &oracle::ANSWERED);
+        assert!(
+            violation
+                .detail
+                .starts_with("m0-0 got no answer: no answer within 15000 ms; request {"),
+            "{}",
+            violation.detail
+        );
     }
 
     #[test]

@@ -28,6 +28,9 @@ pub struct Setup {
     pub standby_replicas: u8,
     /// One entry per member of the pool.
     pub members: Vec<MemberSetup>,
+    /// A source topic that does not exist when the run starts (an operation creates it).
+    #[serde(default)]
+    pub late_topic: Option<usize>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -75,6 +78,7 @@ impl Default for Setup {
                     rack: None,
                 })
                 .collect(),
+            late_topic: None,
         }
     }
 }
@@ -118,11 +122,17 @@ impl<'a> Arbitrary<'a> for Setup {
                 })
             })
             .collect::<arbitrary::Result<Vec<MemberSetup>>>()?;
+        let late_topic = if input.ratio(1, 4)? {
+            Some(input.choose_index(topic_count)?)
+        } else {
+            None
+        };
         Ok(Setup {
             topics,
             subtopologies,
             standby_replicas,
             members,
+            late_topic,
         })
     }
 }
@@ -183,6 +193,9 @@ impl Setup {
         {
             return Err("subtopologies: each reads a known topic or the previous repartition topic, the first reads no repartition topic".to_owned());
         }
+        if self.late_topic.is_some_and(|topic| topic >= topics) {
+            return Err("late_topic: the index of a topic".to_owned());
+        }
         if self.members.len() != MEMBERS {
             return Err(format!("members: exactly {MEMBERS}"));
         }
@@ -228,11 +241,13 @@ impl Setup {
         Topology::default().with_subtopologies(subtopologies)
     }
 
-    /// The source topics and their partition counts, to create before the run.
+    /// The source topics and their partition counts, to create before the run (the late topic
+    /// comes later).
     pub fn source_topics(&self, names: &Names) -> Vec<(String, i32)> {
         self.topics
             .iter()
             .enumerate()
+            .filter(|(index, _)| self.late_topic != Some(*index))
             .map(|(index, partitions)| (names.topic(index), *partitions))
             .collect()
     }
@@ -281,6 +296,13 @@ impl Setup {
         counts
     }
 
+    /// Whether a subtopology reads source topic `topic`.
+    pub fn reads(&self, topic: usize) -> bool {
+        self.subtopologies
+            .iter()
+            .any(|subtopology| subtopology.sources.contains(&topic))
+    }
+
     /// Whether subtopology `id` keeps state, and so may have standbys.
     pub fn is_stateful(&self, id: &str) -> bool {
         id.parse::<usize>()
@@ -291,9 +313,11 @@ impl Setup {
 
     /// The topic a resize may grow: one whose partition count nothing else depends on (no
     /// changelog, repartition topic or copartition group derives from it), so the topology stays
-    /// configurable. Kafka never resizes internal topics, which would otherwise stop matching.
+    /// configurable, and that exists from the start. Kafka never resizes internal topics, which
+    /// would otherwise stop matching.
     pub fn resizable_topic(&self, choice: u8) -> Option<usize> {
         let resizable: Vec<usize> = (0..self.topics.len())
+            .filter(|topic| self.late_topic != Some(*topic))
             .filter(|topic| {
                 self.subtopologies.iter().enumerate().all(|(index, s)| {
                     let writes_repartition = self
