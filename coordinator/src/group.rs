@@ -146,7 +146,11 @@ impl Group {
     pub fn state(&self) -> &'static str {
         if self.members.is_empty() {
             "Empty"
-        } else if self.topology.as_ref().map(|t| t.epoch) != Some(self.validated_topology_epoch) {
+        } else if self.topology.as_ref().map(|t| t.epoch) != Some(self.validated_topology_epoch)
+            || !self.is_ready()
+        {
+            // Spec 5.5: also when a topology that was ready stops being so (a source topic
+            // deleted).
             "NotReady"
         } else if self.epoch > self.assignment_epoch {
             "Assigning"

@@ -1122,6 +1122,29 @@ fn r33_missing_source_topic_is_a_status_with_empty_tasks() {
     );
 }
 
+/// Spec 5.5, as Kafka 4.4.0 showed it to a broker campaign that deleted a source topic: the
+/// member is told to give its tasks up at once, then moves to the new epoch with none, and the
+/// group is NotReady (the reference had called it Stable).
+#[test]
+fn r33_a_deleted_source_topic_takes_the_tasks_back_and_the_group_is_not_ready() {
+    let mut broker = Broker::with(kafka_config(), topics(&[("in", 2)]));
+    assert_eq!(broker.send(&join("a")), answer("a", 2).tasks(BOTH));
+    broker.coordinator.handle_metadata(topics(&[]));
+    let missing = [(1, "Source topics in are missing.")];
+    assert_eq!(
+        broker.send(&owning(heartbeat("a", 2), BOTH)),
+        answer("a", 2).tasks(NONE).statuses(&missing)
+    );
+    assert_eq!(
+        broker.send(&owning(heartbeat("a", 2), NONE)),
+        answer("a", 3).statuses(&missing)
+    );
+    assert_eq!(
+        broker.view(),
+        group("NotReady", 3, 3, vec![member("a", 3, NONE, NONE)])
+    );
+}
+
 #[test]
 fn r33_missing_source_topics_are_listed_sorted() {
     let mut broker = Broker::with(kafka_config(), topics(&[]));

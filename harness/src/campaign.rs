@@ -14,7 +14,7 @@ use crate::report::Report;
 use crate::runner::{Outcome, Verdict};
 use crate::scenario::Grade;
 use crate::simulation::cluster::RemoteCluster;
-use crate::simulation::oracle::{self, Violation};
+use crate::simulation::oracle::{self, KnownIssue, Violation};
 use crate::simulation::setup::Names;
 use crate::simulation::{self, execute, run_bytes, trace_hash, RunInput, RunRecord};
 use crate::target::TargetSpec;
@@ -96,6 +96,8 @@ pub struct Finding {
 #[derive(Debug, Default)]
 pub struct Progress {
     pub runs: AtomicU64,
+    /// Runs that met a known defect of the target.
+    pub known_issues: AtomicU64,
     pub operations: AtomicU64,
     pub heartbeats: AtomicU64,
     pub violations: AtomicU64,
@@ -109,6 +111,9 @@ pub struct CampaignResult {
     pub heartbeats: u64,
     pub elapsed: Duration,
     pub finding: Option<Finding>,
+    /// How many runs met a known defect of the target, and the first of them.
+    pub known_issues: u64,
+    pub first_known_issue: Option<(u64, &'static KnownIssue)>,
     /// A run that could not be set up or cleaned up (not a protocol finding).
     pub errors: Vec<String>,
     pub witnesses: Witnesses,
@@ -326,6 +331,7 @@ pub fn run(config: &CampaignConfig, progress: &Progress) -> CampaignResult {
     let found: Mutex<Option<(u64, RunInput, RunRecord)>> = Mutex::new(None);
     let errors: Mutex<Vec<String>> = Mutex::new(Vec::new());
     let witnesses: Mutex<Witnesses> = Mutex::new(Witnesses::default());
+    let known: Mutex<Option<(u64, &'static KnownIssue)>> = Mutex::new(None);
     let worker = || {
         let mut seen = Witnesses::default();
         while !stop.load(Ordering::Relaxed) && started.elapsed() < config.duration {
@@ -341,6 +347,10 @@ pub fn run(config: &CampaignConfig, progress: &Progress) -> CampaignResult {
                         .heartbeats
                         .fetch_add(record.history.len() as u64, Ordering::Relaxed);
                     seen.observe(&record.history);
+                    if let Some(issue) = record.known_issue {
+                        progress.known_issues.fetch_add(1, Ordering::Relaxed);
+                        known.lock().unwrap().get_or_insert((run, issue));
+                    }
                     if let Some(error) = &record.cleanup_error {
                         errors
                             .lock()
@@ -390,6 +400,8 @@ pub fn run(config: &CampaignConfig, progress: &Progress) -> CampaignResult {
         heartbeats: progress.heartbeats.load(Ordering::Relaxed),
         elapsed,
         finding,
+        known_issues: progress.known_issues.load(Ordering::Relaxed),
+        first_known_issue: known.into_inner().unwrap(),
         errors: errors.into_inner().unwrap(),
         witnesses: witnesses.into_inner().unwrap(),
     }
@@ -423,6 +435,17 @@ pub fn report(
                         finding.drawn_operations,
                         finding.input.operations.len(),
                         finding.violation
+                    )),
+                )
+            } else if let Some((run, issue)) = result
+                .first_known_issue
+                .filter(|(_, issue)| issue.invariant == *invariant)
+            {
+                (
+                    Verdict::Divergent,
+                    Some(format!(
+                        "{} runs met the known issue {} (first: run {run}): {}; evidence: {}",
+                        result.known_issues, issue.id, issue.reason, issue.evidence
                     )),
                 )
             } else if result.runs == 0 {

@@ -134,6 +134,11 @@ impl EmbeddedTarget {
         Ok(())
     }
 
+    pub fn delete_topic(&mut self, name: &str) {
+        self.metadata.remove_topic(name);
+        self.coordinator.handle_metadata(self.metadata.clone());
+    }
+
     pub fn create_topics(&mut self, topics: &[(String, i32)]) {
         for (name, partitions) in topics {
             self.metadata.set_topic(name.clone(), *partitions);

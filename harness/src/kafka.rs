@@ -203,6 +203,19 @@ impl KafkaTarget {
         topics: &[String],
         deadline: Duration,
     ) -> TransportResult<()> {
+        self.await_coordinator_view(probe_group, topics, true, deadline)
+            .await
+    }
+
+    /// Waits until the coordinator's view of `topics` shows them present, or, with `present`
+    /// false, missing (after a deletion), probing as [`Self::await_topics_at_coordinator`] does.
+    pub async fn await_coordinator_view(
+        &mut self,
+        probe_group: &str,
+        topics: &[String],
+        present: bool,
+        deadline: Duration,
+    ) -> TransportResult<()> {
         if topics.is_empty() {
             return Ok(());
         }
@@ -226,7 +239,7 @@ impl KafkaTarget {
                 .iter()
                 .flatten()
                 .any(|status| status.status_code == MISSING_SOURCE_TOPICS);
-            if response.error_code == 0 && !missing {
+            if response.error_code == 0 && missing != present {
                 let leave = join.clone().with_member_epoch(-1).with_topology(None);
                 let leave = leave
                     .with_active_tasks(None)
@@ -238,7 +251,10 @@ impl KafkaTarget {
             if started.elapsed() > deadline {
                 return Err(TransportError::Timeout {
                     address: self.coordinator.address().to_owned(),
-                    what: format!("a join that sees the new topics {topics:?}"),
+                    what: format!(
+                        "a join that sees the topics {topics:?} {}",
+                        if present { "created" } else { "deleted" }
+                    ),
                     after: deadline,
                 });
             }
@@ -252,15 +268,18 @@ impl KafkaTarget {
         &mut self,
         names: &[String],
     ) -> TransportResult<Vec<Option<i32>>> {
-        let request = MetadataRequest::default().with_topics(Some(
-            names
-                .iter()
-                .map(|name| {
-                    MetadataRequestTopic::default()
-                        .with_name(Some(TopicName(StrBytes::from_string(name.clone()))))
-                })
-                .collect(),
-        ));
+        // Never auto-created: asking about a deleted topic must not bring it back.
+        let request = MetadataRequest::default()
+            .with_allow_auto_topic_creation(false)
+            .with_topics(Some(
+                names
+                    .iter()
+                    .map(|name| {
+                        MetadataRequestTopic::default()
+                            .with_name(Some(TopicName(StrBytes::from_string(name.clone()))))
+                    })
+                    .collect(),
+            ));
         let response = self.bootstrap.call_kafka(12, &request, "Metadata").await?;
         Ok(names
             .iter()
@@ -278,6 +297,31 @@ impl KafkaTarget {
                 (topic.error_code == 0 && led).then_some(topic.partitions.len() as i32)
             })
             .collect())
+    }
+
+    /// Deletes `topic` and waits, within `deadline`, until metadata no longer shows it (so that it
+    /// can be created again) and the coordinator of `probe_group`'s group sees it missing.
+    pub async fn delete_topic_and_wait(
+        &mut self,
+        topic: &str,
+        probe_group: &str,
+        deadline: Duration,
+    ) -> TransportResult<()> {
+        let names = [topic.to_owned()];
+        self.delete_topics(&names, deadline).await?;
+        let started = Instant::now();
+        while self.partition_counts(&names).await?[0].is_some() {
+            if started.elapsed() > deadline {
+                return Err(TransportError::Timeout {
+                    address: self.bootstrap.address().to_owned(),
+                    what: format!("topic {topic} to be deleted"),
+                    after: deadline,
+                });
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        self.await_coordinator_view(probe_group, &names, false, deadline)
+            .await
     }
 
     /// Deletes topics; topics that are already gone are not an error.

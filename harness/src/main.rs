@@ -523,6 +523,12 @@ fn replay(
     }
     match &record.violation {
         None => {
+            if let Some(issue) = record.known_issue {
+                println!(
+                    "known issue {} (waives \"{}\"): {}",
+                    issue.id, issue.invariant.name, issue.reason
+                );
+            }
             println!(
                 "{} operations, {} exchanges, no violation",
                 trace.input.operations.len(),

@@ -313,6 +313,38 @@ fn reports_cover_the_whole_catalogue(run: &CatalogueRun) {
     assert_eq!(cases, catalogue.len());
 }
 
+/// The campaign findings in `harness/findings/` still reproduce: the known Kafka defect fires
+/// against the broker, and the reference runs the same trace without violation.
+fn recorded_findings_still_reproduce(address: &str) {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/findings/kafka-endpoints-with-missing-source-topic.json"
+    );
+    let trace: streamspec::campaign::Trace =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let config = streamspec::campaign::CampaignConfig {
+        target: streamspec::target::TargetSpec::Kafka(address.to_owned()),
+        seed: trace.seed,
+        duration: Duration::ZERO,
+        operations: 0,
+        groups: 1,
+        check_determinism: false,
+        io_timeout: Duration::from_secs(15),
+        run_id: unique("finding"),
+        shrink_budget: Duration::ZERO,
+    };
+    let names = streamspec::simulation::setup::Names::new(&format!("{}-", config.run_id));
+    let record = streamspec::campaign::run_once(&config, names, &trace.input).unwrap();
+    assert_eq!(record.violation, None);
+    assert_eq!(
+        record.known_issue.map(|issue| issue.id),
+        Some("kafka-endpoints-with-missing-source-topic")
+    );
+    let in_process = streamspec::simulation::run_in_process(&trace.input);
+    assert_eq!(in_process.violation, None);
+    assert_eq!(in_process.known_issue, None);
+}
+
 /// A test takes the broker address and the catalogue run, made once for all catalogue tests.
 type BrokerTest = (&'static str, fn(&str, &CatalogueRun));
 
@@ -329,6 +361,9 @@ const TESTS: &[BrokerTest] = &[
         "broker_refuses_an_empty_member_id_with_invalid_request",
         |address, _| broker_refuses_an_empty_member_id_with_invalid_request(address),
     ),
+    ("recorded_findings_still_reproduce", |address, _| {
+        recorded_findings_still_reproduce(address)
+    }),
     ("every_must_and_should_scenario_passes", |_, run| {
         every_must_and_should_scenario_passes(run)
     }),

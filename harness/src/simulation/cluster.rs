@@ -30,6 +30,8 @@ pub trait Cluster {
     fn resize(&mut self, topic: &str, partitions: i32) -> Result<(), String>;
     /// Creates a source topic.
     fn create_topic(&mut self, topic: &str, partitions: i32) -> Result<(), String>;
+    /// Deletes a source topic.
+    fn delete_topic(&mut self, topic: &str) -> Result<(), String>;
     /// Lets `ms` pass: virtual time in process, real time against a broker.
     fn advance(&mut self, ms: u64);
     /// Milliseconds since the run started.
@@ -90,6 +92,11 @@ impl Cluster for EmbeddedTarget {
         Ok(())
     }
 
+    fn delete_topic(&mut self, topic: &str) -> Result<(), String> {
+        EmbeddedTarget::delete_topic(self, topic);
+        Ok(())
+    }
+
     fn advance(&mut self, ms: u64) {
         self.sleep(ms);
     }
@@ -120,6 +127,9 @@ pub struct RemoteCluster {
     timeout: Duration,
     session_timeout_ms: u64,
     heartbeat_interval_ms: u64,
+    /// Names groups of their own for waiting until the coordinator sees topic changes.
+    probe_group: String,
+    probes: u32,
 }
 
 impl RemoteCluster {
@@ -139,7 +149,17 @@ impl RemoteCluster {
             timeout,
             session_timeout_ms: 0,
             heartbeat_interval_ms: 0,
+            probe_group: format!("{group}-probe"),
+            probes: 0,
         })
+    }
+}
+
+impl RemoteCluster {
+    /// A fresh group for one wait: a group that knew the topic keeps its view of it.
+    fn next_probe_group(&mut self) -> String {
+        self.probes += 1;
+        format!("{}-{}", self.probe_group, self.probes)
     }
 }
 
@@ -147,7 +167,7 @@ impl Cluster for RemoteCluster {
     fn prepare(&mut self, names: &Names, setup: &Setup) -> Result<(), String> {
         let topics = setup.source_topics(names);
         let timeout = self.timeout;
-        let probe = format!("{}-probe", names.group);
+        let probe = self.next_probe_group();
         let kafka = &mut self.kafka;
         let values = self
             .runtime
@@ -216,9 +236,26 @@ impl Cluster for RemoteCluster {
 
     fn create_topic(&mut self, topic: &str, partitions: i32) -> Result<(), String> {
         let timeout = self.timeout;
+        let probe = self.next_probe_group();
         let kafka = &mut self.kafka;
         self.runtime
-            .block_on(kafka.create_topics(&[(topic.to_owned(), partitions)], timeout))
+            .block_on(async {
+                kafka
+                    .create_topics(&[(topic.to_owned(), partitions)], timeout)
+                    .await?;
+                kafka
+                    .await_topics_at_coordinator(&probe, &[topic.to_owned()], timeout)
+                    .await
+            })
+            .map_err(|error| error.to_string())
+    }
+
+    fn delete_topic(&mut self, topic: &str) -> Result<(), String> {
+        let timeout = self.timeout;
+        let probe = self.next_probe_group();
+        let kafka = &mut self.kafka;
+        self.runtime
+            .block_on(kafka.delete_topic_and_wait(topic, &probe, timeout))
             .map_err(|error| error.to_string())
     }
 

@@ -83,6 +83,27 @@ pub const ALL: [&Invariant; 12] = [
     &DETERMINISTIC,
 ];
 
+/// A known defect of a target that makes an invariant unreachable, recorded with its evidence:
+/// runs that meet it are counted as divergent rather than failed.
+#[derive(Debug, PartialEq, Eq, Serialize)]
+pub struct KnownIssue {
+    pub id: &'static str,
+    pub invariant: &'static Invariant,
+    pub reason: &'static str,
+    pub evidence: &'static str,
+}
+
+/// Kafka 4.4.0 answers UNKNOWN_SERVER_ERROR to every heartbeat of a group that has a member with
+/// a user endpoint while a source topic is missing, so the group cannot settle until the topic
+/// is back (the divergence `R46-endpoint-member-while-source-topics-missing` of
+/// `harness/divergences.json`; the reference answers normally).
+pub const KAFKA_ENDPOINTS_WITH_MISSING_TOPIC: KnownIssue = KnownIssue {
+    id: "kafka-endpoints-with-missing-source-topic",
+    invariant: &SETTLES,
+    reason: "Kafka 4.4.0 answers UNKNOWN_SERVER_ERROR to every heartbeat of a group with a user endpoint while a source topic is missing",
+    evidence: "harness/scenarios/static-and-v1/R46-endpoint-member-while-source-topics-missing.json and the campaign trace harness/findings/kafka-endpoints-with-missing-source-topic.json, both checked against the broker in CI",
+};
+
 /// Error codes StreamsGroupHeartbeat may carry (spec 2.4).
 const ALLOWED_ERRORS: [i16; 14] = [-1, 14, 15, 16, 25, 29, 30, 35, 42, 69, 81, 82, 110, 111];
 
