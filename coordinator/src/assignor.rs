@@ -203,6 +203,27 @@ mod tests {
         assert_eq!(active(&targets, "b"), [("0".to_owned(), 1)]);
     }
 
+    /// Spec 6: a process's capacity is its number of members, so a process running two members
+    /// carries twice the tasks of one running a single member.
+    #[test]
+    fn processes_carry_tasks_in_proportion_to_their_members() {
+        let input = AssignmentInput {
+            members: vec![
+                member("a", "p0", &[]),
+                member("b", "p0", &[]),
+                member("c", "p1", &[]),
+                member("d", "p2", &[]),
+            ],
+            task_counts: BTreeMap::from([("0".to_owned(), 6), ("1".to_owned(), 2)]),
+            stateful: BTreeSet::new(),
+            num_standby_replicas: 0,
+        };
+        let targets = StickyAssignor.assign(&input);
+        let load =
+            |members: &[&str]| -> usize { members.iter().map(|m| active(&targets, m).len()).sum() };
+        assert_eq!((load(&["a", "b"]), load(&["c"]), load(&["d"])), (4, 2, 2));
+    }
+
     #[test]
     fn standbys_go_to_other_processes_only_for_stateful_subtopologies() {
         let input = AssignmentInput {

@@ -14,7 +14,6 @@ RUN="$KH/broker-$KAFKA_PORT"
 TIMEOUT="${KAFKA_START_TIMEOUT:-90}"
 JAVA="${JAVA:-${JAVA_HOME:+$JAVA_HOME/bin/}java}"
 JAVAC="${JAVAC:-${JAVA_HOME:+$JAVA_HOME/bin/}javac}"
-MVN="${MVN:-mvn}"
 HEAP="${KAFKA_HEAP_OPTS:--Xms256m -Xmx1g}"
 
 log() { echo "kafka/start.sh: $*" >&2; }
@@ -43,27 +42,7 @@ for p in "$KAFKA_PORT" "$KAFKA_CONTROLLER_PORT"; do
 done
 
 # ---- 1. classpath (resolved once per version with Maven, cached) -------------------------------
-CPF="$KH/classpath-$KAFKA_VERSION.txt"
-cp_ok() {
-  [ -s "$CPF" ] || return 1
-  local IFS=:
-  for j in $(cat "$CPF"); do [ -f "$j" ] || return 1; done
-}
-if ! cp_ok; then
-  log "resolving org.apache.kafka:kafka_2.13:$KAFKA_VERSION with Maven ..."
-  TMP_CPF="$CPF.tmp.$$"
-  # shellcheck disable=SC2086
-  if ! timeout "${KAFKA_MVN_TIMEOUT:-600}" "$MVN" -B -q -f "$HERE/pom.xml" -Dkafka.version="$KAFKA_VERSION" ${KAFKA_MVN_ARGS:-} \
-        dependency:build-classpath -Dmdep.outputFile="$TMP_CPF" -Dmdep.includeScope=runtime \
-        >"$KH/mvn-$KAFKA_VERSION.log" 2>&1; then
-    tail -n 30 "$KH/mvn-$KAFKA_VERSION.log" >&2
-    rm -f "$TMP_CPF"
-    die "Maven could not resolve the broker classpath (log: $KH/mvn-$KAFKA_VERSION.log)"
-  fi
-  mv -f "$TMP_CPF" "$CPF"
-  cp_ok || die "resolved classpath lists missing jars: $CPF"
-fi
-CP="$(cat "$CPF")"
+CP="$("$HERE/classpath.sh")" || die "no classpath for Kafka $KAFKA_VERSION"
 
 # ---- 2. probe, compiled once per (version, Probe.java) ----------------------------------------
 PROBE_SUM=$(cksum <"$HERE/Probe.java" | cut -d' ' -f1)

@@ -58,7 +58,7 @@ pub enum Operation {
     Shutdown { member: u8 },
     /// Fault: a delayed heartbeat with an epoch one below the member's arrives.
     StaleEpoch { member: u8 },
-    /// Fault: a heartbeat claiming a task the topology lacks.
+    /// Fault: a heartbeat claiming, beside what the member owns, a task the topology lacks.
     BogusTask { member: u8 },
     /// Fault: the member sends a heartbeat but never sees the answer.
     DropResponse { member: u8 },
@@ -706,11 +706,17 @@ impl<C: Cluster> Simulation<C> {
                 let Some(epoch) = self.live_epoch(index) else {
                     return Ok(());
                 };
-                let request = self.heartbeat_of(index, epoch).with_active_tasks(Some(vec![
+                // Beside what it owns, so that the coordinator's view of its tasks stays true:
+                // while the topology is not ready the claim is not checked (spec 5.5).
+                let mut owned = task_lists(&self.members[index].active);
+                owned.push(
                     TaskIds::default()
                         .with_subtopology_id("9")
                         .with_partitions(vec![0]),
-                ]));
+                );
+                let request = self
+                    .heartbeat_of(index, epoch)
+                    .with_active_tasks(Some(owned));
                 self.exchange(index, request, false)
             }
         }
