@@ -829,6 +829,22 @@ fn build_response(
             )),
         );
     }
+    // Status 6 (Kafka 4.4, v1 only, last): the member lacks keys of the rack-aware assignment
+    // tags. Only the keys count; the assignment goes on as usual.
+    let missing: Vec<&str> = config
+        .rack_aware_assignment_tags
+        .iter()
+        .filter(|key| !member.metadata.client_tags.iter().any(|(k, _)| k == *key))
+        .map(String::as_str)
+        .collect();
+    if version >= 1 && !missing.is_empty() {
+        status.push(
+            response::Status::default().with_status_code(STATUS_MISSING_CLIENT_TAGS).with_status_detail(format!(
+                "Missing required client tags for rack-aware standby assignment: [{}]. Configure them via 'client.tag.<tagKey>' in your Streams config.",
+                missing.join(", ")
+            )),
+        );
+    }
     let mut out = StreamsGroupHeartbeatResponse::default()
         .with_member_id(member.id.clone())
         .with_member_epoch(member.epoch)

@@ -32,6 +32,7 @@ pub const STATUS_INCORRECTLY_PARTITIONED_TOPICS: i8 = 2;
 pub const STATUS_MISSING_INTERNAL_TOPICS: i8 = 3;
 pub const STATUS_SHUTDOWN_APPLICATION: i8 = 4;
 pub const STATUS_ASSIGNMENT_DELAYED: i8 = 5;
+pub const STATUS_MISSING_CLIENT_TAGS: i8 = 6;
 
 pub const ERROR_UNKNOWN_SERVER_ERROR: i16 = -1;
 pub const ERROR_INVALID_GROUP_ID: i16 = 24;
@@ -57,6 +58,8 @@ pub struct CoordinatorConfig {
     pub num_standby_replicas: i32,
     pub acceptable_recovery_lag: i64,
     pub task_offset_interval_ms: i32,
+    /// Client tag keys every member should report, for rack-aware standby placement (4.4).
+    pub rack_aware_assignment_tags: Vec<String>,
 }
 
 impl Default for CoordinatorConfig {
@@ -70,6 +73,7 @@ impl Default for CoordinatorConfig {
             num_standby_replicas: 0,
             acceptable_recovery_lag: 10_000,
             task_offset_interval_ms: 60_000,
+            rack_aware_assignment_tags: Vec::new(),
         }
     }
 }
@@ -164,13 +168,22 @@ impl Coordinator {
         name: &str,
         value: &str,
     ) -> Result<(), String> {
-        let parsed: u64 = value
-            .parse()
-            .map_err(|_| format!("{name}: {value:?} is not a non-negative number"))?;
         let config = self
             .group_configs
             .entry(group_id.to_owned())
             .or_insert_with(|| self.config.clone());
+        if name == "streams.rack.aware.assignment.tags" {
+            config.rack_aware_assignment_tags = value
+                .split(',')
+                .map(str::trim)
+                .filter(|key| !key.is_empty())
+                .map(str::to_owned)
+                .collect();
+            return Ok(());
+        }
+        let parsed: u64 = value
+            .parse()
+            .map_err(|_| format!("{name}: {value:?} is not a non-negative number"))?;
         match name {
             "streams.session.timeout.ms" => config.session_timeout_ms = parsed,
             "streams.heartbeat.interval.ms" => {

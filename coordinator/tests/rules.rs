@@ -1877,6 +1877,37 @@ fn r50_replaced_static_member_is_fenced() {
     );
 }
 
+/// Kafka 4.4 (scenario R25-missing-client-tags): with rack-aware assignment tags configured, a
+/// v1 member lacking a key gets status 6 on every heartbeat and its tasks all the same; v0
+/// responses never carry it.
+#[test]
+fn r25_a_member_lacking_a_rack_aware_tag_key_gets_missing_client_tags_at_v1_only() {
+    let mut broker = Broker::with(kafka_config(), topics(&[("in", 2)]));
+    broker
+        .coordinator
+        .set_group_config(GROUP, "streams.rack.aware.assignment.tags", "zone, cluster")
+        .unwrap();
+    let missing = [(
+        6,
+        "Missing required client tags for rack-aware standby assignment: [zone]. Configure them via 'client.tag.<tagKey>' in your Streams config.",
+    )];
+    let tagged = join("a").with_client_tags(Some(vec![
+        streamspec_protocol::kafka::streams_group_heartbeat_request::KeyValue::default()
+            .with_key("cluster")
+            .with_value("c1"),
+    ]));
+    assert_eq!(
+        broker.send(&tagged),
+        answer("a", 2).tasks(BOTH).statuses(&missing)
+    );
+    assert_eq!(
+        broker.send(&heartbeat("a", 2)),
+        answer("a", 2).statuses(&missing)
+    );
+    let at_v0 = broker.send_version(0, &heartbeat("a", 2));
+    assert_eq!((at_v0.error_code, at_v0.status), (0, Some(vec![])));
+}
+
 #[test]
 fn r22_a_full_group_refuses_a_new_member_and_changes_nothing() {
     let config = CoordinatorConfig {
