@@ -60,6 +60,11 @@ pub struct CoordinatorConfig {
     pub task_offset_interval_ms: i32,
     /// Client tag keys every member should report, for rack-aware standby placement (4.4).
     pub rack_aware_assignment_tags: Vec<String>,
+    /// The broker's bounds on the group configs (min, max), and the most standby replicas.
+    pub session_timeout_bounds_ms: (u64, u64),
+    pub heartbeat_interval_bounds_ms: (u64, u64),
+    pub assignment_interval_bounds_ms: (u64, u64),
+    pub max_standby_replicas: i32,
 }
 
 impl Default for CoordinatorConfig {
@@ -74,6 +79,10 @@ impl Default for CoordinatorConfig {
             acceptable_recovery_lag: 10_000,
             task_offset_interval_ms: 60_000,
             rack_aware_assignment_tags: Vec::new(),
+            session_timeout_bounds_ms: (45_000, 60_000),
+            heartbeat_interval_bounds_ms: (5_000, 15_000),
+            assignment_interval_bounds_ms: (0, 15_000),
+            max_standby_replicas: 2,
         }
     }
 }
@@ -160,45 +169,42 @@ impl Coordinator {
         &self.config
     }
 
-    /// Sets a group-level config of `group_id`, as Kafka's group configs do; applies from the
-    /// group's next heartbeat. A changed standby count bumps the group epoch then (spec 3.1).
+    /// Sets group-level configs of `group_id` as Kafka's IncrementalAlterConfigs on a GROUP
+    /// resource does: all or nothing, each value within the broker's bounds, and the session
+    /// timeout above the heartbeat interval (spec 9.2; messages as Kafka 4.4.0 words them, scenario
+    /// R41-group-config-bounds). They apply from the group's next heartbeat; a changed standby
+    /// count bumps the group epoch then (spec 3.1).
+    pub fn set_group_configs(
+        &mut self,
+        group_id: &str,
+        configs: &[(&str, &str)],
+    ) -> Result<(), String> {
+        let mut config = self
+            .group_configs
+            .get(group_id)
+            .unwrap_or(&self.config)
+            .clone();
+        for (name, value) in configs {
+            apply_group_config(&mut config, &self.config, name, value)?;
+        }
+        if config.session_timeout_ms <= config.heartbeat_interval_ms as u64 {
+            return Err(
+                "streams.session.timeout.ms must be greater than streams.heartbeat.interval.ms"
+                    .to_owned(),
+            );
+        }
+        self.group_configs.insert(group_id.to_owned(), config);
+        Ok(())
+    }
+
+    /// Sets one group-level config; see [`Coordinator::set_group_configs`].
     pub fn set_group_config(
         &mut self,
         group_id: &str,
         name: &str,
         value: &str,
     ) -> Result<(), String> {
-        let config = self
-            .group_configs
-            .entry(group_id.to_owned())
-            .or_insert_with(|| self.config.clone());
-        if name == "streams.rack.aware.assignment.tags" {
-            config.rack_aware_assignment_tags = value
-                .split(',')
-                .map(str::trim)
-                .filter(|key| !key.is_empty())
-                .map(str::to_owned)
-                .collect();
-            return Ok(());
-        }
-        let parsed: u64 = value
-            .parse()
-            .map_err(|_| format!("{name}: {value:?} is not a non-negative number"))?;
-        match name {
-            "streams.session.timeout.ms" => config.session_timeout_ms = parsed,
-            "streams.heartbeat.interval.ms" => {
-                config.heartbeat_interval_ms =
-                    i32::try_from(parsed).map_err(|_| format!("{name}: {value} is too large"))?
-            }
-            "streams.num.standby.replicas" => {
-                config.num_standby_replicas =
-                    i32::try_from(parsed).map_err(|_| format!("{name}: {value} is too large"))?
-            }
-            "streams.initial.rebalance.delay.ms" => config.initial_rebalance_delay_ms = parsed,
-            "streams.assignment.interval.ms" => config.assignment_interval_ms = parsed,
-            _ => return Err(format!("unknown group config {name}")),
-        }
-        Ok(())
+        self.set_group_configs(group_id, &[(name, value)])
     }
 
     /// The cluster's topics changed (created, deleted, resized).
@@ -271,6 +277,60 @@ impl Coordinator {
         }
         effects
     }
+}
+
+/// Sets group config `name` of `config`, within the bounds that `broker` (the broker's own
+/// settings) gives.
+fn apply_group_config(
+    config: &mut CoordinatorConfig,
+    broker: &CoordinatorConfig,
+    name: &str,
+    value: &str,
+) -> Result<(), String> {
+    if name == "streams.rack.aware.assignment.tags" {
+        config.rack_aware_assignment_tags = value
+            .split(',')
+            .map(str::trim)
+            .filter(|key| !key.is_empty())
+            .map(str::to_owned)
+            .collect();
+        return Ok(());
+    }
+    let number: u64 = value
+        .parse()
+        .map_err(|_| format!("Invalid value {value} for configuration {name}"))?;
+    let in_range = |(min, max): (u64, u64)| {
+        if (min..=max).contains(&number) {
+            Ok(number)
+        } else {
+            Err(format!(
+                "{name} must be in the range {min} to {max} inclusive."
+            ))
+        }
+    };
+    match name {
+        "streams.session.timeout.ms" => {
+            config.session_timeout_ms = in_range(broker.session_timeout_bounds_ms)?
+        }
+        "streams.heartbeat.interval.ms" => {
+            config.heartbeat_interval_ms = in_range(broker.heartbeat_interval_bounds_ms)? as i32
+        }
+        "streams.assignment.interval.ms" => {
+            config.assignment_interval_ms = in_range(broker.assignment_interval_bounds_ms)?
+        }
+        "streams.num.standby.replicas" => {
+            if number > broker.max_standby_replicas as u64 {
+                return Err(format!(
+                    "{name} must be less than or equal to {}",
+                    broker.max_standby_replicas
+                ));
+            }
+            config.num_standby_replicas = number as i32;
+        }
+        "streams.initial.rebalance.delay.ms" => config.initial_rebalance_delay_ms = number,
+        _ => return Err(format!("Unknown group config name: {name}")),
+    }
+    Ok(())
 }
 
 /// An error answer: code and message, every other field at its default (spec 2.2).

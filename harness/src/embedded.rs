@@ -18,6 +18,8 @@ pub fn test_config() -> CoordinatorConfig {
     CoordinatorConfig {
         session_timeout_ms: 6_000,
         heartbeat_interval_ms: 500,
+        session_timeout_bounds_ms: (1_000, 60_000),
+        heartbeat_interval_bounds_ms: (100, 15_000),
         initial_rebalance_delay_ms: 0,
         assignment_interval_ms: 0,
         ..CoordinatorConfig::default()
@@ -119,19 +121,18 @@ impl EmbeddedTarget {
         group_id: &str,
         configs: &[(String, String)],
     ) -> TransportResult<()> {
-        for (name, value) in configs {
-            self.coordinator
-                .set_group_config(group_id, name, value)
-                .map_err(|message| {
-                    TransportError::Broker {
-                        what: "setting group configs".to_owned(),
-                        // Kafka's INVALID_CONFIG.
-                        error_code: 40,
-                        message: Some(message),
-                    }
-                })?;
-        }
-        Ok(())
+        let configs: Vec<(&str, &str)> = configs
+            .iter()
+            .map(|(name, value)| (name.as_str(), value.as_str()))
+            .collect();
+        self.coordinator
+            .set_group_configs(group_id, &configs)
+            .map_err(|message| TransportError::Broker {
+                what: "setting group configs".to_owned(),
+                // Kafka's INVALID_CONFIG.
+                error_code: 40,
+                message: Some(message),
+            })
     }
 
     pub fn delete_topic(&mut self, name: &str) {
@@ -184,6 +185,19 @@ impl EmbeddedTarget {
             "group.streams.session.timeout.ms" => Some(config.session_timeout_ms.to_string()),
             "group.streams.heartbeat.interval.ms" => Some(config.heartbeat_interval_ms.to_string()),
             "group.streams.num.standby.replicas" => Some(config.num_standby_replicas.to_string()),
+            "group.streams.min.session.timeout.ms" => {
+                Some(config.session_timeout_bounds_ms.0.to_string())
+            }
+            "group.streams.max.session.timeout.ms" => {
+                Some(config.session_timeout_bounds_ms.1.to_string())
+            }
+            "group.streams.min.heartbeat.interval.ms" => {
+                Some(config.heartbeat_interval_bounds_ms.0.to_string())
+            }
+            "group.streams.max.heartbeat.interval.ms" => {
+                Some(config.heartbeat_interval_bounds_ms.1.to_string())
+            }
+            "group.streams.max.standby.replicas" => Some(config.max_standby_replicas.to_string()),
             _ => None,
         }
     }

@@ -260,8 +260,24 @@ async fn run_step(
             .iter()
             .map(|(name, value)| (name.clone(), value.clone()))
             .collect();
-        target.set_group_configs(&group, &configs).await?;
-        return Ok(());
+        let outcome = target.set_group_configs(&group, &configs).await;
+        let Some(pattern) = &step.expect else {
+            return outcome.map_err(StepFailure::from);
+        };
+        let answer = match outcome {
+            Ok(()) => json!({"errorCode": 0, "errorMessage": null}),
+            Err(TransportError::Broker {
+                error_code,
+                message,
+                ..
+            }) => json!({"errorCode": error_code, "errorMessage": message}),
+            Err(error) => return Err(error.into()),
+        };
+        return matcher::matches(pattern, &answer).map_err(|reason| StepFailure {
+            verdict: Verdict::Fail,
+            reason: format!("IncrementalAlterConfigs answered {answer}: {reason}"),
+            exchange: None,
+        });
     }
     if let Some(milliseconds) = step.sleep_ms {
         target.sleep(Duration::from_millis(milliseconds)).await;

@@ -26,7 +26,9 @@
 //! - A `describe` step describes `groups` (default `["${group}"]`).
 //! - `sleep_ms` waits in real time (for session and rebalance timeouts).
 //! - `group_config` sets group-level configs of the scenario's group (IncrementalAlterConfigs on a
-//!   GROUP resource), e.g. `{ "streams.num.standby.replicas": "1" }`.
+//!   GROUP resource), e.g. `{ "streams.num.standby.replicas": "1" }`. Without `expect` a refusal
+//!   fails the step; with one, `{"errorCode": .., "errorMessage": ..}` of the answer is matched
+//!   (0 and null when the configs were set).
 //! - `expect` is matched against the response's JSON (see [`crate::matcher`]); `capture` stores
 //!   values of the response by JSON pointer for later `${name}` (or `${name+1}`) references.
 //! - `until: { "within_ms": N }` repeats the step until `expect` matches, within the bound.
@@ -281,10 +283,15 @@ pub fn parse(source: &str, text: &str) -> Result<Scenario, ScenarioError> {
                 index + 1
             )));
         }
-        let waits_or_configures = step.sleep_ms.is_some() || step.group_config.is_some();
-        if waits_or_configures && (step.expect.is_some() || !step.capture.is_empty()) {
+        if step.sleep_ms.is_some() && (step.expect.is_some() || !step.capture.is_empty()) {
             return Err(invalid(format!(
-                "step {}: sleep_ms and group_config take no expect or capture",
+                "step {}: sleep_ms takes no expect or capture",
+                index + 1
+            )));
+        }
+        if step.group_config.is_some() && (step.until.is_some() || !step.capture.is_empty()) {
+            return Err(invalid(format!(
+                "step {}: group_config takes no until or capture",
                 index + 1
             )));
         }
