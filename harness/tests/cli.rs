@@ -181,7 +181,7 @@ fn fuzz_prints_its_command_first_reports_every_invariant_and_writes_reports() {
         "streamspec fuzz --target embedded --seed 3 --operations 50 --duration 1s --check-determinism"
     );
     let passing = lines.iter().filter(|line| line.contains(" pass ")).count();
-    assert_eq!(passing, 12, "{stdout}");
+    assert_eq!(passing, 13, "{stdout}");
     let rate = lines
         .iter()
         .find(|line| line.contains(" with the oracle on"))
@@ -199,7 +199,7 @@ fn fuzz_prints_its_command_first_reports_every_invariant_and_writes_reports() {
         .descendants()
         .filter(|node| node.has_tag_name("testcase"))
         .collect();
-    assert_eq!(cases.len(), 12);
+    assert_eq!(cases.len(), 13);
     assert!(cases
         .iter()
         .all(|case| !case.children().any(|c| c.has_tag_name("failure"))));

@@ -15,7 +15,6 @@ use crate::kafka::KafkaTarget;
 /// The group configs of the run's timing; the test broker's defaults (`scripts/kafka/`).
 const SESSION_TIMEOUT: &str = "streams.session.timeout.ms";
 const HEARTBEAT_INTERVAL: &str = "streams.heartbeat.interval.ms";
-const STANDBY_REPLICAS: &str = "streams.num.standby.replicas";
 
 /// A coordinator under test, seen by one run.
 pub trait Cluster {
@@ -56,11 +55,7 @@ fn describe_request(group: &str) -> StreamsGroupDescribeRequest {
 impl Cluster for EmbeddedTarget {
     fn prepare(&mut self, names: &Names, setup: &Setup) -> Result<(), String> {
         self.create_topics(&setup.source_topics(names));
-        let configs = [(
-            STANDBY_REPLICAS.to_owned(),
-            setup.standby_replicas.to_string(),
-        )];
-        self.set_group_configs(&names.group, &configs)
+        self.set_group_configs(&names.group, &setup.group_configs())
             .map_err(|error| error.to_string())
     }
 
@@ -177,11 +172,9 @@ impl Cluster for RemoteCluster {
                 kafka
                     .await_topics_at_coordinator(&probe, &created, timeout)
                     .await?;
-                let configs = [(
-                    STANDBY_REPLICAS.to_owned(),
-                    setup.standby_replicas.to_string(),
-                )];
-                kafka.set_group_configs(&names.group, &configs).await?;
+                kafka
+                    .set_group_configs(&names.group, &setup.group_configs())
+                    .await?;
                 // The broker's own timing, which the run must know to let sessions expire.
                 let timing = [SESSION_TIMEOUT.to_owned(), HEARTBEAT_INTERVAL.to_owned()];
                 kafka.group_configs(&names.group, &timing).await

@@ -18,7 +18,9 @@ use std::hash::{Hash, Hasher};
 use arbitrary::{Arbitrary, Unstructured};
 use serde::{Deserialize, Serialize};
 use streamspec_protocol::kafka::streams_group_describe_response::DescribedGroup;
-use streamspec_protocol::kafka::streams_group_heartbeat_request::{Endpoint, TaskIds};
+use streamspec_protocol::kafka::streams_group_heartbeat_request::{
+    CopartitionGroup, Endpoint, KeyValue, Subtopology, TaskIds, TopicInfo, Topology,
+};
 use streamspec_protocol::kafka::{StreamsGroupHeartbeatRequest, StreamsGroupHeartbeatResponse};
 
 use crate::embedded::EmbeddedTarget;
@@ -66,6 +68,10 @@ pub enum Operation {
     Duplicate { member: u8 },
     /// Fault: a heartbeat carries the topology, which only a join may (R10).
     TopologyOnHeartbeat { member: u8 },
+    /// Fault: a member that is not in the group joins with a topology Kafka refuses: duplicate
+    /// subtopology ids, a copartition index out of range, a changelog with a partition count, or
+    /// an internal topic as source (spec 2.3, open question 9).
+    InvalidJoin { member: u8, kind: u8 },
     /// The source topic missing since the start is created.
     CreateLateTopic,
     /// That topic is deleted again: the topology stops being ready (spec 5.5).
@@ -242,6 +248,11 @@ impl SimMember {
             .with_topology(Some(topology.clone()))
             .with_process_id(Some(format!("p{}", settings.process)))
             .with_rack_id(settings.rack.map(|rack| format!("rack{rack}")))
+            .with_client_tags(settings.zone.map(|zone| {
+                vec![KeyValue::default()
+                    .with_key("zone")
+                    .with_value(format!("z{zone}"))]
+            }))
             .with_user_endpoint(settings.endpoint.then(|| {
                 Endpoint::default()
                     .with_host(format!("h{}", self.index))
@@ -270,6 +281,30 @@ impl SimMember {
             self.warmup = oracle::response_tasks(warmup);
         }
     }
+}
+
+/// `topology` made invalid in one of four ways Kafka refuses.
+fn invalid_topology(topology: &Topology, kind: u8) -> Topology {
+    let mut invalid = topology.clone();
+    let first = invalid.subtopologies[0].clone();
+    match kind % 4 {
+        0 => invalid.subtopologies.push(first),
+        1 => {
+            invalid.subtopologies[0].copartition_groups =
+                vec![CopartitionGroup::default().with_source_topics(vec![7])]
+        }
+        2 => {
+            invalid.subtopologies[0].state_changelog_topics = vec![TopicInfo::default()
+                .with_name(format!("{}-invalid-changelog", first.subtopology_id))
+                .with_partitions(3)]
+        }
+        _ => invalid.subtopologies.push(
+            Subtopology::default()
+                .with_subtopology_id("internal")
+                .with_source_topics(vec!["__consumer_offsets".to_owned()]),
+        ),
+    }
+    invalid
 }
 
 /// A run of operations against a cluster, checking invariants as it goes.
@@ -410,7 +445,15 @@ impl<C: Cluster> Simulation<C> {
             delivered: deliver,
         });
         let this = self.history.len() - 1;
-        if response.error_code == -1 && self.is_source_topic_missing() && self.has_endpoints() {
+        let valid_request = request
+            .topology
+            .as_ref()
+            .is_none_or(|t| *t == self.topology);
+        if response.error_code == -1
+            && valid_request
+            && self.is_source_topic_missing()
+            && self.has_endpoints()
+        {
             self.known_issue = Some(&oracle::KAFKA_ENDPOINTS_WITH_MISSING_TOPIC);
         }
         oracle::check_response(&request, &response, &self.setup.task_counts())
@@ -648,6 +691,17 @@ impl<C: Cluster> Simulation<C> {
                 let request = self
                     .heartbeat_of(index, epoch)
                     .with_topology(Some(self.topology.clone()));
+                self.exchange(index, request, true)
+            }
+            Operation::InvalidJoin { member: m, kind } => {
+                let index = member(m);
+                if self.members[index].is_live() {
+                    return Ok(());
+                }
+                let topology = invalid_topology(&self.topology, kind);
+                let request = self.members[index]
+                    .join_request(&self.names, &self.setup, &self.topology)
+                    .with_topology(Some(topology));
                 self.exchange(index, request, true)
             }
             Operation::CreateLateTopic => {

@@ -34,6 +34,10 @@ pub const MEMBER_ID_ECHOED: Invariant = Invariant {
     name: "always: the member id is echoed",
     rules: "spec 7.1",
 };
+pub const TASK_LISTS_TOGETHER: Invariant = Invariant {
+    name: "always: task lists come all three or none, and always on a join",
+    rules: "spec 7.1, 7.3",
+};
 pub const TASKS_EXIST: Invariant = Invariant {
     name: "always: assigned tasks exist in the topology",
     rules: "spec 4.6-8",
@@ -68,11 +72,12 @@ pub const DETERMINISTIC: Invariant = Invariant {
 };
 
 /// Every invariant, in report order.
-pub const ALL: [&Invariant; 12] = [
+pub const ALL: [&Invariant; 13] = [
     &ANSWERED,
     &ERROR_CODES,
     &BARE_ERRORS,
     &MEMBER_ID_ECHOED,
+    &TASK_LISTS_TOGETHER,
     &TASKS_EXIST,
     &EPOCH_NEVER_DECREASES,
     &EPOCH_ORDER,
@@ -105,7 +110,9 @@ pub const KAFKA_ENDPOINTS_WITH_MISSING_TOPIC: KnownIssue = KnownIssue {
 };
 
 /// Error codes StreamsGroupHeartbeat may carry (spec 2.4).
-const ALLOWED_ERRORS: [i16; 14] = [-1, 14, 15, 16, 25, 29, 30, 35, 42, 69, 81, 82, 110, 111];
+const ALLOWED_ERRORS: [i16; 15] = [
+    -1, 14, 15, 16, 25, 29, 30, 35, 42, 69, 81, 82, 110, 111, 130,
+];
 
 /// A violated invariant, with the smallest history slice that shows it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -200,6 +207,17 @@ pub fn check_response(
         &response.standby_tasks,
         &response.warmup_tasks,
     ];
+    // Null means unchanged: the three lists change together, and a join always gets them.
+    let present = lists.iter().filter(|list| list.is_some()).count();
+    if (present != 0 && present != 3) || (request.member_epoch == 0 && present == 0) {
+        return Err((
+            &TASK_LISTS_TOGETHER,
+            format!(
+                "{present} of 3 task lists in the answer to a heartbeat at epoch {}",
+                request.member_epoch
+            ),
+        ));
+    }
     for (subtopology, partition) in lists
         .into_iter()
         .flatten()
@@ -398,9 +416,38 @@ mod tests {
     }
 
     #[test]
+    fn task_lists_sent_apart_or_missing_on_a_join_fire() {
+        let lists = Some(vec![]);
+        let one_list = StreamsGroupHeartbeatResponse::default()
+            .with_member_id("m0-0")
+            .with_active_tasks(lists.clone());
+        let (invariant, detail) = breach(one_list);
+        assert_eq!(
+            (invariant, detail.as_str()),
+            (
+                &TASK_LISTS_TOGETHER,
+                "1 of 3 task lists in the answer to a heartbeat at epoch 1"
+            )
+        );
+        let counts = BTreeMap::from([("0".to_owned(), 4)]);
+        let join_without_lists = StreamsGroupHeartbeatResponse::default().with_member_id("m0-0");
+        let (invariant, _) =
+            check_response(&heartbeat(0), &join_without_lists, &counts).unwrap_err();
+        assert_eq!(invariant, &TASK_LISTS_TOGETHER);
+        let all = StreamsGroupHeartbeatResponse::default()
+            .with_member_id("m0-0")
+            .with_active_tasks(lists.clone())
+            .with_standby_tasks(lists.clone())
+            .with_warmup_tasks(lists);
+        assert_eq!(check_response(&heartbeat(0), &all, &counts), Ok(()));
+    }
+
+    #[test]
     fn tasks_outside_the_topology_fire() {
         let response = StreamsGroupHeartbeatResponse::default()
             .with_member_id("m0-0")
+            .with_active_tasks(Some(vec![]))
+            .with_warmup_tasks(Some(vec![]))
             .with_standby_tasks(Some(vec![
                 streams_group_heartbeat_response::TaskIds::default()
                     .with_subtopology_id("0")

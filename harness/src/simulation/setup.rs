@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use arbitrary::{Arbitrary, Unstructured};
 use serde::{Deserialize, Serialize};
 use streamspec_protocol::kafka::streams_group_heartbeat_request::{
-    CopartitionGroup, Subtopology, TopicInfo, Topology,
+    CopartitionGroup, KeyValue, Subtopology, TopicInfo, Topology,
 };
 
 /// Members are drawn from a small pool so that operations meet the same members often.
@@ -31,6 +31,10 @@ pub struct Setup {
     /// A source topic that does not exist when the run starts (an operation creates it).
     #[serde(default)]
     pub late_topic: Option<usize>,
+    /// The group config `streams.rack.aware.assignment.tags` is `zone`: members without a zone
+    /// tag are told MISSING_CLIENT_TAGS.
+    #[serde(default)]
+    pub rack_aware_tags: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -56,6 +60,9 @@ pub struct MemberSetup {
     /// Advertises an endpoint for interactive queries.
     pub endpoint: bool,
     pub rack: Option<u8>,
+    /// The value of the member's client tag `zone`, if it reports one.
+    #[serde(default)]
+    pub zone: Option<u8>,
 }
 
 impl Default for Setup {
@@ -76,9 +83,11 @@ impl Default for Setup {
                     static_member: false,
                     endpoint: false,
                     rack: None,
+                    zone: None,
                 })
                 .collect(),
             late_topic: None,
+            rack_aware_tags: false,
         }
     }
 }
@@ -119,6 +128,11 @@ impl<'a> Arbitrary<'a> for Setup {
                     } else {
                         None
                     },
+                    zone: if input.arbitrary()? {
+                        Some(input.int_in_range(0..=1)?)
+                    } else {
+                        None
+                    },
                 })
             })
             .collect::<arbitrary::Result<Vec<MemberSetup>>>()?;
@@ -127,12 +141,14 @@ impl<'a> Arbitrary<'a> for Setup {
         } else {
             None
         };
+        let rack_aware_tags = input.ratio(1, 4)?;
         Ok(Setup {
             topics,
             subtopologies,
             standby_replicas,
             members,
             late_topic,
+            rack_aware_tags,
         })
     }
 }
@@ -226,9 +242,12 @@ impl Setup {
                         subtopology.with_repartition_sink_topics(vec![names.repartition(index)]);
                 }
                 if setup.changelog {
-                    subtopology = subtopology.with_state_changelog_topics(vec![
-                        TopicInfo::default().with_name(names.changelog(index)),
-                    ]);
+                    subtopology =
+                        subtopology.with_state_changelog_topics(vec![TopicInfo::default()
+                            .with_name(names.changelog(index))
+                            .with_topic_configs(vec![KeyValue::default()
+                                .with_key("cleanup.policy")
+                                .with_value("compact")])]);
                 }
                 if setup.copartitioned {
                     subtopology = subtopology
@@ -239,6 +258,21 @@ impl Setup {
             })
             .collect();
         Topology::default().with_subtopologies(subtopologies)
+    }
+
+    /// The group configs the run sets before it starts.
+    pub fn group_configs(&self) -> Vec<(String, String)> {
+        let mut configs = vec![(
+            "streams.num.standby.replicas".to_owned(),
+            self.standby_replicas.to_string(),
+        )];
+        if self.rack_aware_tags {
+            configs.push((
+                "streams.rack.aware.assignment.tags".to_owned(),
+                "zone".to_owned(),
+            ));
+        }
+        configs
     }
 
     /// The source topics and their partition counts, to create before the run (the late topic
