@@ -9,7 +9,8 @@ use std::path::PathBuf;
 use proptest::prelude::*;
 use proptest::test_runner::RngSeed;
 use streamspec::campaign::Witnesses;
-use streamspec::simulation::{self, run_bytes, run_in_process, RunInput};
+use streamspec::simulation::setup::Setup;
+use streamspec::simulation::{self, run_bytes, run_in_process, Operation, RunInput};
 
 /// One root seed drives the whole run (`STREAMSPEC_SEED`); proptest's ChaCha generator derives
 /// every run from it.
@@ -69,12 +70,140 @@ fn corpus_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../corpus/coordinator_ops")
 }
 
-/// The seeds of `corpus/coordinator_ops/`: runs of the pinned campaign generator, fixed so they
-/// never change with `STREAMSPEC_SEED`.
+/// Runs that retell catalogue scenarios (named after them), and the recorded Kafka finding.
+fn scenario_runs() -> Vec<(&'static str, RunInput)> {
+    use Operation::*;
+    let default = Setup::default;
+    let with = |change: &dyn Fn(&mut Setup)| {
+        let mut setup = Setup::default();
+        change(&mut setup);
+        setup
+    };
+    let finding: streamspec::campaign::Trace = serde_json::from_str(include_str!(
+        "../findings/kafka-endpoints-with-missing-source-topic.json"
+    ))
+    .unwrap();
+    let heartbeats = |members: &[u8], rounds: usize| -> Vec<Operation> {
+        (0..rounds)
+            .flat_map(|_| members.iter().map(|member| Heartbeat { member: *member }))
+            .collect()
+    };
+    let run = |setup: Setup, operations: Vec<Operation>| RunInput { setup, operations };
+    vec![
+        (
+            "R27-reconciliation-dance",
+            run(
+                default(),
+                [
+                    vec![Join { member: 0 }, Join { member: 1 }],
+                    heartbeats(&[0, 1], 3),
+                ]
+                .concat(),
+            ),
+        ),
+        (
+            "R31-leave",
+            run(
+                default(),
+                [
+                    vec![Join { member: 0 }, Join { member: 1 }],
+                    heartbeats(&[0, 1], 2),
+                    vec![Leave { member: 0 }],
+                    heartbeats(&[1], 2),
+                ]
+                .concat(),
+            ),
+        ),
+        (
+            "R30-session-timeout",
+            run(
+                default(),
+                [
+                    vec![Join { member: 0 }, Join { member: 1 }, Crash { member: 0 }],
+                    vec![Advance { ms: 7_000 }],
+                    heartbeats(&[1], 2),
+                ]
+                .concat(),
+            ),
+        ),
+        (
+            "R49-static-leave-keeps-member",
+            run(
+                with(&|setup| setup.members[0].static_member = true),
+                vec![
+                    Join { member: 0 },
+                    StaticLeave { member: 0 },
+                    Join { member: 0 },
+                    Heartbeat { member: 0 },
+                ],
+            ),
+        ),
+        (
+            "R33-missing-source-topics",
+            run(
+                with(&|setup| setup.late_topic = Some(0)),
+                vec![
+                    Join { member: 0 },
+                    Heartbeat { member: 0 },
+                    CreateLateTopic,
+                    Heartbeat { member: 0 },
+                ],
+            ),
+        ),
+        (
+            "R35-copartition-mismatch",
+            run(
+                with(&|setup| {
+                    setup.topics = vec![2, 3];
+                    setup.subtopologies[0].sources = vec![0, 1];
+                    setup.subtopologies[0].copartitioned = true;
+                }),
+                vec![Join { member: 0 }, Heartbeat { member: 0 }],
+            ),
+        ),
+        (
+            "R41-one-standby-per-stateful-task",
+            run(
+                with(&|setup| {
+                    setup.standby_replicas = 1;
+                    setup.subtopologies[0].changelog = true;
+                }),
+                [
+                    vec![Join { member: 0 }, Join { member: 1 }],
+                    heartbeats(&[0, 1], 3),
+                ]
+                .concat(),
+            ),
+        ),
+        (
+            "R24-lost-response-hides-a-gained-task",
+            run(
+                default(),
+                vec![
+                    Join { member: 0 },
+                    Join { member: 1 },
+                    Heartbeat { member: 0 },
+                    DropResponse { member: 1 },
+                    Heartbeat { member: 1 },
+                ],
+            ),
+        ),
+        (
+            "finding-kafka-endpoints-with-missing-source-topic",
+            finding.input,
+        ),
+    ]
+}
+
+/// The seeds of `corpus/coordinator_ops/`: runs of the pinned campaign generator (fixed so they
+/// never change with `STREAMSPEC_SEED`), and the scenario runs as JSON.
 fn expected_seeds() -> Vec<(String, Vec<u8>)> {
-    (0..8)
-        .map(|run| (format!("seed-run-{run}"), run_bytes(0x5eed, run, 848)))
-        .collect()
+    let generated = (0..8).map(|run| (format!("seed-run-{run}"), run_bytes(0x5eed, run, 848)));
+    let scenarios = scenario_runs().into_iter().map(|(name, input)| {
+        let json = serde_json::to_vec_pretty(&input).unwrap();
+        (format!("scenario-{name}.json"), json)
+    });
+    generated.chain(scenarios).collect()
 }
 
 /// Every input in `corpus/coordinator_ops/` (seeds and what the fuzzer kept) replays cleanly.
@@ -102,10 +231,17 @@ fn the_coordinator_ops_corpus_is_current_and_replays() {
         replayed += 1;
     }
     assert!(replayed >= expected_seeds().len());
-    // The seeds really drive the coordinator: each sets up a group and exchanges heartbeats.
-    for (_, content) in expected_seeds() {
-        let input = RunInput::from_bytes(&content);
-        assert!(input.operations.len() > 100);
-        assert!(run_in_process(&input).history.len() > 10);
+    // The seeds really drive the coordinator: the generated ones are long runs, and the fuzz
+    // target reads each scenario seed as the run it was written from.
+    for (name, content) in expected_seeds() {
+        let input = RunInput::from_fuzz_input(&content);
+        match scenario_runs()
+            .into_iter()
+            .find(|(n, _)| name == format!("scenario-{n}.json"))
+        {
+            Some((_, written)) => assert_eq!(input, written, "{name}"),
+            None => assert!(input.operations.len() > 100, "{name}"),
+        }
+        assert!(run_in_process(&input).history.len() > 1, "{name}");
     }
 }

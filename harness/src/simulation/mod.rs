@@ -72,6 +72,9 @@ pub enum Operation {
     /// subtopology ids, a copartition index out of range, a changelog with a partition count, or
     /// an internal topic as source (spec 2.3, open question 9).
     InvalidJoin { member: u8, kind: u8 },
+    /// A member that is not in the group joins with the topology at the next epoch, an upgrade
+    /// Kafka 4.4 refuses while the group has members (R37).
+    UpgradeTopology { member: u8 },
     /// The source topic missing since the start is created.
     CreateLateTopic,
     /// That topic is deleted again: the topology stops being ready (spec 5.5).
@@ -87,6 +90,15 @@ pub struct RunInput {
 }
 
 impl RunInput {
+    /// A fuzzer's input: a run written as JSON (seeds made from scenarios), or else bytes as
+    /// [`RunInput::from_bytes`] reads them.
+    pub fn from_fuzz_input(data: &[u8]) -> RunInput {
+        serde_json::from_slice::<RunInput>(data)
+            .ok()
+            .filter(|input| input.setup.validate().is_ok())
+            .unwrap_or_else(|| RunInput::from_bytes(data))
+    }
+
     /// The run that `data` encodes, all of its bytes used: fuzzers, proptest and campaigns share
     /// it. Short inputs fall back to defaults rather than being refused.
     pub fn from_bytes(data: &[u8]) -> RunInput {
@@ -704,6 +716,18 @@ impl<C: Cluster> Simulation<C> {
                     .with_topology(Some(topology));
                 self.exchange(index, request, true)
             }
+            Operation::UpgradeTopology { member: m } => {
+                let index = member(m);
+                if self.members[index].is_live() {
+                    return Ok(());
+                }
+                let mut upgraded = self.topology.clone();
+                upgraded.epoch += 1;
+                let request = self.members[index]
+                    .join_request(&self.names, &self.setup, &self.topology)
+                    .with_topology(Some(upgraded));
+                self.exchange(index, request, true)
+            }
             Operation::CreateLateTopic => {
                 let Some(topic) = self.setup.late_topic.filter(|_| !self.late_topic_created) else {
                     return Ok(());
@@ -867,7 +891,7 @@ impl<C: Cluster> Simulation<C> {
 /// The `coordinator_ops` fuzz target: a run decoded from the input, against the reference
 /// coordinator, with the oracle.
 pub fn fuzz_coordinator_ops(data: &[u8]) {
-    let input = RunInput::from_bytes(data);
+    let input = RunInput::from_fuzz_input(data);
     let record = run_in_process(&input);
     if let Some(violation) = record.violation {
         panic!(
