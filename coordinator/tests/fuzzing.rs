@@ -4,20 +4,7 @@
 use std::path::PathBuf;
 
 use streamspec_coordinator::fuzzing;
-
-fn root_seed() -> u64 {
-    std::env::var("STREAMSPEC_SEED")
-        .ok()
-        .and_then(|seed| seed.parse().ok())
-        .unwrap_or(0x5eed)
-}
-
-fn cases() -> u64 {
-    std::env::var("STREAMSPEC_CASES")
-        .ok()
-        .and_then(|cases| cases.parse().ok())
-        .unwrap_or(2_000)
-}
+use streamspec_protocol::fuzzing::{cases, root_seed};
 
 /// Input `case` of the seeded stream: xorshift64*, pinned.
 fn input(case: u64, length: usize) -> Vec<u8> {
@@ -37,7 +24,7 @@ fn pinned_input(seed: u64, case: u64, length: usize) -> Vec<u8> {
 }
 
 fn each_case(target: &str, run: fn(&[u8])) {
-    for case in 0..cases() {
+    for case in 0..u64::from(cases(2_000)) {
         let data = input(case, 256);
         if std::panic::catch_unwind(|| run(&data)).is_err() {
             panic!(

@@ -10,6 +10,7 @@ use proptest::prelude::*;
 use proptest::test_runner::RngSeed;
 use proptest_state_machine::{prop_state_machine, ReferenceStateMachine, StateMachineTest};
 use streamspec_coordinator::{ClusterMetadata, Coordinator, CoordinatorConfig, RequestContext};
+use streamspec_protocol::fuzzing::{cases, root_seed};
 use streamspec_protocol::kafka::streams_group_heartbeat_request::{Subtopology, TaskIds, Topology};
 use streamspec_protocol::kafka::{StreamsGroupDescribeRequest, StreamsGroupHeartbeatRequest};
 
@@ -337,23 +338,9 @@ impl StateMachineTest for CoordinatorMembership {
     }
 }
 
-fn root_seed() -> u64 {
-    std::env::var("STREAMSPEC_SEED")
-        .ok()
-        .and_then(|seed| seed.parse().ok())
-        .unwrap_or(0x5eed)
-}
-
-fn cases() -> u32 {
-    std::env::var("STREAMSPEC_CASES")
-        .ok()
-        .and_then(|cases| cases.parse().ok())
-        .unwrap_or(256)
-}
-
 prop_state_machine! {
     #![proptest_config(ProptestConfig {
-        cases: cases(),
+        cases: cases(256),
         rng_seed: RngSeed::Fixed(root_seed()),
         failure_persistence: None,
         ..ProptestConfig::default()

@@ -11,26 +11,11 @@ use proptest::test_runner::RngSeed;
 use streamspec::campaign::Witnesses;
 use streamspec::simulation::setup::Setup;
 use streamspec::simulation::{self, run_bytes, run_in_process, Operation, RunInput};
-
-/// One root seed drives the whole run (`STREAMSPEC_SEED`); proptest's ChaCha generator derives
-/// every run from it.
-fn root_seed() -> u64 {
-    std::env::var("STREAMSPEC_SEED")
-        .ok()
-        .and_then(|seed| seed.parse().ok())
-        .unwrap_or(0x5eed)
-}
-
-fn cases() -> u32 {
-    std::env::var("STREAMSPEC_CASES")
-        .ok()
-        .and_then(|cases| cases.parse().ok())
-        .unwrap_or(512)
-}
+use streamspec_protocol::fuzzing::{cases, root_seed};
 
 proptest! {
     #![proptest_config(ProptestConfig {
-        cases: cases(),
+        cases: cases(512),
         rng_seed: RngSeed::Fixed(root_seed()),
         failure_persistence: None,
         ..ProptestConfig::default()
@@ -46,7 +31,7 @@ proptest! {
                 violation.slice(&record.history),
                 serde_json::to_string(&input).unwrap(),
                 root_seed(),
-                cases()
+                cases(512)
             );
         }
     }

@@ -108,3 +108,20 @@ pub fn check_value(mut message: AnyMessage, version: i16) -> bool {
     assert_eq!(decoded, message, "value changed in a round trip");
     true
 }
+
+/// The root seed of every property test and seeded run: `STREAMSPEC_SEED`, 0x5eed by default, so
+/// that a failure prints the one value that replays it.
+pub fn root_seed() -> u64 {
+    std::env::var("STREAMSPEC_SEED")
+        .ok()
+        .and_then(|seed| seed.parse().ok())
+        .unwrap_or(0x5eed)
+}
+
+/// How many cases a property test runs: `STREAMSPEC_CASES` for long runs, else `default`.
+pub fn cases(default: u32) -> u32 {
+    std::env::var("STREAMSPEC_CASES")
+        .ok()
+        .and_then(|cases| cases.parse().ok())
+        .unwrap_or(default)
+}

@@ -9,6 +9,7 @@
 
 use proptest::prelude::*;
 use proptest::test_runner::RngSeed;
+use streamspec_protocol::fuzzing::root_seed;
 use streamspec_protocol::fuzzing::{check_bytes, check_value};
 use streamspec_protocol::{samples, AnyMessage, MessageKind};
 
@@ -61,14 +62,6 @@ fn edit() -> impl Strategy<Value = Edit> {
         any::<usize>().prop_map(Edit::Delete),
         any::<usize>().prop_map(Edit::Truncate),
     ]
-}
-
-/// One root seed (`STREAMSPEC_SEED`) makes every run of these properties the same.
-fn root_seed() -> u64 {
-    std::env::var("STREAMSPEC_SEED")
-        .ok()
-        .and_then(|seed| seed.parse().ok())
-        .unwrap_or(0x5eed)
 }
 
 proptest! {

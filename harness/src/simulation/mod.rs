@@ -607,6 +607,17 @@ impl<C: Cluster> Simulation<C> {
         self.members[index].request(&self.names.group, &self.setup, epoch)
     }
 
+    /// A member that is not in the group joins with `topology` instead of the run's.
+    fn join_with_topology(&mut self, index: usize, topology: Topology) -> Result<(), Violation> {
+        if self.members[index].is_live() {
+            return Ok(());
+        }
+        let request = self.members[index]
+            .join_request(&self.names, &self.setup, &self.topology)
+            .with_topology(Some(topology));
+        self.exchange(index, request, true)
+    }
+
     /// Applies one operation.
     pub fn step(&mut self, operation: Operation) -> Result<(), Violation> {
         self.operation += 1;
@@ -706,27 +717,13 @@ impl<C: Cluster> Simulation<C> {
                 self.exchange(index, request, true)
             }
             Operation::InvalidJoin { member: m, kind } => {
-                let index = member(m);
-                if self.members[index].is_live() {
-                    return Ok(());
-                }
                 let topology = invalid_topology(&self.topology, kind);
-                let request = self.members[index]
-                    .join_request(&self.names, &self.setup, &self.topology)
-                    .with_topology(Some(topology));
-                self.exchange(index, request, true)
+                self.join_with_topology(member(m), topology)
             }
             Operation::UpgradeTopology { member: m } => {
-                let index = member(m);
-                if self.members[index].is_live() {
-                    return Ok(());
-                }
                 let mut upgraded = self.topology.clone();
                 upgraded.epoch += 1;
-                let request = self.members[index]
-                    .join_request(&self.names, &self.setup, &self.topology)
-                    .with_topology(Some(upgraded));
-                self.exchange(index, request, true)
+                self.join_with_topology(member(m), upgraded)
             }
             Operation::CreateLateTopic => {
                 let Some(topic) = self.setup.late_topic.filter(|_| !self.late_topic_created) else {
