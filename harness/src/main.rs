@@ -241,6 +241,16 @@ async fn preflight(target: &TargetSpec, timeout: Duration) -> Result<(), String>
             ));
         }
     }
+    // Kafka 4.4.0 advertises 88 and 89 even when the feature is off, and then answers every
+    // request UNSUPPORTED_VERSION (open question 3); a broker that reports features tells.
+    if connection.feature_level("metadata.version").is_some() {
+        let level = connection.feature_level("streams.version").unwrap_or(0);
+        if level < 1 {
+            return Err(format!(
+                "{address} has the Streams rebalance protocol off: its finalized feature streams.version is {level} (needs 1)"
+            ));
+        }
+    }
     Ok(())
 }
 
