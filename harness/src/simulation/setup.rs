@@ -17,6 +17,8 @@ pub const MEMBERS: usize = 4;
 const MAX_TOPICS: usize = 3;
 const MAX_PARTITIONS: i32 = 8;
 const MAX_SUBTOPOLOGIES: usize = 3;
+/// Within Kafka's default `group.streams.max.standby.replicas` (2).
+const MAX_STANDBY_REPLICAS: u8 = 1;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -116,7 +118,7 @@ impl<'a> Arbitrary<'a> for Setup {
                 copartitioned,
             });
         }
-        let standby_replicas = input.int_in_range(0..=1)?;
+        let standby_replicas = input.int_in_range(0..=MAX_STANDBY_REPLICAS)?;
         let members = (0..MEMBERS)
             .map(|_| {
                 Ok(MemberSetup {
@@ -208,6 +210,9 @@ impl Setup {
             })
         {
             return Err("subtopologies: each reads a known topic or the previous repartition topic, the first reads no repartition topic".to_owned());
+        }
+        if self.standby_replicas > MAX_STANDBY_REPLICAS {
+            return Err(format!("standby_replicas: at most {MAX_STANDBY_REPLICAS}"));
         }
         if self.late_topic.is_some_and(|topic| topic >= topics) {
             return Err("late_topic: the index of a topic".to_owned());
