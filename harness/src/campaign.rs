@@ -114,8 +114,10 @@ pub struct CampaignResult {
     /// How many runs met a known defect of the target, and the first of them.
     pub known_issues: u64,
     pub first_known_issue: Option<(u64, &'static KnownIssue)>,
-    /// A run that could not be set up or cleaned up (not a protocol finding).
-    pub errors: Vec<String>,
+    /// Runs that could not be set up, which end the campaign (not protocol findings).
+    pub setup_errors: Vec<String>,
+    /// Runs whose topics could not be removed afterwards.
+    pub cleanup_errors: Vec<String>,
     pub witnesses: Witnesses,
 }
 
@@ -329,7 +331,8 @@ pub fn run(config: &CampaignConfig, progress: &Progress) -> CampaignResult {
     let next_run = AtomicU64::new(0);
     let stop = AtomicBool::new(false);
     let found: Mutex<Option<(u64, RunInput, RunRecord)>> = Mutex::new(None);
-    let errors: Mutex<Vec<String>> = Mutex::new(Vec::new());
+    let setup_errors: Mutex<Vec<String>> = Mutex::new(Vec::new());
+    let cleanup_errors: Mutex<Vec<String>> = Mutex::new(Vec::new());
     let witnesses: Mutex<Witnesses> = Mutex::new(Witnesses::default());
     let known: Mutex<Option<(u64, &'static KnownIssue)>> = Mutex::new(None);
     let worker = || {
@@ -352,7 +355,7 @@ pub fn run(config: &CampaignConfig, progress: &Progress) -> CampaignResult {
                         known.lock().unwrap().get_or_insert((run, issue));
                     }
                     if let Some(error) = &record.cleanup_error {
-                        errors
+                        cleanup_errors
                             .lock()
                             .unwrap()
                             .push(format!("run {run}: clean-up: {error}"));
@@ -364,7 +367,10 @@ pub fn run(config: &CampaignConfig, progress: &Progress) -> CampaignResult {
                     }
                 }
                 Err(error) => {
-                    errors.lock().unwrap().push(format!("run {run}: {error}"));
+                    setup_errors
+                        .lock()
+                        .unwrap()
+                        .push(format!("run {run}: {error}"));
                     stop.store(true, Ordering::Relaxed);
                 }
             }
@@ -402,7 +408,8 @@ pub fn run(config: &CampaignConfig, progress: &Progress) -> CampaignResult {
         finding,
         known_issues: progress.known_issues.load(Ordering::Relaxed),
         first_known_issue: known.into_inner().unwrap(),
-        errors: errors.into_inner().unwrap(),
+        setup_errors: setup_errors.into_inner().unwrap(),
+        cleanup_errors: cleanup_errors.into_inner().unwrap(),
         witnesses: witnesses.into_inner().unwrap(),
     }
 }

@@ -467,7 +467,7 @@ fn fuzz(flags: FuzzFlags) -> Result<ExitCode, String> {
     for (name, _) in result.witnesses.counts().iter().filter(|(_, n)| *n == 0) {
         println!("warning: no run reached \"{name}\"; the generator may be too weak there");
     }
-    for error in &result.errors {
+    for error in result.setup_errors.iter().chain(&result.cleanup_errors) {
         println!("error: {error}");
     }
     if let Some(file) = &trace_file {
@@ -480,7 +480,7 @@ fn fuzz(flags: FuzzFlags) -> Result<ExitCode, String> {
     write_reports(&report, flags.junit, flags.json)?;
     Ok(if !report.passed() {
         ExitCode::from(1)
-    } else if result.errors.iter().any(|e| !e.contains("clean-up")) {
+    } else if !result.setup_errors.is_empty() {
         ExitCode::from(2)
     } else {
         ExitCode::SUCCESS
