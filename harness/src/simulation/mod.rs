@@ -420,6 +420,11 @@ impl<C: Cluster> Simulation<C> {
         }
     }
 
+    /// The target failed to answer (a transport error): a finding with no exchange to show.
+    fn unanswered(&self, detail: String) -> Violation {
+        self.violation((&oracle::ANSWERED, detail), Vec::new())
+    }
+
     /// The last exchange of `member`, if any.
     fn last_event_of(&self, member: &str) -> Option<usize> {
         self.history
@@ -435,17 +440,11 @@ impl<C: Cluster> Simulation<C> {
         deliver: bool,
     ) -> Result<(), Violation> {
         let response = self.cluster.heartbeat(&request).map_err(|error| {
-            self.violation(
-                (
-                    &oracle::ANSWERED,
-                    format!(
-                        "{} got no answer: {error}; request {}",
-                        request.member_id,
-                        serde_json::to_string(&request).unwrap_or_default()
-                    ),
-                ),
-                Vec::new(),
-            )
+            self.unanswered(format!(
+                "{} got no answer: {error}; request {}",
+                request.member_id,
+                serde_json::to_string(&request).unwrap_or_default()
+            ))
         })?;
         let member = request.member_id.clone();
         self.history.push(Event {
@@ -498,13 +497,7 @@ impl<C: Cluster> Simulation<C> {
 
     fn describe_group(&mut self) -> Result<DescribedGroup, Violation> {
         self.cluster.describe(&self.names.group).map_err(|error| {
-            self.violation(
-                (
-                    &oracle::ANSWERED,
-                    format!("StreamsGroupDescribe got no answer: {error}"),
-                ),
-                Vec::new(),
-            )
+            self.unanswered(format!("StreamsGroupDescribe got no answer: {error}"))
         })
     }
 
@@ -695,13 +688,7 @@ impl<C: Cluster> Simulation<C> {
                 self.cluster
                     .resize(&self.names.topic(topic), wanted)
                     .map_err(|error| {
-                        self.violation(
-                            (
-                                &oracle::ANSWERED,
-                                format!("growing topic {topic} to {wanted}: {error}"),
-                            ),
-                            Vec::new(),
-                        )
+                        self.unanswered(format!("growing topic {topic} to {wanted}: {error}"))
                     })?;
                 self.setup.topics[topic] = wanted;
                 Ok(())
@@ -732,12 +719,7 @@ impl<C: Cluster> Simulation<C> {
                 let (name, partitions) = (self.names.topic(topic), self.setup.topics[topic]);
                 self.cluster
                     .create_topic(&name, partitions)
-                    .map_err(|error| {
-                        self.violation(
-                            (&oracle::ANSWERED, format!("creating topic {name}: {error}")),
-                            Vec::new(),
-                        )
-                    })?;
+                    .map_err(|error| self.unanswered(format!("creating topic {name}: {error}")))?;
                 self.late_topic_created = true;
                 Ok(())
             }
@@ -746,12 +728,9 @@ impl<C: Cluster> Simulation<C> {
                     return Ok(());
                 };
                 let name = self.names.topic(topic);
-                self.cluster.delete_topic(&name).map_err(|error| {
-                    self.violation(
-                        (&oracle::ANSWERED, format!("deleting topic {name}: {error}")),
-                        Vec::new(),
-                    )
-                })?;
+                self.cluster
+                    .delete_topic(&name)
+                    .map_err(|error| self.unanswered(format!("deleting topic {name}: {error}")))?;
                 self.late_topic_created = false;
                 Ok(())
             }
