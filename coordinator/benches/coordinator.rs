@@ -16,10 +16,7 @@ use streamspec_protocol::kafka::{StreamsGroupHeartbeatRequest, StreamsGroupHeart
 const TASKS_PER_MEMBER: usize = 2;
 
 fn context() -> RequestContext {
-    RequestContext {
-        client_id: "bench".to_owned(),
-        client_host: "/127.0.0.1".to_owned(),
-    }
+    RequestContext::new("bench", "/127.0.0.1")
 }
 
 /// The instance id of a static member, none for a dynamic one.

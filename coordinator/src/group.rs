@@ -123,6 +123,11 @@ impl Group {
         }
     }
 
+    /// The topology the group's members joined with, as they sent it.
+    pub fn topology(&self) -> Option<&Topology> {
+        self.topology.as_ref()
+    }
+
     pub fn epoch(&self) -> i32 {
         self.epoch
     }

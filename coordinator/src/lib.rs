@@ -8,6 +8,7 @@
 //! - [`Coordinator::handle_metadata`] feeds the cluster's topics in; [`Effect`]s come out (internal
 //!   topics to create, members removed).
 
+pub mod access;
 pub mod assignor;
 pub mod fuzzing;
 mod group;
@@ -23,7 +24,10 @@ use streamspec_protocol::kafka::{
     StreamsGroupHeartbeatResponse,
 };
 
+use access::{Operation, Permissions, Resource};
 pub use group::Group;
+use streamspec_protocol::kafka::streams_group_describe_response::DescribedGroup;
+use streamspec_protocol::kafka::streams_group_heartbeat_response::Status;
 pub use topology::TopicToCreate;
 
 pub const STATUS_STALE_TOPOLOGY: i8 = 0;
@@ -36,6 +40,8 @@ pub const STATUS_MISSING_CLIENT_TAGS: i8 = 6;
 
 pub const ERROR_UNKNOWN_SERVER_ERROR: i16 = -1;
 pub const ERROR_INVALID_GROUP_ID: i16 = 24;
+pub const ERROR_TOPIC_AUTHORIZATION_FAILED: i16 = 29;
+pub const ERROR_GROUP_AUTHORIZATION_FAILED: i16 = 30;
 pub const ERROR_UNKNOWN_MEMBER_ID: i16 = 25;
 pub const ERROR_INVALID_REQUEST: i16 = 42;
 pub const ERROR_GROUP_ID_NOT_FOUND: i16 = 69;
@@ -119,11 +125,24 @@ impl ClusterMetadata {
     }
 }
 
-/// Who sent a request: the client id and host Kafka takes from the connection.
+/// Who sent a request: the client id and host Kafka takes from the connection, and what the
+/// broker's authorizer lets its principal do.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RequestContext {
     pub client_id: String,
     pub client_host: String,
+    pub permissions: Permissions,
+}
+
+impl RequestContext {
+    /// A client whose principal may do everything.
+    pub fn new(client_id: &str, client_host: &str) -> Self {
+        RequestContext {
+            client_id: client_id.to_owned(),
+            client_host: client_host.to_owned(),
+            permissions: Permissions::default(),
+        }
+    }
 }
 
 /// Work for the caller.
@@ -228,7 +247,15 @@ impl Coordinator {
         version: i16,
         request: &StreamsGroupHeartbeatRequest,
     ) -> (StreamsGroupHeartbeatResponse, Vec<Effect>) {
-        if let Err(error) = validate::request(request) {
+        let permissions = &context.permissions;
+        if !permissions.allows(Operation::Read, &Resource::Group(request.group_id.clone())) {
+            // R18: before any other check, and without a message.
+            return (
+                ErrorAnswer::bare(ERROR_GROUP_AUTHORIZATION_FAILED).response(),
+                Vec::new(),
+            );
+        }
+        if let Err(error) = validate::request(request, permissions) {
             return (error.response(), Vec::new());
         }
         let config = self
@@ -245,22 +272,56 @@ impl Coordinator {
             request,
         );
         match result {
-            Ok(answer) => answer,
+            Ok((mut response, mut effects)) => {
+                for effect in &mut effects {
+                    if let Effect::CreateTopics(topics) = effect {
+                        withhold_unauthorized_creations(&mut response, topics, permissions);
+                    }
+                }
+                effects.retain(|effect| !matches!(effect, Effect::CreateTopics(t) if t.is_empty()));
+                (response, effects)
+            }
             Err(error) => (error.response(), Vec::new()),
         }
     }
 
-    /// Answers a StreamsGroupDescribe.
+    /// Answers a StreamsGroupDescribe. Groups the principal may not describe come first, then the
+    /// others in request order; a group whose topology names a topic the principal may not
+    /// describe is withheld (R47, spec 10).
     pub fn handle_describe(
         &self,
+        context: &RequestContext,
         request: &StreamsGroupDescribeRequest,
     ) -> StreamsGroupDescribeResponse {
-        let groups = request
-            .group_ids
-            .iter()
-            .map(|group_id| group::describe(self.groups.get(group_id), group_id, request))
-            .collect();
-        StreamsGroupDescribeResponse::default().with_groups(groups)
+        let permissions = &context.permissions;
+        let (allowed, denied): (Vec<&String>, Vec<&String>) =
+            request.group_ids.iter().partition(|group_id| {
+                permissions.allows(Operation::Describe, &Resource::Group((*group_id).clone()))
+            });
+        let denied = denied.into_iter().map(|group_id| {
+            DescribedGroup::default()
+                .with_group_id(group_id.clone())
+                .with_error_code(ERROR_GROUP_AUTHORIZATION_FAILED)
+        });
+        let allowed = allowed.into_iter().map(|group_id| {
+            let group = self.groups.get(group_id);
+            let hidden_topic = group.and_then(Group::topology).is_some_and(|topology| {
+                topology::topic_names(topology)
+                    .any(|topic| !permissions.allows_topic(Operation::Describe, topic))
+            });
+            if hidden_topic {
+                DescribedGroup::default()
+                    .with_group_id(group_id.clone())
+                    .with_error_code(ERROR_TOPIC_AUTHORIZATION_FAILED)
+                    .with_error_message(Some(
+                        "The described group uses topics that the client is not authorized to describe."
+                            .to_owned(),
+                    ))
+            } else {
+                group::describe(group, group_id, request)
+            }
+        });
+        StreamsGroupDescribeResponse::default().with_groups(denied.chain(allowed).collect())
     }
 
     /// The earliest time at which a timeout is due.
@@ -276,6 +337,40 @@ impl Coordinator {
             group.end_delay(now_ms);
         }
         effects
+    }
+}
+
+/// Leaves out of `topics` those the principal may not create, and says so in the
+/// MISSING_INTERNAL_TOPICS status, as Kafka's request handler does (R34, spec 5.6): CREATE on the
+/// cluster allows them all, else CREATE on each topic decides.
+fn withhold_unauthorized_creations(
+    response: &mut StreamsGroupHeartbeatResponse,
+    topics: &mut Vec<TopicToCreate>,
+    permissions: &Permissions,
+) {
+    if permissions.allows(Operation::Create, &Resource::Cluster) {
+        return;
+    }
+    let (allowed, denied): (Vec<TopicToCreate>, Vec<TopicToCreate>) = std::mem::take(topics)
+        .into_iter()
+        .partition(|topic| permissions.allows_topic(Operation::Create, &topic.name));
+    *topics = allowed;
+    if denied.is_empty() {
+        return;
+    }
+    let names: Vec<&str> = denied.iter().map(|topic| topic.name.as_str()).collect();
+    let unauthorized = format!("Unauthorized to CREATE on topics {}.", names.join(", "));
+    let statuses = response.status.get_or_insert_with(Vec::new);
+    match statuses
+        .iter_mut()
+        .find(|status| status.status_code == STATUS_MISSING_INTERNAL_TOPICS)
+    {
+        Some(status) => status.status_detail = format!("{}; {unauthorized}", status.status_detail),
+        None => statuses.push(
+            Status::default()
+                .with_status_code(STATUS_MISSING_INTERNAL_TOPICS)
+                .with_status_detail(unauthorized),
+        ),
     }
 }
 
@@ -348,12 +443,17 @@ impl ErrorAnswer {
         }
     }
 
-    /// Kafka's answer to a topology it cannot even build: no message.
-    pub(crate) fn unknown_server_error() -> Self {
+    /// An error without a message.
+    pub(crate) fn bare(code: i16) -> Self {
         ErrorAnswer {
-            code: ERROR_UNKNOWN_SERVER_ERROR,
+            code,
             message: None,
         }
+    }
+
+    /// Kafka's answer to a topology it cannot even build: no message.
+    pub(crate) fn unknown_server_error() -> Self {
+        ErrorAnswer::bare(ERROR_UNKNOWN_SERVER_ERROR)
     }
 
     pub(crate) fn invalid_request(message: impl Into<String>) -> Self {

@@ -324,3 +324,32 @@ pub fn is_unbuildable(topology: &Topology) -> bool {
     });
     topology.epoch < 0 || duplicate_id || index_out_of_range
 }
+
+/// Every topic `topology` names, in Kafka's order (per subtopology: sources, repartition sinks,
+/// repartition sources, changelogs), each once. Source regexes are not topics.
+pub fn topic_names(topology: &Topology) -> impl Iterator<Item = &str> {
+    let mut seen = BTreeSet::new();
+    topology
+        .subtopologies
+        .iter()
+        .flat_map(|subtopology| {
+            subtopology
+                .source_topics
+                .iter()
+                .chain(&subtopology.repartition_sink_topics)
+                .chain(
+                    subtopology
+                        .repartition_source_topics
+                        .iter()
+                        .map(|topic| &topic.name),
+                )
+                .chain(
+                    subtopology
+                        .state_changelog_topics
+                        .iter()
+                        .map(|topic| &topic.name),
+                )
+        })
+        .map(String::as_str)
+        .filter(move |name| seen.insert(*name))
+}

@@ -1,11 +1,12 @@
 //! Checks a heartbeat request needs no group state for, in Kafka 4.4's order: the topology's topic
-//! names (R16, R17), then the unsupported regex (R13), then the structural checks (R1-R10).
-
-use std::collections::BTreeSet;
+//! names (R16, R17), the principal's right to describe them (R18), then the unsupported regex
+//! (R13), then the structural checks (R1-R10).
 
 use streamspec_protocol::kafka::StreamsGroupHeartbeatRequest;
 
-use crate::{ErrorAnswer, ERROR_STREAMS_INVALID_TOPOLOGY};
+use crate::access::{Operation, Permissions};
+use crate::topology;
+use crate::{ErrorAnswer, ERROR_STREAMS_INVALID_TOPOLOGY, ERROR_TOPIC_AUTHORIZATION_FAILED};
 
 /// Kafka's own topics, which a Streams topology may not use (R16).
 const INTERNAL_TOPICS: [&str; 3] = [
@@ -29,42 +30,15 @@ fn is_legal_topic_name(name: &str) -> bool {
             .all(|ch| ch.is_ascii_alphanumeric() || matches!(ch, '.' | '_' | '-'))
 }
 
-/// Every topic the topology names, in Kafka's order (sources, repartition sinks, repartition
-/// sources, changelogs), each once.
-fn topology_topics(request: &StreamsGroupHeartbeatRequest) -> Vec<&str> {
-    let Some(topology) = &request.topology else {
-        return Vec::new();
-    };
-    let mut seen = BTreeSet::new();
-    let mut topics = Vec::new();
-    for subtopology in &topology.subtopologies {
-        let names = subtopology
-            .source_topics
-            .iter()
-            .chain(&subtopology.repartition_sink_topics)
-            .chain(
-                subtopology
-                    .repartition_source_topics
-                    .iter()
-                    .map(|topic| &topic.name),
-            )
-            .chain(
-                subtopology
-                    .state_changelog_topics
-                    .iter()
-                    .map(|topic| &topic.name),
-            );
-        for name in names {
-            if seen.insert(name.as_str()) {
-                topics.push(name.as_str());
-            }
-        }
-    }
-    topics
-}
-
-pub(crate) fn request(request: &StreamsGroupHeartbeatRequest) -> Result<(), ErrorAnswer> {
-    let topics = topology_topics(request);
+pub(crate) fn request(
+    request: &StreamsGroupHeartbeatRequest,
+    permissions: &Permissions,
+) -> Result<(), ErrorAnswer> {
+    let topics: Vec<&str> = request
+        .topology
+        .as_ref()
+        .map(|topology| topology::topic_names(topology).collect())
+        .unwrap_or_default();
     let internal: Vec<&str> = topics
         .iter()
         .copied()
@@ -94,6 +68,13 @@ pub(crate) fn request(request: &StreamsGroupHeartbeatRequest) -> Result<(), Erro
                 illegal.join(",")
             ),
         ));
+    }
+    if topics
+        .iter()
+        .any(|topic| !permissions.allows_topic(Operation::Describe, topic))
+    {
+        // R18: Kafka's request handler, after the topic names, names none of the topics.
+        return Err(ErrorAnswer::bare(ERROR_TOPIC_AUTHORIZATION_FAILED));
     }
     if let Some(topology) = &request.topology {
         if topology

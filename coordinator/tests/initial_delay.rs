@@ -8,10 +8,7 @@ use streamspec_protocol::kafka::streams_group_heartbeat_response as response;
 use streamspec_protocol::kafka::StreamsGroupHeartbeatRequest;
 
 fn context() -> RequestContext {
-    RequestContext {
-        client_id: "c".to_owned(),
-        client_host: "/127.0.0.1".to_owned(),
-    }
+    RequestContext::new("c", "/127.0.0.1")
 }
 
 fn join() -> StreamsGroupHeartbeatRequest {
@@ -32,6 +29,7 @@ fn join() -> StreamsGroupHeartbeatRequest {
 
 fn epochs(coordinator: &Coordinator) -> (String, i32, i32) {
     let described = coordinator.handle_describe(
+        &context(),
         &StreamsGroupDescribeRequest::default().with_group_ids(vec!["g".to_owned()]),
     );
     let group = &described.groups[0];

@@ -14,10 +14,7 @@ use streamspec_protocol::kip_draft::streams_group_heartbeat_response::{
 use streamspec_protocol::kip_draft::StreamsGroupHeartbeatRequest;
 
 fn context() -> RequestContext {
-    RequestContext {
-        client_id: "c".to_owned(),
-        client_host: "/127.0.0.1".to_owned(),
-    }
+    RequestContext::new("c", "/127.0.0.1")
 }
 
 fn coordinator(topics: &[(&str, i32)]) -> KipDraftCoordinator {

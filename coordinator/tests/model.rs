@@ -193,10 +193,7 @@ fn member_id(m: u8) -> String {
 }
 
 fn context() -> RequestContext {
-    RequestContext {
-        client_id: "model".to_owned(),
-        client_host: "/127.0.0.1".to_owned(),
-    }
+    RequestContext::new("model", "/127.0.0.1")
 }
 
 impl StateMachineTest for CoordinatorMembership {
@@ -317,6 +314,7 @@ impl StateMachineTest for CoordinatorMembership {
 
     fn check_invariants(system: &System, model: &Model) {
         let described = system.coordinator.handle_describe(
+            &context(),
             &StreamsGroupDescribeRequest::default().with_group_ids(vec![GROUP.to_owned()]),
         );
         let group = &described.groups[0];

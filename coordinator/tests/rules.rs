@@ -10,6 +10,7 @@
 //! S = {"0": ["in"]} at epoch 0, Kafka's default group configs with the initial rebalance delay
 //! off, and heartbeats at version 1.
 
+use streamspec_coordinator::access::{Operation, Resource};
 use streamspec_coordinator::{
     ClusterMetadata, Coordinator, CoordinatorConfig, Effect, RemovalReason, RequestContext,
     TopicToCreate,
@@ -44,6 +45,8 @@ const STREAMS_INVALID_TOPOLOGY: i16 = 130;
 const FENCED_INSTANCE_ID: i16 = 82;
 const UNRELEASED_INSTANCE_ID: i16 = 111;
 const GROUP_MAX_SIZE_REACHED: i16 = 81;
+const TOPIC_AUTHORIZATION_FAILED: i16 = 29;
+const GROUP_AUTHORIZATION_FAILED: i16 = 30;
 
 const SHUTDOWN_BY_A: &str =
     "Streams group member a encountered a fatal error and requested a shutdown for the entire application.";
@@ -300,6 +303,8 @@ fn group(state: &str, epoch: i32, assignment_epoch: i32, members: Vec<MemberView
 struct Broker {
     coordinator: Coordinator,
     now_ms: u64,
+    /// The client every request comes from, with what the authorizer lets it do.
+    client: RequestContext,
 }
 
 fn topics(list: &[(&str, i32)]) -> ClusterMetadata {
@@ -321,10 +326,7 @@ fn kafka_config() -> CoordinatorConfig {
 }
 
 fn context() -> RequestContext {
-    RequestContext {
-        client_id: "client".to_owned(),
-        client_host: "/127.0.0.1".to_owned(),
-    }
+    RequestContext::new("client", "/127.0.0.1")
 }
 
 impl Broker {
@@ -339,7 +341,13 @@ impl Broker {
         Broker {
             coordinator,
             now_ms: 0,
+            client: context(),
         }
+    }
+
+    /// Takes `operation` on `resource` away from the client, as an ACL would.
+    fn deny(&mut self, operation: Operation, resource: Resource) {
+        self.client.permissions.deny(operation, resource);
     }
 
     /// Sends a v1 heartbeat that must cause no effects.
@@ -355,12 +363,14 @@ impl Broker {
 
     fn exchange(&mut self, version: i16, request: &Request) -> (Response, Vec<Effect>) {
         self.coordinator
-            .handle_heartbeat(self.now_ms, &context(), version, request)
+            .handle_heartbeat(self.now_ms, &self.client, version, request)
     }
 
     fn describe(&self, group_ids: &[&str]) -> Vec<describe::DescribedGroup> {
         let request = StreamsGroupDescribeRequest::default().with_group_ids(names(group_ids));
-        self.coordinator.handle_describe(&request).groups
+        self.coordinator
+            .handle_describe(&self.client, &request)
+            .groups
     }
 
     /// Describe of group "g", which must succeed.
@@ -742,6 +752,121 @@ fn r16_every_internal_topic_is_named_once_in_topology_order() {
             "Use of Kafka internal topics __share_group_state in a Kafka Streams topology is prohibited."
         )
     );
+}
+
+#[test]
+fn r18_without_read_on_the_group_every_heartbeat_is_refused_bare() {
+    let mut broker = Broker::new();
+    broker.send(&join("a"));
+    broker.deny(Operation::Read, Resource::Group(GROUP.to_owned()));
+    let refused_bare = left("", 0).with_error_code(GROUP_AUTHORIZATION_FAILED);
+    for request in [
+        heartbeat("a", 2),
+        join("b"),
+        leave("a"),
+        // Before every validation check (R1, R16).
+        join(""),
+        join("c").with_topology(Some(reading(&["__consumer_offsets"]))),
+    ] {
+        assert_eq!(broker.send(&request), refused_bare);
+    }
+    assert_eq!(broker.member_epochs(), [("a".to_owned(), 2)]);
+    // Another group is not affected.
+    assert_eq!(
+        broker.send(&join("a").with_group_id("h")).error_code,
+        0,
+        "group h"
+    );
+}
+
+#[test]
+fn r18_topics_the_client_may_not_describe_refuse_a_topology_after_the_name_checks() {
+    let mut broker = Broker::with(kafka_config(), topics(&[("in", 2), ("out", 2)]));
+    broker.deny(Operation::Describe, Resource::Topic("out".to_owned()));
+    let writes_out = topology(
+        0,
+        vec![subtopology("0", &["in"]).with_repartition_sink_topics(names(&["out"]))],
+    );
+    assert_eq!(
+        broker.send(&join("a").with_topology(Some(writes_out))),
+        left("", 0).with_error_code(TOPIC_AUTHORIZATION_FAILED)
+    );
+    broker.assert_no_group();
+    // The internal-topic check (R16) comes first.
+    assert_eq!(
+        broker.send(&join("a").with_topology(Some(reading(&["out", "__consumer_offsets"])))),
+        refused(
+            STREAMS_INVALID_TOPOLOGY,
+            "Use of Kafka internal topics __consumer_offsets in a Kafka Streams topology is prohibited."
+        )
+    );
+    // Requests without a topology name no topic.
+    broker.send(&join("a"));
+    broker.deny(Operation::Describe, Resource::Topic("in".to_owned()));
+    assert_eq!(broker.send(&heartbeat("a", 2)).error_code, 0);
+}
+
+#[test]
+fn r34_internal_topics_the_client_may_not_create_are_left_out_and_named() {
+    let mut broker = Broker::new();
+    broker.deny(Operation::Create, Resource::Topic("r".to_owned()));
+    // CREATE on the cluster allows every topic.
+    let (_, effects) = broker.exchange(
+        1,
+        &join("a").with_topology(Some(through_repartition_topic())),
+    );
+    assert_eq!(effects.len(), 1, "{effects:?}");
+
+    let mut broker = Broker::new();
+    broker.deny(Operation::Create, Resource::Cluster);
+    broker.deny(Operation::Create, Resource::Topic("r".to_owned()));
+    let (first, effects) = broker.exchange(
+        1,
+        &join("a").with_topology(Some(through_repartition_topic())),
+    );
+    assert_eq!(
+        first,
+        answer("a", 2).tasks(NONE).statuses(&[(
+            3,
+            "Internal topics are missing: r; Unauthorized to CREATE on topics r."
+        )])
+    );
+    assert_eq!(effects, []);
+}
+
+#[test]
+fn r47_describe_puts_refused_groups_first_and_withholds_groups_using_hidden_topics() {
+    let mut broker = Broker::new();
+    broker.send(&join("a"));
+    broker.send(&join("a").with_group_id("h"));
+    broker.deny(Operation::Describe, Resource::Group("h".to_owned()));
+    let entries: Vec<(String, i16)> = broker
+        .describe(&["missing", GROUP, "h"])
+        .into_iter()
+        .map(|entry| (entry.group_id, entry.error_code))
+        .collect();
+    assert_eq!(
+        entries,
+        [
+            ("h".to_owned(), GROUP_AUTHORIZATION_FAILED),
+            ("missing".to_owned(), GROUP_ID_NOT_FOUND),
+            (GROUP.to_owned(), 0)
+        ]
+    );
+
+    broker.deny(Operation::Describe, Resource::Topic("in".to_owned()));
+    let withheld = broker.describe(&[GROUP]).remove(0);
+    assert_eq!(
+        withheld,
+        describe::DescribedGroup::default()
+            .with_group_id(GROUP.to_owned())
+            .with_error_code(TOPIC_AUTHORIZATION_FAILED)
+            .with_error_message(Some(
+                "The described group uses topics that the client is not authorized to describe."
+                    .to_owned()
+            ))
+    );
+    assert_eq!(withheld.authorized_operations, i32::MIN);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1627,7 +1752,7 @@ fn r53_no_topology_description_is_required_or_stored() {
         .with_include_topology_description(true);
     let mut statuses: Vec<(String, i16, i8, bool)> = broker
         .coordinator
-        .handle_describe(&request)
+        .handle_describe(&context(), &request)
         .groups
         .into_iter()
         .map(|e| {
