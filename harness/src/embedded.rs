@@ -2,6 +2,7 @@
 //! advance the clock and fire the timeouts due, so timeout scenarios finish at once. Requests and
 //! responses still go through the wire codec, so the exchanges are real bytes.
 
+use streamspec_coordinator::access::{Operation, Resource};
 use streamspec_coordinator::{
     ClusterMetadata, Coordinator, CoordinatorConfig, Effect, RequestContext,
 };
@@ -26,12 +27,20 @@ pub fn test_config() -> CoordinatorConfig {
     }
 }
 
+/// The authorizer of a broker that enforces ACLs (`authorizer.class.name`).
+pub const STANDARD_AUTHORIZER: &str = "org.apache.kafka.metadata.authorizer.StandardAuthorizer";
+/// Kafka's error code for ACL requests to a broker without an authorizer.
+const SECURITY_DISABLED: i16 = 54;
+
 #[derive(Debug)]
 pub struct EmbeddedTarget {
     coordinator: Coordinator,
     metadata: ClusterMetadata,
     now_ms: u64,
+    /// The scenario's client; its permissions are the ACLs set so far.
     context: RequestContext,
+    /// Whether ACLs are enforced, as on a broker started with an authorizer.
+    authorizer: bool,
 }
 
 impl Default for EmbeddedTarget {
@@ -40,10 +49,8 @@ impl Default for EmbeddedTarget {
             coordinator: Coordinator::new(test_config()),
             metadata: ClusterMetadata::default(),
             now_ms: 0,
-            context: RequestContext {
-                client_id: "streamspec".to_owned(),
-                client_host: "/127.0.0.1".to_owned(),
-            },
+            context: RequestContext::new("streamspec", "/127.0.0.1"),
+            authorizer: false,
         }
     }
 }
@@ -103,7 +110,7 @@ impl EmbeddedTarget {
         request: &StreamsGroupDescribeRequest,
     ) -> TransportResult<(StreamsGroupDescribeResponse, Exchange)> {
         let (request, request_bytes) = over_the_wire(request, version)?;
-        let response = self.coordinator.handle_describe(&request);
+        let response = self.coordinator.handle_describe(&self.context, &request);
         let (response, response_bytes) = over_the_wire(&response, version)?;
         let exchange = Exchange {
             request_kind: StreamsGroupDescribeRequest::KIND,
@@ -135,6 +142,24 @@ impl EmbeddedTarget {
             })
     }
 
+    /// Denies `operation` on `resource`, as an ACL would; refused, as Kafka refuses CreateAcls,
+    /// without an authorizer.
+    pub fn deny(&mut self, operation: Operation, resource: &Resource) -> TransportResult<()> {
+        if !self.authorizer {
+            return Err(TransportError::Broker {
+                what: format!("denying {operation:?} on {resource:?}"),
+                error_code: SECURITY_DISABLED,
+                message: Some("No Authorizer is configured.".to_owned()),
+            });
+        }
+        self.context.permissions.deny(operation, resource.clone());
+        Ok(())
+    }
+
+    pub fn remove_acls(&mut self, resource: &Resource) {
+        self.context.permissions.allow_all_on(resource);
+    }
+
     pub fn delete_topic(&mut self, name: &str) {
         self.metadata.remove_topic(name);
         self.coordinator.handle_metadata(self.metadata.clone());
@@ -152,8 +177,10 @@ impl EmbeddedTarget {
     /// [`EmbeddedTarget::broker_config`] then reports.
     pub fn with_broker_configs<'a>(configs: impl IntoIterator<Item = (&'a str, &'a str)>) -> Self {
         let mut config = test_config();
+        let mut authorizer = false;
         for (name, value) in configs {
             match name {
+                "authorizer.class.name" => authorizer = value == STANDARD_AUTHORIZER,
                 "group.streams.max.size" => {
                     config.max_size = value.parse().unwrap_or(config.max_size)
                 }
@@ -173,6 +200,7 @@ impl EmbeddedTarget {
         }
         EmbeddedTarget {
             coordinator: Coordinator::new(config),
+            authorizer,
             ..EmbeddedTarget::default()
         }
     }
@@ -181,6 +209,12 @@ impl EmbeddedTarget {
     pub fn broker_config(&self, name: &str) -> Option<String> {
         let config = self.coordinator.config();
         match name {
+            // Kafka's default is no authorizer: an empty class name.
+            "authorizer.class.name" => Some(if self.authorizer {
+                STANDARD_AUTHORIZER.to_owned()
+            } else {
+                String::new()
+            }),
             "group.streams.max.size" => Some(config.max_size.to_string()),
             "group.streams.session.timeout.ms" => Some(config.session_timeout_ms.to_string()),
             "group.streams.heartbeat.interval.ms" => Some(config.heartbeat_interval_ms.to_string()),

@@ -3,18 +3,26 @@
 
 use std::time::{Duration, Instant};
 
+use kafka_protocol::messages::create_acls_request::AclCreation;
+use kafka_protocol::messages::create_acls_response::AclCreationResult;
 use kafka_protocol::messages::create_partitions_request::CreatePartitionsTopic;
+use kafka_protocol::messages::create_partitions_response::CreatePartitionsTopicResult;
 use kafka_protocol::messages::create_topics_request::CreatableTopic;
+use kafka_protocol::messages::delete_acls_request::DeleteAclsFilter;
+use kafka_protocol::messages::delete_acls_response::DeleteAclsFilterResult;
 use kafka_protocol::messages::describe_configs_request::DescribeConfigsResource;
 use kafka_protocol::messages::incremental_alter_configs_request::{
     AlterConfigsResource, AlterableConfig,
 };
+use kafka_protocol::messages::incremental_alter_configs_response::AlterConfigsResourceResponse;
 use kafka_protocol::messages::metadata_request::MetadataRequestTopic;
 use kafka_protocol::messages::{
-    CreatePartitionsRequest, CreateTopicsRequest, DeleteTopicsRequest, DescribeConfigsRequest,
-    FindCoordinatorRequest, IncrementalAlterConfigsRequest, MetadataRequest, TopicName,
+    CreateAclsRequest, CreatePartitionsRequest, CreateTopicsRequest, DeleteAclsRequest,
+    DeleteTopicsRequest, DescribeAclsRequest, DescribeConfigsRequest, FindCoordinatorRequest,
+    IncrementalAlterConfigsRequest, MetadataRequest, TopicName,
 };
 use kafka_protocol::protocol::StrBytes;
+use streamspec_coordinator::access::{Operation, Resource};
 use streamspec_protocol::kafka::streams_group_heartbeat_request::{Subtopology, Topology};
 use streamspec_protocol::kafka::{
     StreamsGroupDescribeRequest, StreamsGroupDescribeResponse, StreamsGroupHeartbeatRequest,
@@ -47,6 +55,43 @@ fn broker_error(what: &str, error_code: i16, message: Option<&StrBytes>) -> Tran
         what: what.to_owned(),
         error_code,
         message: message.map(|text| text.to_string()),
+    }
+}
+
+/// One result of a batch answer: its error code and message.
+trait BatchResult {
+    fn error(&self) -> (i16, Option<&StrBytes>);
+}
+
+macro_rules! batch_results {
+    ($($result:ty),*) => {
+        $(impl BatchResult for $result {
+            fn error(&self) -> (i16, Option<&StrBytes>) {
+                (self.error_code, self.error_message.as_ref())
+            }
+        })*
+    };
+}
+
+batch_results!(
+    AclCreationResult,
+    DeleteAclsFilterResult,
+    CreatePartitionsTopicResult,
+    AlterConfigsResourceResponse
+);
+
+/// The first failed result of a batch answer as an error about `what`.
+fn first_failure(
+    results: &[impl BatchResult],
+    what: impl FnOnce() -> String,
+) -> TransportResult<()> {
+    match results
+        .iter()
+        .map(BatchResult::error)
+        .find(|(code, _)| *code != 0)
+    {
+        Some((error_code, message)) => Err(broker_error(&what(), error_code, message)),
+        None => Ok(()),
     }
 }
 
@@ -134,6 +179,25 @@ impl KafkaTarget {
         self.await_partition_counts(topics, deadline).await
     }
 
+    /// One round of a bounded wait that began at `started`: a timeout error about `what` once
+    /// `deadline` has passed, else a short pause before the next look.
+    async fn pause_or_give_up(
+        &self,
+        started: Instant,
+        deadline: Duration,
+        what: impl FnOnce() -> String,
+    ) -> TransportResult<()> {
+        if started.elapsed() > deadline {
+            return Err(TransportError::Timeout {
+                address: self.bootstrap.address().to_owned(),
+                what: what(),
+                after: deadline,
+            });
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        Ok(())
+    }
+
     /// Grows `topic` to `partitions` partitions (CreatePartitions) and waits until metadata shows
     /// them led.
     pub async fn create_partitions(
@@ -152,15 +216,9 @@ impl KafkaTarget {
             .bootstrap
             .call_kafka(3, &request, "CreatePartitions")
             .await?;
-        for result in &response.results {
-            if result.error_code != 0 {
-                return Err(broker_error(
-                    &format!("growing topic {topic} to {partitions} partitions"),
-                    result.error_code,
-                    result.error_message.as_ref(),
-                ));
-            }
-        }
+        first_failure(&response.results, || {
+            format!("growing topic {topic} to {partitions} partitions")
+        })?;
         self.await_partition_counts(&[(topic.to_owned(), partitions)], deadline)
             .await
     }
@@ -183,14 +241,10 @@ impl KafkaTarget {
             {
                 return Ok(());
             }
-            if started.elapsed() > deadline {
-                return Err(TransportError::Timeout {
-                    address: self.bootstrap.address().to_owned(),
-                    what: format!("metadata for the topics {names:?}"),
-                    after: deadline,
-                });
-            }
-            tokio::time::sleep(Duration::from_millis(50)).await;
+            self.pause_or_give_up(started, deadline, || {
+                format!("metadata for the topics {names:?}")
+            })
+            .await?;
         }
     }
 
@@ -311,14 +365,8 @@ impl KafkaTarget {
         self.delete_topics(&names, deadline).await?;
         let started = Instant::now();
         while self.partition_counts(&names).await?[0].is_some() {
-            if started.elapsed() > deadline {
-                return Err(TransportError::Timeout {
-                    address: self.bootstrap.address().to_owned(),
-                    what: format!("topic {topic} to be deleted"),
-                    after: deadline,
-                });
-            }
-            tokio::time::sleep(Duration::from_millis(50)).await;
+            self.pause_or_give_up(started, deadline, || format!("topic {topic} to be deleted"))
+                .await?;
         }
         self.await_coordinator_view(probe_group, &names, false, deadline)
             .await
@@ -395,15 +443,9 @@ impl KafkaTarget {
             .bootstrap
             .call_kafka(1, &request, "IncrementalAlterConfigs")
             .await?;
-        for result in &response.responses {
-            if result.error_code != 0 {
-                return Err(broker_error(
-                    &format!("setting group configs {configs:?}"),
-                    result.error_code,
-                    result.error_message.as_ref(),
-                ));
-            }
-        }
+        first_failure(&response.responses, || {
+            format!("setting group configs {configs:?}")
+        })?;
         // The configs reach the broker's metadata a little later; wait, bounded, until they read
         // back, so that the scenario's next request meets them.
         let names: Vec<String> = configs.iter().map(|(name, _)| name.clone()).collect();
@@ -417,14 +459,10 @@ impl KafkaTarget {
             if applied {
                 return Ok(());
             }
-            if started.elapsed() > self.timeout {
-                return Err(TransportError::Timeout {
-                    address: self.bootstrap.address().to_owned(),
-                    what: format!("group configs {configs:?} to apply"),
-                    after: self.timeout,
-                });
-            }
-            tokio::time::sleep(Duration::from_millis(50)).await;
+            self.pause_or_give_up(started, self.timeout, || {
+                format!("group configs {configs:?} to apply")
+            })
+            .await?;
         }
     }
 
@@ -481,6 +519,117 @@ impl KafkaTarget {
                     .and_then(|config| config.value.as_ref().map(|v| v.to_string()))
             })
             .collect())
+    }
+}
+
+/// Kafka's ACL codes: resource types, the literal pattern, operations and permissions.
+const ACL_RESOURCE_TOPIC: i8 = 2;
+const ACL_RESOURCE_GROUP: i8 = 3;
+const ACL_RESOURCE_CLUSTER: i8 = 4;
+const ACL_PATTERN_LITERAL: i8 = 3;
+const ACL_OPERATION_ALL: i8 = 2;
+const ACL_PERMISSION_DENY: i8 = 2;
+const ACL_PERMISSION_ALLOW: i8 = 3;
+/// Filters matching any operation and any permission.
+const ACL_OPERATION_ANY: i8 = 1;
+const ACL_PERMISSION_ANY: i8 = 1;
+/// Every principal from every host: scenarios deny an operation to whoever connects.
+const ACL_EVERY_PRINCIPAL: &str = "User:*";
+const ACL_EVERY_HOST: &str = "*";
+
+/// Kafka's ACL code of `resource`, with its name (the cluster's is `kafka-cluster`).
+fn acl_resource(resource: &Resource) -> (i8, &str) {
+    match resource {
+        Resource::Cluster => (ACL_RESOURCE_CLUSTER, "kafka-cluster"),
+        Resource::Group(name) => (ACL_RESOURCE_GROUP, name),
+        Resource::Topic(name) => (ACL_RESOURCE_TOPIC, name),
+    }
+}
+
+/// `filter` (DescribeAcls' or DeleteAcls', which share their fields) set to match every ACL on
+/// exactly `resource`.
+macro_rules! every_acl_on {
+    ($filter:expr, $resource:expr) => {{
+        let (resource_type, name) = acl_resource($resource);
+        $filter
+            .with_resource_type_filter(resource_type)
+            .with_resource_name_filter(Some(StrBytes::from_string(name.to_owned())))
+            .with_pattern_type_filter(ACL_PATTERN_LITERAL)
+            .with_principal_filter(None)
+            .with_host_filter(None)
+            .with_operation(ACL_OPERATION_ANY)
+            .with_permission_type(ACL_PERMISSION_ANY)
+    }};
+}
+
+/// Kafka's ACL code of `operation`.
+fn acl_operation(operation: Operation) -> i8 {
+    match operation {
+        Operation::Read => 3,
+        Operation::Create => 5,
+        Operation::Describe => 8,
+    }
+}
+
+impl KafkaTarget {
+    /// Denies `operation` on `resource` to every principal, and allows everything else on it:
+    /// an ACL on a resource otherwise takes away every operation an authorizer allows by default.
+    /// Waits until the broker's authorizer holds both.
+    pub async fn deny(&mut self, operation: Operation, resource: &Resource) -> TransportResult<()> {
+        let (resource_type, name) = acl_resource(resource);
+        let creation = |operation: i8, permission: i8| {
+            AclCreation::default()
+                .with_resource_type(resource_type)
+                .with_resource_name(StrBytes::from_string(name.to_owned()))
+                .with_resource_pattern_type(ACL_PATTERN_LITERAL)
+                .with_principal(StrBytes::from_static_str(ACL_EVERY_PRINCIPAL))
+                .with_host(StrBytes::from_static_str(ACL_EVERY_HOST))
+                .with_operation(operation)
+                .with_permission_type(permission)
+        };
+        let request = CreateAclsRequest::default().with_creations(vec![
+            creation(ACL_OPERATION_ALL, ACL_PERMISSION_ALLOW),
+            creation(acl_operation(operation), ACL_PERMISSION_DENY),
+        ]);
+        let response = self.bootstrap.call_kafka(3, &request, "CreateAcls").await?;
+        first_failure(&response.results, || {
+            format!("denying {operation:?} on {resource:?}")
+        })?;
+        let started = Instant::now();
+        while self.acl_count(resource).await? < 2 {
+            self.pause_or_give_up(started, self.timeout, || {
+                format!("the ACLs on {resource:?} to apply")
+            })
+            .await?;
+        }
+        Ok(())
+    }
+
+    /// How many ACLs the broker's authorizer holds on exactly `resource`.
+    async fn acl_count(&mut self, resource: &Resource) -> TransportResult<usize> {
+        let request = every_acl_on!(DescribeAclsRequest::default(), resource);
+        let response = self
+            .bootstrap
+            .call_kafka(3, &request, "DescribeAcls")
+            .await?;
+        if response.error_code != 0 {
+            return Err(broker_error(
+                &format!("describing the ACLs on {resource:?}"),
+                response.error_code,
+                response.error_message.as_ref(),
+            ));
+        }
+        Ok(response.resources.iter().map(|r| r.acls.len()).sum())
+    }
+
+    /// Removes every ACL on exactly `resource`.
+    pub async fn remove_acls(&mut self, resource: &Resource) -> TransportResult<()> {
+        let request = DeleteAclsRequest::default()
+            .with_filters(vec![every_acl_on!(DeleteAclsFilter::default(), resource)]);
+        let response = self.bootstrap.call_kafka(3, &request, "DeleteAcls").await?;
+        first_failure(&response.filter_results, || {
+            format!("removing the ACLs on {resource:?}")
+        })
     }
 }
 

@@ -319,16 +319,26 @@ async fn check(
         progress.set_draw_target(ProgressDrawTarget::hidden());
     }
     let semaphore = Arc::new(tokio::sync::Semaphore::new(usize::from(jobs)));
+    // A scenario that changes the whole cluster (an ACL on it) runs while no other does.
+    let cluster = Arc::new(tokio::sync::RwLock::new(()));
     let mut tasks = tokio::task::JoinSet::new();
     for (index, scenario) in scenarios.into_iter().enumerate() {
         let settings = Arc::clone(&settings);
         let semaphore = Arc::clone(&semaphore);
+        let cluster = Arc::clone(&cluster);
         tasks.spawn_local(async move {
             let _permit = semaphore
                 .acquire_owned()
                 .await
                 .expect("the semaphore stays open");
-            (index, run_scenario(&scenario, &settings).await)
+            let outcome = if scenario.changes_the_cluster() {
+                let _alone = cluster.write().await;
+                run_scenario(&scenario, &settings).await
+            } else {
+                let _shared = cluster.read().await;
+                run_scenario(&scenario, &settings).await
+            };
+            (index, outcome)
         });
     }
     let mut outcomes = Vec::new();

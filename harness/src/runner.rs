@@ -5,10 +5,11 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 use serde_json::{json, Value};
+use streamspec_coordinator::access::{Operation, Resource};
 use streamspec_protocol::kafka::{StreamsGroupDescribeRequest, StreamsGroupHeartbeatRequest};
 
 use crate::matcher;
-use crate::scenario::{Scenario, Step, Template};
+use crate::scenario::{AclOperation, AclResource, Scenario, Step, Template};
 use crate::target::{Target, TargetSpec};
 use crate::transport::{Exchange, TransportError};
 
@@ -121,6 +122,8 @@ struct Context {
     variables: BTreeMap<String, Value>,
     members: BTreeMap<String, MemberState>,
     topology: Value,
+    /// Resources the scenario set ACLs on, to clear when it ends.
+    denied: Vec<Resource>,
 }
 
 /// A failure inside a scenario.
@@ -279,6 +282,29 @@ async fn run_step(
             exchange: None,
         });
     }
+    if let Some(deny) = &step.deny {
+        let name = |name: &Option<String>| {
+            let name = substitute(&json!(name), &context.variables).map_err(template_error)?;
+            Ok::<_, StepFailure>(name.as_str().unwrap_or_default().to_owned())
+        };
+        let resource = match deny.resource {
+            AclResource::Cluster => Resource::Cluster,
+            AclResource::Group => Resource::Group(name(&deny.name)?),
+            AclResource::Topic => Resource::Topic(name(&deny.name)?),
+        };
+        let operation = match deny.operation {
+            AclOperation::Read => Operation::Read,
+            AclOperation::Describe => Operation::Describe,
+            AclOperation::Create => Operation::Create,
+        };
+        if !context.denied.contains(&resource) {
+            context.denied.push(resource.clone());
+        }
+        return target
+            .deny(operation, &resource)
+            .await
+            .map_err(StepFailure::from);
+    }
     if let Some(milliseconds) = step.sleep_ms {
         target.sleep(Duration::from_millis(milliseconds)).await;
         return Ok(());
@@ -429,6 +455,7 @@ pub async fn run_scenario(scenario: &Scenario, settings: &RunSettings) -> Outcom
         variables,
         members: BTreeMap::new(),
         topology,
+        denied: Vec::new(),
     };
 
     let result = async {
@@ -488,7 +515,11 @@ pub async fn run_scenario(scenario: &Scenario, settings: &RunSettings) -> Outcom
                 break;
             }
         }
+        // The ACLs go first, so that they cannot stand in the way of deleting the topics.
         // Internal topics the coordinator created go too; cleaning up is best effort.
+        for resource in &context.denied {
+            target.remove_acls(resource).await.ok();
+        }
         target
             .delete_topics(&all_topics, settings.io_timeout)
             .await

@@ -25,6 +25,10 @@
 //!   id only); `fields` then overrides top-level request fields (Kafka's JSON names).
 //! - A `describe` step describes `groups` (default `["${group}"]`).
 //! - `sleep_ms` waits in real time (for session and rebalance timeouts).
+//! - `deny` takes an operation (`READ`, `DESCRIBE`, `CREATE`) away from every client on a
+//!   resource (`GROUP` or `TOPIC` with a `name`, or the `CLUSTER`), as ACLs do on a broker with an
+//!   authorizer; the scenario's ACLs go when it ends. Such a scenario requires the authorizer:
+//!   `"broker_configs": { "authorizer.class.name": "org.apache.kafka.metadata.authorizer.StandardAuthorizer" }`.
 //! - `group_config` sets group-level configs of the scenario's group (IncrementalAlterConfigs on a
 //!   GROUP resource), e.g. `{ "streams.num.standby.replicas": "1" }`. Without `expect` a refusal
 //!   fails the step; with one, `{"errorCode": .., "errorMessage": ..}` of the answer is matched
@@ -92,6 +96,18 @@ pub struct Scenario {
     pub source: String,
 }
 
+impl Scenario {
+    /// Whether the scenario sets something on the whole cluster (an ACL on it), which other
+    /// scenarios on the same broker would meet.
+    pub fn changes_the_cluster(&self) -> bool {
+        self.steps.iter().any(|step| {
+            step.deny
+                .as_ref()
+                .is_some_and(|deny| deny.resource == AclResource::Cluster)
+        })
+    }
+}
+
 #[derive(Debug, Clone, Default, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Requires {
@@ -143,6 +159,9 @@ pub struct Step {
     /// Group-level configs to set on the scenario's group, e.g. `streams.num.standby.replicas`.
     #[serde(default)]
     pub group_config: Option<BTreeMap<String, String>>,
+    /// Denies an operation to every client from here on (an ACL on a broker with an authorizer).
+    #[serde(default)]
+    pub deny: Option<DenyStep>,
     #[serde(default)]
     pub expect: Option<Value>,
     #[serde(default)]
@@ -193,6 +212,33 @@ pub struct DescribeStep {
 
 fn own_group() -> Vec<String> {
     vec!["${group}".to_owned()]
+}
+
+/// An operation denied on a resource: `{"operation": "READ", "resource": "GROUP", "name":
+/// "${group}"}`; the cluster takes no name.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct DenyStep {
+    pub operation: AclOperation,
+    pub resource: AclResource,
+    #[serde(default)]
+    pub name: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum AclOperation {
+    Read,
+    Describe,
+    Create,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum AclResource {
+    Cluster,
+    Group,
+    Topic,
 }
 
 #[derive(Debug, Clone, Copy, Deserialize, Serialize)]
@@ -276,18 +322,28 @@ pub fn parse(source: &str, text: &str) -> Result<Scenario, ScenarioError> {
             step.describe.is_some(),
             step.sleep_ms.is_some(),
             step.group_config.is_some(),
+            step.deny.is_some(),
         ];
         if actions.iter().filter(|present| **present).count() != 1 {
             return Err(invalid(format!(
-                "step {}: needs exactly one of heartbeat, describe, sleep_ms, group_config",
+                "step {}: needs exactly one of heartbeat, describe, sleep_ms, group_config, deny",
                 index + 1
             )));
         }
-        if step.sleep_ms.is_some() && (step.expect.is_some() || !step.capture.is_empty()) {
+        let plain = step.sleep_ms.is_some() || step.deny.is_some();
+        if plain && (step.expect.is_some() || !step.capture.is_empty() || step.until.is_some()) {
             return Err(invalid(format!(
-                "step {}: sleep_ms takes no expect or capture",
+                "step {}: sleep_ms and deny take no expect, capture or until",
                 index + 1
             )));
+        }
+        if let Some(deny) = &step.deny {
+            if (deny.resource == AclResource::Cluster) != deny.name.is_none() {
+                return Err(invalid(format!(
+                    "step {}: deny needs a name for a GROUP or TOPIC, and none for the CLUSTER",
+                    index + 1
+                )));
+            }
         }
         if step.group_config.is_some() && (step.until.is_some() || !step.capture.is_empty()) {
             return Err(invalid(format!(

@@ -9,6 +9,8 @@ use streamspec_protocol::kafka::{
     StreamsGroupHeartbeatResponse,
 };
 
+use streamspec_coordinator::access::{Operation, Resource};
+
 use crate::embedded::EmbeddedTarget;
 use crate::kafka::KafkaTarget;
 use crate::transport::{Exchange, TransportResult};
@@ -176,6 +178,25 @@ impl Target {
         match self {
             Target::Kafka(kafka) => kafka.delete_topics(names, deadline).await,
             Target::Embedded(_) => Ok(()),
+        }
+    }
+
+    /// Denies `operation` on `resource` to every client.
+    pub async fn deny(&mut self, operation: Operation, resource: &Resource) -> TransportResult<()> {
+        match self {
+            Target::Kafka(kafka) => kafka.deny(operation, resource).await,
+            Target::Embedded(embedded) => embedded.deny(operation, resource),
+        }
+    }
+
+    /// Takes away every ACL on `resource`.
+    pub async fn remove_acls(&mut self, resource: &Resource) -> TransportResult<()> {
+        match self {
+            Target::Kafka(kafka) => kafka.remove_acls(resource).await,
+            Target::Embedded(embedded) => {
+                embedded.remove_acls(resource);
+                Ok(())
+            }
         }
     }
 

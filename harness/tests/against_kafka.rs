@@ -4,8 +4,10 @@
 //! - the built-in rule catalogue: every MUST and SHOULD scenario passes, and the JUnit and JSON
 //!   reports describe the same run; only scenarios whose requirements a 4.4 test broker does not
 //!   meet are skipped;
-//! - with `STREAMSPEC_KAFKA_SMALL_GROUPS=HOST:PORT`, a broker started with
-//!   `group.streams.max.size=2`: the group-size rules (R22, R51) run and pass.
+//! - with `STREAMSPEC_KAFKA_RESTRICTED=HOST:PORT`, a broker started with
+//!   `group.streams.max.size=2` and an authorizer (`scripts/kafka/README.md`): every scenario
+//!   that requires broker configs (group size R22 and R51, authorization R18, R34 and R47) runs
+//!   and passes.
 //!
 //! Without a broker each test reports itself as skipped (libtest has no such outcome, hence the
 //! small harness in `main`).
@@ -215,10 +217,11 @@ struct CatalogueRun {
 }
 
 fn run_catalogue(address: &str, rules: &[&str]) -> CatalogueRun {
+    static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let dir = std::env::temp_dir().join(format!(
         "streamspec-catalogue-{}-{}",
         std::process::id(),
-        rules.join("-")
+        RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
     ));
     std::fs::create_dir_all(&dir).unwrap();
     let (json_path, junit_path) = (dir.join("report.json"), dir.join("report.xml"));
@@ -242,17 +245,14 @@ fn run_catalogue(address: &str, rules: &[&str]) -> CatalogueRun {
 }
 
 /// Scenarios a Kafka 4.4 broker with the test settings (scripts/kafka/start.sh) does not meet the
-/// requirements of: those about brokers without v1, and the group-size ones, which need
-/// `group.streams.max.size=2`.
+/// requirements of: those about brokers without v1, and those needing broker configs the test
+/// broker lacks (a small `group.streams.max.size`, an authorizer).
 fn skipped_on_the_test_broker() -> std::collections::BTreeSet<String> {
     streamspec::scenario::catalogue()
         .into_iter()
         .filter(|scenario| {
             scenario.requires.max_heartbeat_version.is_some()
-                || scenario
-                    .requires
-                    .broker_configs
-                    .contains_key("group.streams.max.size")
+                || needs_the_restricted_broker(scenario)
         })
         .map(|scenario| scenario.name)
         .collect()
@@ -376,17 +376,39 @@ const TESTS: &[BrokerTest] = &[
     }),
 ];
 
-/// The rules that need `group.streams.max.size=2`, against a broker started so at
-/// `STREAMSPEC_KAFKA_SMALL_GROUPS`: every scenario runs and passes.
-fn group_size_rules_pass_with_max_size_2(address: &str) {
-    let run = run_catalogue(address, &["R22", "R51"]);
+/// Whether a scenario needs a config of the restricted broker: a small group size or the
+/// authorizer.
+fn needs_the_restricted_broker(scenario: &streamspec::scenario::Scenario) -> bool {
+    ["group.streams.max.size", "authorizer.class.name"]
+        .iter()
+        .any(|config| scenario.requires.broker_configs.contains_key(*config))
+}
+
+/// The scenarios that need the restricted broker's configs, against the restricted broker at
+/// `STREAMSPEC_KAFKA_RESTRICTED`: every one runs and passes.
+fn restricted_broker_scenarios_pass(address: &str) {
+    let names: Vec<String> = streamspec::scenario::catalogue()
+        .into_iter()
+        .filter(needs_the_restricted_broker)
+        .map(|scenario| scenario.name)
+        .collect();
+    // Authorization (R18, R34, R47) and group size (R22 and its message, R51).
+    assert_eq!(names.len(), 14, "{names:?}");
+    let patterns: Vec<&str> = names.iter().map(String::as_str).collect();
+    let run = run_catalogue(address, &patterns);
     let verdicts: Vec<(String, String)> = run.json["scenarios"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|o| (o["scenario"].to_string(), o["verdict"].to_string()))
+        .map(|o| {
+            (
+                o["scenario"].as_str().unwrap().to_owned(),
+                o["verdict"].to_string(),
+            )
+        })
         .collect();
-    assert_eq!(verdicts.len(), 3, "{}", run.stdout);
+    let ran: Vec<&String> = verdicts.iter().map(|(name, _)| name).collect();
+    assert_eq!(ran, names.iter().collect::<Vec<_>>(), "{}", run.stdout);
     assert!(
         verdicts.iter().all(|(_, verdict)| verdict == "\"pass\""),
         "{verdicts:?}\n{}",
@@ -396,22 +418,22 @@ fn group_size_rules_pass_with_max_size_2(address: &str) {
 
 fn main() {
     println!("\nrunning {} tests", TESTS.len() + 1);
-    let small_groups = std::env::var("STREAMSPEC_KAFKA_SMALL_GROUPS")
+    let restricted = std::env::var("STREAMSPEC_KAFKA_RESTRICTED")
         .ok()
         .filter(|address| !address.is_empty());
-    let small_groups_failed = match &small_groups {
+    let restricted_failed = match &restricted {
         None => {
             println!(
-                "test group_size_rules_pass_with_max_size_2 ... skipped (STREAMSPEC_KAFKA_SMALL_GROUPS is unset)"
+                "test restricted_broker_scenarios_pass ... skipped (STREAMSPEC_KAFKA_RESTRICTED is unset)"
             );
             None
         }
         Some(address) => {
             let outcome = catch_unwind(AssertUnwindSafe(|| {
-                group_size_rules_pass_with_max_size_2(address)
+                restricted_broker_scenarios_pass(address)
             }));
             println!(
-                "test group_size_rules_pass_with_max_size_2 ... {}",
+                "test restricted_broker_scenarios_pass ... {}",
                 if outcome.is_ok() { "ok" } else { "FAILED" }
             );
             Some(outcome.is_err())
@@ -424,15 +446,15 @@ fn main() {
         for (name, _) in TESTS {
             println!("test {name} ... skipped (STREAMSPEC_KAFKA is unset)");
         }
-        let small_passed = usize::from(small_groups_failed == Some(false));
-        let small_failed = usize::from(small_groups_failed == Some(true));
-        let small_skipped = usize::from(small_groups_failed.is_none());
+        let passed = usize::from(restricted_failed == Some(false));
+        let failed = usize::from(restricted_failed == Some(true));
+        let skipped = usize::from(restricted_failed.is_none());
         println!(
-            "\ntest result: {}. {small_passed} passed; {small_failed} failed; {} skipped\n",
-            if small_failed == 0 { "ok" } else { "FAILED" },
-            TESTS.len() + small_skipped
+            "\ntest result: {}. {passed} passed; {failed} failed; {} skipped\n",
+            if failed == 0 { "ok" } else { "FAILED" },
+            TESTS.len() + skipped
         );
-        if small_failed > 0 {
+        if failed > 0 {
             std::process::exit(1);
         }
         return;
@@ -447,13 +469,13 @@ fn main() {
         );
         failed += usize::from(outcome.is_err());
     }
-    let ran = TESTS.len() + usize::from(small_groups_failed.is_some());
-    failed += usize::from(small_groups_failed == Some(true));
+    let ran = TESTS.len() + usize::from(restricted_failed.is_some());
+    failed += usize::from(restricted_failed == Some(true));
     let verdict = if failed == 0 { "ok" } else { "FAILED" };
     println!(
         "\ntest result: {verdict}. {} passed; {failed} failed; {} skipped\n",
         ran - failed,
-        usize::from(small_groups_failed.is_none())
+        usize::from(restricted_failed.is_none())
     );
     if failed > 0 {
         std::process::exit(1);

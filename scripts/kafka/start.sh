@@ -142,6 +142,17 @@ EOF
     echo "group.streams.assignment.interval.ms=0"
     echo "group.streams.assignor.offload.enable=false"
   fi
+  if [ "${KAFKA_PROFILE:-}" = restricted ]; then
+    cat <<EOF
+# KAFKA_PROFILE=restricted: small groups (R22, R51) and ACLs enforced (R18, R34, R47). Everything
+# without an ACL stays allowed, so scenarios that set none behave as on the plain broker.
+group.streams.max.size=2
+authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer
+allow.everyone.if.no.acl.found=true
+EOF
+  elif [ -n "${KAFKA_PROFILE:-}" ]; then
+    die "unknown KAFKA_PROFILE=$KAFKA_PROFILE (known: restricted)"
+  fi
   if [ -n "${KAFKA_EXTRA_CONFIG:-}" ]; then
     echo "# KAFKA_EXTRA_CONFIG (later lines win)"
     printf '%s\n' "$KAFKA_EXTRA_CONFIG"
