@@ -147,6 +147,7 @@ fn assignment(criterion: &mut Criterion) {
                             member_id: format!("m{index:04}"),
                             process_id: format!("p{}", index / 2),
                             current: TaskSets::default(),
+                            task_offsets: Vec::new(),
                         })
                         .collect(),
                     task_counts: (0..10).map(|s| (s.to_string(), tasks / 10)).collect(),

@@ -12,6 +12,9 @@ pub struct MemberSpec {
     pub process_id: String,
     /// What the member holds now; stickiness keeps it where balance allows.
     pub current: TaskSets,
+    /// The changelog offsets the member last reported per task (v1 `TaskOffsets`): among
+    /// previous standbys, the furthest along is preferred.
+    pub task_offsets: Vec<(String, i32, i64)>,
 }
 
 /// Everything an assignment depends on.
@@ -31,8 +34,17 @@ pub trait TaskAssignor {
     fn assign(&self, input: &AssignmentInput) -> BTreeMap<String, TaskSets>;
 }
 
-/// Keeps each active task with its current owner while that owner is under its share, gives the
-/// rest to the least loaded member, then places standbys of stateful tasks on other processes.
+/// Kafka 4.4.0's sticky assignor, step for step (spec 6), with ties that Kafka leaves to hash
+/// order broken by process and member id:
+/// 1. actives stay with their previous owner, then go to the best previous standby, while the
+///    member is under a quota that is recomputed as members fill up; the rest go to the least
+///    loaded process (tasks per member) and its least loaded member;
+/// 2. standbys of stateful tasks stay with the previous active owner or the best previous
+///    standby while under the quota of all tasks; the rest go to the least loaded process that
+///    holds no copy of the task, without a quota, or are dropped when none is left.
+///
+/// Client tags play no part: Kafka 4.4.0's assignor reads none (scenario
+/// R41-standby-placement-ignores-client-tags).
 #[derive(Debug, Default, Clone, Copy)]
 pub struct StickyAssignor;
 
@@ -43,122 +55,352 @@ fn add(tasks: &mut Tasks, subtopology: &str, partition: i32) {
         .insert(partition);
 }
 
+type Task<'a> = (&'a str, i32);
+
+/// A share that shrinks as members reach it: once a member holds `quota` tasks, the tasks left
+/// are shared among the members left, rounded up.
+struct Quota {
+    total: usize,
+    members_with_room: usize,
+    quota: usize,
+}
+
+impl Quota {
+    fn new(total: usize, members: usize) -> Self {
+        Quota {
+            total,
+            members_with_room: members,
+            quota: total.div_ceil(members),
+        }
+    }
+
+    /// A member now holds `count` tasks.
+    fn record(&mut self, count: usize) {
+        if count == self.quota {
+            self.members_with_room -= 1;
+            self.total -= count;
+            self.quota = match self.members_with_room {
+                0 => 0,
+                members => self.total.div_ceil(members),
+            };
+        }
+    }
+}
+
+struct Process<'a> {
+    /// Its members by (tasks held, member id), least loaded first.
+    members: BTreeSet<(usize, &'a str)>,
+    tasks: usize,
+    holds: BTreeSet<Task<'a>>,
+}
+
+/// A process's place in the order of load: tasks per member, then process id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Load<'a> {
+    tasks: usize,
+    members: usize,
+    process: &'a str,
+}
+
+impl Ord for Load<'_> {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        (self.tasks * other.members)
+            .cmp(&(other.tasks * self.members))
+            .then(self.process.cmp(other.process))
+    }
+}
+
+impl PartialOrd for Load<'_> {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+struct Assignment<'a> {
+    targets: BTreeMap<&'a str, TaskSets>,
+    process_of: BTreeMap<&'a str, &'a str>,
+    processes: BTreeMap<&'a str, Process<'a>>,
+    /// Every process, least loaded first.
+    by_load: BTreeSet<Load<'a>>,
+    /// Tasks per member, both roles.
+    counts: BTreeMap<&'a str, usize>,
+    active_counts: BTreeMap<&'a str, usize>,
+    active_quota: Quota,
+    task_quota: Quota,
+    previous_active: BTreeMap<Task<'a>, &'a str>,
+    /// Per task, the members that held it as standby (furthest offset first), then those that
+    /// only report an offset for it.
+    previous_standbys: BTreeMap<Task<'a>, Vec<&'a str>>,
+}
+
+impl<'a> Assignment<'a> {
+    fn new(input: &'a AssignmentInput, tasks: usize, stateful_tasks: usize) -> Self {
+        let members = input.members.len();
+        let replicas = usize::try_from(input.num_standby_replicas).unwrap_or(0);
+        let mut processes: BTreeMap<&str, Process> = BTreeMap::new();
+        for member in &input.members {
+            processes
+                .entry(member.process_id.as_str())
+                .or_insert_with(|| Process {
+                    members: BTreeSet::new(),
+                    tasks: 0,
+                    holds: BTreeSet::new(),
+                })
+                .members
+                .insert((0, member.member_id.as_str()));
+        }
+        let by_load = processes
+            .iter()
+            .map(|(process, state)| Load {
+                tasks: 0,
+                members: state.members.len(),
+                process,
+            })
+            .collect();
+        let mut previous_active = BTreeMap::new();
+        let mut ranked: BTreeMap<Task, Vec<(bool, i64, &str)>> = BTreeMap::new();
+        for member in &input.members {
+            let id = member.member_id.as_str();
+            for (subtopology, partitions) in &member.current.active {
+                for partition in partitions {
+                    previous_active.insert((subtopology.as_str(), *partition), id);
+                }
+            }
+            let offset = |task: Task| {
+                member
+                    .task_offsets
+                    .iter()
+                    .find(|(s, p, _)| (s.as_str(), *p) == task)
+                    .map(|(_, _, offset)| *offset)
+            };
+            let mut seen = BTreeSet::new();
+            for (subtopology, partitions) in &member.current.standby {
+                for partition in partitions {
+                    let task = (subtopology.as_str(), *partition);
+                    seen.insert(task);
+                    let rank = (true, offset(task).unwrap_or(0), id);
+                    ranked.entry(task).or_default().push(rank);
+                }
+            }
+            for (subtopology, partition, reported) in &member.task_offsets {
+                let task = (subtopology.as_str(), *partition);
+                if !seen.contains(&task) {
+                    ranked.entry(task).or_default().push((false, *reported, id));
+                }
+            }
+        }
+        let previous_standbys = ranked
+            .into_iter()
+            .map(|(task, mut ranks)| {
+                // Standbys first, then the furthest offset; member ids keep it deterministic.
+                ranks.sort_by(|a, b| (b.0, b.1).cmp(&(a.0, a.1)).then(a.2.cmp(b.2)));
+                (task, ranks.into_iter().map(|(_, _, id)| id).collect())
+            })
+            .collect();
+        Assignment {
+            targets: input
+                .members
+                .iter()
+                .map(|m| (m.member_id.as_str(), TaskSets::default()))
+                .collect(),
+            process_of: input
+                .members
+                .iter()
+                .map(|m| (m.member_id.as_str(), m.process_id.as_str()))
+                .collect(),
+            processes,
+            by_load,
+            counts: input
+                .members
+                .iter()
+                .map(|m| (m.member_id.as_str(), 0))
+                .collect(),
+            active_counts: input
+                .members
+                .iter()
+                .map(|m| (m.member_id.as_str(), 0))
+                .collect(),
+            active_quota: Quota::new(tasks, members),
+            task_quota: Quota::new(tasks + stateful_tasks * replicas, members),
+            previous_active,
+            previous_standbys,
+        }
+    }
+
+    fn process_holds(&self, member: &str, task: Task) -> bool {
+        self.processes[self.process_of[member]]
+            .holds
+            .contains(&task)
+    }
+
+    fn give(&mut self, member: &'a str, task: Task<'a>, active: bool) {
+        let sets = self.targets.get_mut(member).expect("a member of the group");
+        add(
+            if active {
+                &mut sets.active
+            } else {
+                &mut sets.standby
+            },
+            task.0,
+            task.1,
+        );
+        let process_id = self.process_of[member];
+        let process = self.processes.get_mut(process_id).expect("its process");
+        let count = self.counts.get_mut(member).expect("a member of the group");
+        let mut load = Load {
+            tasks: process.tasks,
+            members: process.members.len(),
+            process: process_id,
+        };
+        self.by_load.remove(&load);
+        load.tasks += 1;
+        self.by_load.insert(load);
+        process.members.remove(&(*count, member));
+        process.members.insert((*count + 1, member));
+        process.tasks += 1;
+        process.holds.insert(task);
+        *count += 1;
+        self.task_quota.record(*count);
+        if active {
+            let active_count = self.active_counts.get_mut(member).expect("a member");
+            *active_count += 1;
+            self.active_quota.record(*active_count);
+        }
+    }
+
+    /// The first of `candidates`, replaced by a later one only if both its process and itself
+    /// carry strictly less.
+    fn best_previous(&self, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+        candidates.reduce(|best, candidate| {
+            let lighter = self.lighter_process(self.process_of[candidate], self.process_of[best]);
+            if lighter && self.counts[candidate] < self.counts[best] {
+                candidate
+            } else {
+                best
+            }
+        })
+    }
+
+    /// Whether process `a` carries strictly fewer tasks per member than `b`.
+    fn lighter_process(&self, a: &str, b: &str) -> bool {
+        let (a, b) = (&self.processes[a], &self.processes[b]);
+        a.tasks * b.members.len() < b.tasks * a.members.len()
+    }
+
+    /// The least loaded member of the least loaded process that `eligible` allows.
+    fn least_loaded(&self, eligible: impl Fn(&Process) -> bool) -> Option<&'a str> {
+        self.by_load
+            .iter()
+            .map(|load| &self.processes[load.process])
+            .find(|process| eligible(process))
+            .and_then(|process| process.members.first())
+            .map(|(_, member)| *member)
+    }
+}
+
 impl TaskAssignor for StickyAssignor {
     fn name(&self) -> &'static str {
         "sticky"
     }
 
     fn assign(&self, input: &AssignmentInput) -> BTreeMap<String, TaskSets> {
-        let mut targets: BTreeMap<String, TaskSets> = input
-            .members
-            .iter()
-            .map(|member| (member.member_id.clone(), TaskSets::default()))
-            .collect();
         if input.members.is_empty() {
-            return targets;
+            return BTreeMap::new();
         }
-        let tasks: Vec<(&String, i32)> = input
+        let mut tasks: Vec<Task> = input
             .task_counts
             .iter()
             .flat_map(|(subtopology, count)| {
-                (0..*count).map(move |partition| (subtopology, partition))
+                (0..*count).map(move |partition| (subtopology.as_str(), partition))
             })
             .collect();
-        let quota = tasks.len().div_ceil(input.members.len());
-        let mut current_owner: BTreeMap<(&str, i32), &str> = BTreeMap::new();
-        for member in &input.members {
-            for (subtopology, partitions) in &member.current.active {
-                for partition in partitions {
-                    current_owner.insert(
-                        (subtopology.as_str(), *partition),
-                        member.member_id.as_str(),
-                    );
-                }
-            }
-        }
-        let mut load: BTreeMap<&str, usize> = input
-            .members
+        let stateful_tasks = tasks
             .iter()
-            .map(|member| (member.member_id.as_str(), 0))
-            .collect();
+            .filter(|(subtopology, _)| input.stateful.contains(*subtopology))
+            .count();
+        let mut state = Assignment::new(input, tasks.len(), stateful_tasks);
+
+        // Actives: previous owner, then best previous standby, both within the active quota.
+        tasks.sort_by_key(|&(subtopology, partition)| (partition, subtopology));
         let mut unassigned = Vec::new();
-        // Stickiness: a current owner under its share keeps the task.
-        for &(subtopology, partition) in &tasks {
-            match current_owner.get(&(subtopology.as_str(), partition)) {
-                Some(owner) if load[owner] < quota => {
-                    add(
-                        &mut targets.get_mut(*owner).unwrap().active,
-                        subtopology,
-                        partition,
-                    );
-                    *load.get_mut(owner).unwrap() += 1;
+        for task in tasks.iter().copied() {
+            match state.previous_active.get(&task).copied() {
+                Some(owner) if state.active_counts[owner] < state.active_quota.quota => {
+                    state.give(owner, task, true)
                 }
-                _ => unassigned.push((subtopology, partition)),
+                _ => unassigned.push(task),
             }
         }
-        // Balance: the least loaded member, the first in member-id order on a tie.
-        let mut by_load: BTreeSet<(usize, &str)> = load
-            .iter()
-            .map(|(member, count)| (*count, *member))
-            .collect();
-        for (subtopology, partition) in unassigned {
-            let (count, member) = by_load.pop_first().expect("at least one member");
-            add(
-                &mut targets.get_mut(member).unwrap().active,
-                subtopology,
-                partition,
-            );
-            by_load.insert((count + 1, member));
+        let mut still_unassigned = Vec::new();
+        for task in unassigned {
+            let candidates = state.previous_standbys.get(&task).into_iter().flatten();
+            match state.best_previous(candidates.copied()) {
+                Some(member) if state.active_counts[member] < state.active_quota.quota => {
+                    state.give(member, task, true)
+                }
+                _ => still_unassigned.push(task),
+            }
         }
-        // Standbys of stateful tasks, each on a process that holds no copy of the task yet.
-        let process_of: BTreeMap<&str, &str> = input
-            .members
-            .iter()
-            .map(|member| (member.member_id.as_str(), member.process_id.as_str()))
+        let mut unassigned = still_unassigned;
+        unassigned.sort();
+        for task in unassigned {
+            let member = state.least_loaded(|_| true).expect("at least one member");
+            state.give(member, task, true);
+        }
+
+        // Standbys of stateful tasks.
+        let replicas = usize::try_from(input.num_standby_replicas).unwrap_or(0);
+        let mut stateful: Vec<Task> = tasks
+            .into_iter()
+            .filter(|(subtopology, _)| input.stateful.contains(*subtopology))
             .collect();
-        let mut active_process: BTreeMap<(&str, i32), &str> = BTreeMap::new();
-        for (member, sets) in &targets {
-            for (subtopology, partitions) in &sets.active {
-                for partition in partitions {
-                    active_process.insert(
-                        (subtopology.as_str(), *partition),
-                        process_of[member.as_str()],
-                    );
+        stateful
+            .sort_by_key(|&(subtopology, partition)| std::cmp::Reverse((partition, subtopology)));
+        let mut leftovers = Vec::new();
+        for task in stateful {
+            for placed in 0..replicas {
+                let owner = state
+                    .previous_active
+                    .get(&task)
+                    .copied()
+                    .filter(|member| !state.process_holds(member, task));
+                let sticky = owner
+                    .filter(|member| state.counts[member] < state.task_quota.quota)
+                    .or_else(|| {
+                        let candidates = state.previous_standbys.get(&task).into_iter().flatten();
+                        state
+                            .best_previous(
+                                candidates
+                                    .copied()
+                                    .filter(|member| !state.process_holds(member, task)),
+                            )
+                            .filter(|member| state.counts[member] < state.task_quota.quota)
+                    });
+                match sticky {
+                    Some(member) => state.give(member, task, false),
+                    None => {
+                        leftovers.push((task, replicas - placed));
+                        break;
+                    }
                 }
             }
         }
-        let mut standby_load: BTreeSet<(usize, &str)> = input
-            .members
-            .iter()
-            .map(|member| (0, member.member_id.as_str()))
-            .collect();
-        let mut standbys: BTreeMap<&str, Vec<(String, i32)>> = BTreeMap::new();
-        for &(subtopology, partition) in tasks.iter().filter(|(s, _)| input.stateful.contains(*s)) {
-            let mut holding = vec![active_process[&(subtopology.as_str(), partition)]];
-            for _ in 0..input.num_standby_replicas {
-                let candidate = standby_load
-                    .iter()
-                    .find(|(_, member)| !holding.contains(&process_of[member]))
-                    .copied();
-                let Some((count, member)) = candidate else {
+        leftovers.sort_by_key(|&(task, _)| std::cmp::Reverse(task));
+        for (task, missing) in leftovers {
+            for _ in 0..missing {
+                // Too few processes: the remaining replicas of the task are not placed (spec 6).
+                let Some(member) = state.least_loaded(|process| !process.holds.contains(&task))
+                else {
                     break;
                 };
-                standby_load.remove(&(count, member));
-                standby_load.insert((count + 1, member));
-                holding.push(process_of[member]);
-                standbys
-                    .entry(member)
-                    .or_default()
-                    .push((subtopology.clone(), partition));
+                state.give(member, task, false);
             }
         }
-        for (member, tasks) in standbys {
-            let target = targets.get_mut(member).unwrap();
-            for (subtopology, partition) in tasks {
-                add(&mut target.standby, &subtopology, partition);
-            }
-        }
-        targets
+        state
+            .targets
+            .into_iter()
+            .map(|(member, sets)| (member.to_owned(), sets))
+            .collect()
     }
 }
 
@@ -176,6 +418,7 @@ mod tests {
             member_id: id.into(),
             process_id: process.into(),
             current,
+            task_offsets: Vec::new(),
         }
     }
 
@@ -222,6 +465,101 @@ mod tests {
         let load =
             |members: &[&str]| -> usize { members.iter().map(|m| active(&targets, m).len()).sum() };
         assert_eq!((load(&["a", "b"]), load(&["c"]), load(&["d"])), (4, 2, 2));
+    }
+
+    fn tasks_of(spec: &[(&str, &[i32])]) -> Tasks {
+        spec.iter()
+            .map(|(s, ps)| (s.to_string(), ps.iter().copied().collect()))
+            .collect()
+    }
+
+    /// The quota shrinks once a member reaches it (19 tasks over 6 members: one member keeps
+    /// 4, the others 3), so m1 gives up task 1_10 although it held it. Kafka 4.4.0's own
+    /// StickyTaskAssignor, given the same members in the same order, answers exactly this.
+    #[test]
+    fn the_quota_shrinks_as_members_fill_up_as_in_kafka() {
+        let previous: [(&str, &str, Tasks); 6] = [
+            ("m0", "p0", tasks_of(&[("0", &[5]), ("1", &[1, 4, 7])])),
+            ("m1", "p3", tasks_of(&[("0", &[2]), ("1", &[0, 2, 10])])),
+            ("m2", "p0", tasks_of(&[("0", &[3, 6]), ("1", &[3])])),
+            ("m3", "p3", tasks_of(&[("0", &[7]), ("1", &[5, 6])])),
+            ("m4", "p2", tasks_of(&[("0", &[1, 4]), ("1", &[9])])),
+            ("m5", "p3", tasks_of(&[("0", &[0]), ("1", &[8])])),
+        ];
+        let input = AssignmentInput {
+            members: previous
+                .iter()
+                .map(|(id, process, active)| MemberSpec {
+                    member_id: id.to_string(),
+                    process_id: process.to_string(),
+                    current: TaskSets {
+                        active: active.clone(),
+                        ..TaskSets::default()
+                    },
+                    task_offsets: Vec::new(),
+                })
+                .collect(),
+            task_counts: BTreeMap::from([("0".to_owned(), 8), ("1".to_owned(), 11)]),
+            stateful: BTreeSet::new(),
+            num_standby_replicas: 0,
+        };
+        let targets = StickyAssignor.assign(&input);
+        let actives: Vec<(&str, Tasks)> = targets
+            .iter()
+            .map(|(member, sets)| (member.as_str(), sets.active.clone()))
+            .collect();
+        assert_eq!(
+            actives,
+            [
+                ("m0", tasks_of(&[("0", &[5]), ("1", &[1, 4, 7])])),
+                ("m1", tasks_of(&[("0", &[2]), ("1", &[0, 2])])),
+                ("m2", tasks_of(&[("0", &[3, 6]), ("1", &[3])])),
+                ("m3", tasks_of(&[("0", &[7]), ("1", &[5, 6])])),
+                ("m4", tasks_of(&[("0", &[1, 4]), ("1", &[9])])),
+                ("m5", tasks_of(&[("0", &[0]), ("1", &[8, 10])])),
+            ]
+        );
+    }
+
+    /// A standby stays with its previous holder while it is under the quota, even when another
+    /// process has nothing (scenario R41-standby-placement-ignores-client-tags).
+    #[test]
+    fn standbys_stay_with_their_previous_holder() {
+        let mut b = member("b", "pb", &[("0", 0)]);
+        let mut c = member("c", "pc", &[]);
+        c.current.standby = tasks_of(&[("0", &[0])]);
+        b.task_offsets = vec![("0".to_owned(), 0, 10)];
+        let input = AssignmentInput {
+            members: vec![member("a", "pa", &[]), b, c],
+            task_counts: BTreeMap::from([("0".to_owned(), 1)]),
+            stateful: BTreeSet::from(["0".to_owned()]),
+            num_standby_replicas: 1,
+        };
+        let targets = StickyAssignor.assign(&input);
+        assert_eq!(targets["a"], TaskSets::default());
+        assert_eq!(targets["b"].active, tasks_of(&[("0", &[0])]));
+        assert_eq!(targets["c"].standby, tasks_of(&[("0", &[0])]));
+    }
+
+    /// Among previous standbys, the one with the furthest reported offset takes over an active
+    /// task whose owner left.
+    #[test]
+    fn the_furthest_previous_standby_takes_over_an_active() {
+        let standby_at = |id: &str, process: &str, offset: i64| {
+            let mut spec = member(id, process, &[]);
+            spec.current.standby = tasks_of(&[("0", &[0])]);
+            spec.task_offsets = vec![("0".to_owned(), 0, offset)];
+            spec
+        };
+        let input = AssignmentInput {
+            members: vec![standby_at("a", "pa", 5), standby_at("b", "pb", 9)],
+            task_counts: BTreeMap::from([("0".to_owned(), 1)]),
+            stateful: BTreeSet::from(["0".to_owned()]),
+            num_standby_replicas: 1,
+        };
+        let targets = StickyAssignor.assign(&input);
+        assert_eq!(targets["b"].active, tasks_of(&[("0", &[0])]));
+        assert_eq!(targets["a"].standby, tasks_of(&[("0", &[0])]));
     }
 
     #[test]

@@ -57,6 +57,7 @@ impl<'a> Arbitrary<'a> for GroupSpec {
                         standby: arbitrary_tasks(input, &counts)?,
                         warmup: Tasks::new(),
                     },
+                    task_offsets: Vec::new(),
                 })
             })
             .collect::<arbitrary::Result<Vec<MemberSpec>>>()?;
@@ -181,8 +182,9 @@ pub fn check_assignment(
     Ok(())
 }
 
-/// The `assignor` fuzz target: guarantees, determinism, and stability (assigning again from the
-/// targets as the current assignment changes nothing).
+/// The `assignor` fuzz target: guarantees and determinism. Assigning again from the targets
+/// may move tasks, as Kafka 4.4.0's assignor does: its quota shrinks as members fill up, so a
+/// member that ended over it gives a task back (seen with Kafka's own assignor class).
 pub fn assignor(data: &[u8]) {
     let Ok(GroupSpec(input)) = GroupSpec::arbitrary_take_rest(Unstructured::new(data)) else {
         return;
@@ -195,15 +197,6 @@ pub fn assignor(data: &[u8]) {
         targets,
         StickyAssignor.assign(&input),
         "not deterministic for {input:?}"
-    );
-    let mut settled = input.clone();
-    for member in &mut settled.members {
-        member.current = targets[&member.member_id].clone();
-    }
-    assert_eq!(
-        targets,
-        StickyAssignor.assign(&settled),
-        "assigning from its own targets moved tasks: {input:?}"
     );
 }
 

@@ -299,6 +299,7 @@ impl Group {
                         member_id: member.id.clone(),
                         process_id: member.metadata.process_id.clone(),
                         current: member.assigned.clone(),
+                        task_offsets: member.task_offsets.clone(),
                     })
                     .collect(),
                 task_counts: configured.task_counts.clone(),

@@ -62,6 +62,9 @@ pub struct CoordinatorConfig {
     pub heartbeat_interval_ms: i32,
     pub max_size: usize,
     pub num_standby_replicas: i32,
+    /// Kafka 4.4.0 accepts the setting but assigns no warm-up tasks: its assignment refiner
+    /// returns the target unchanged.
+    pub num_warmup_replicas: i32,
     pub acceptable_recovery_lag: i64,
     pub task_offset_interval_ms: i32,
     /// Client tag keys every member should report, for rack-aware standby placement (4.4).
@@ -71,6 +74,8 @@ pub struct CoordinatorConfig {
     pub heartbeat_interval_bounds_ms: (u64, u64),
     pub assignment_interval_bounds_ms: (u64, u64),
     pub max_standby_replicas: i32,
+    pub max_warmup_replicas: i32,
+    pub min_task_offset_interval_ms: i32,
 }
 
 impl Default for CoordinatorConfig {
@@ -82,6 +87,7 @@ impl Default for CoordinatorConfig {
             heartbeat_interval_ms: 5_000,
             max_size: i32::MAX as usize,
             num_standby_replicas: 0,
+            num_warmup_replicas: 2,
             acceptable_recovery_lag: 10_000,
             task_offset_interval_ms: 60_000,
             rack_aware_assignment_tags: Vec::new(),
@@ -89,6 +95,8 @@ impl Default for CoordinatorConfig {
             heartbeat_interval_bounds_ms: (5_000, 15_000),
             assignment_interval_bounds_ms: (0, 15_000),
             max_standby_replicas: 2,
+            max_warmup_replicas: 20,
+            min_task_offset_interval_ms: 15_000,
         }
     }
 }
@@ -374,33 +382,114 @@ fn withhold_unauthorized_creations(
     }
 }
 
-/// Sets group config `name` of `config`, within the bounds that `broker` (the broker's own
-/// settings) gives.
+/// How Kafka reads a group config's value before its own checks.
+enum ConfigType {
+    /// A 32-bit number of at least the given value.
+    Int(i64),
+    /// A 64-bit number of at least the given value.
+    Long(i64),
+    Boolean,
+    /// Comma-separated names.
+    List,
+    Text,
+}
+
+/// The group configs Kafka 4.4.0 knows, with their types.
+fn config_type(name: &str) -> Option<ConfigType> {
+    Some(match name {
+        "streams.session.timeout.ms"
+        | "streams.heartbeat.interval.ms"
+        | "streams.task.offset.interval.ms" => ConfigType::Int(1),
+        "streams.num.standby.replicas"
+        | "streams.num.warmup.replicas"
+        | "streams.initial.rebalance.delay.ms"
+        | "streams.assignment.interval.ms" => ConfigType::Int(0),
+        "streams.acceptable.recovery.lag" => ConfigType::Long(0),
+        "streams.assignor.offload.enable" => ConfigType::Boolean,
+        "streams.rack.aware.assignment.tags" => ConfigType::List,
+        "streams.assignor.name" => ConfigType::Text,
+        _ => return None,
+    })
+}
+
+/// The assignors a broker registers by default (`group.streams.assignors`).
+const REGISTERED_ASSIGNORS: [&str; 1] = ["sticky"];
+
+/// Sets group config `name` of `config` as Kafka 4.4.0 does: the value's type and lower bound
+/// first, then the bounds that `broker` (the broker's own settings) gives, with Kafka's messages
+/// (scenarios R41-group-config-bounds and R41-group-config-bounds-message).
 fn apply_group_config(
     config: &mut CoordinatorConfig,
     broker: &CoordinatorConfig,
     name: &str,
     value: &str,
 ) -> Result<(), String> {
-    if name == "streams.rack.aware.assignment.tags" {
-        config.rack_aware_assignment_tags = value
-            .split(',')
-            .map(str::trim)
-            .filter(|key| !key.is_empty())
-            .map(str::to_owned)
-            .collect();
-        return Ok(());
-    }
-    let number: u64 = value
-        .parse()
-        .map_err(|_| format!("Invalid value {value} for configuration {name}"))?;
+    let invalid =
+        |reason: String| format!("Invalid value {value} for configuration {name}: {reason}");
+    let number = |type_name: &str, at_least: i64, parsed: Option<i64>| {
+        let number = parsed.ok_or_else(|| invalid(format!("Not a number of type {type_name}")))?;
+        if number < at_least {
+            return Err(format!(
+                "Invalid value {number} for configuration {name}: Value must be at least {at_least}"
+            ));
+        }
+        Ok(number)
+    };
+    let trimmed = value.trim();
+    let number = match config_type(name) {
+        None => return Err(format!("Unknown group config name: {name}")),
+        Some(ConfigType::Int(at_least)) => {
+            number("INT", at_least, trimmed.parse::<i32>().ok().map(i64::from))?
+        }
+        Some(ConfigType::Long(at_least)) => number("LONG", at_least, trimmed.parse::<i64>().ok())?,
+        Some(ConfigType::Boolean) => {
+            if !trimmed.eq_ignore_ascii_case("true") && !trimmed.eq_ignore_ascii_case("false") {
+                return Err(invalid(
+                    "Expected value to be either true or false".to_owned(),
+                ));
+            }
+            // Offloading only moves the assignment to another thread in Kafka; nothing to do.
+            return Ok(());
+        }
+        Some(ConfigType::List) => {
+            let keys: Vec<String> = trimmed
+                .split(',')
+                .map(str::trim)
+                .filter(|key| !key.is_empty())
+                .map(str::to_owned)
+                .collect();
+            let distinct: std::collections::BTreeSet<&String> = keys.iter().collect();
+            if distinct.len() != keys.len() {
+                return Err(format!("{name} must not contain duplicate tag keys."));
+            }
+            config.rack_aware_assignment_tags = keys;
+            return Ok(());
+        }
+        Some(ConfigType::Text) => {
+            if !REGISTERED_ASSIGNORS.contains(&value) {
+                return Err(format!(
+                    "{name} '{value}' is not a registered task assignor. Registered assignors are: [{}].",
+                    REGISTERED_ASSIGNORS.join(", ")
+                ));
+            }
+            return Ok(());
+        }
+    };
     let in_range = |(min, max): (u64, u64)| {
-        if (min..=max).contains(&number) {
-            Ok(number)
+        let unsigned = number as u64;
+        if (min..=max).contains(&unsigned) {
+            Ok(unsigned)
         } else {
             Err(format!(
                 "{name} must be in the range {min} to {max} inclusive."
             ))
+        }
+    };
+    let at_most = |max: i32| {
+        if number > i64::from(max) {
+            Err(format!("{name} must be less than or equal to {max}"))
+        } else {
+            Ok(number as i32)
         }
     };
     match name {
@@ -414,16 +503,23 @@ fn apply_group_config(
             config.assignment_interval_ms = in_range(broker.assignment_interval_bounds_ms)?
         }
         "streams.num.standby.replicas" => {
-            if number > broker.max_standby_replicas as u64 {
+            config.num_standby_replicas = at_most(broker.max_standby_replicas)?
+        }
+        "streams.num.warmup.replicas" => {
+            config.num_warmup_replicas = at_most(broker.max_warmup_replicas)?
+        }
+        "streams.task.offset.interval.ms" => {
+            if number < i64::from(broker.min_task_offset_interval_ms) {
                 return Err(format!(
-                    "{name} must be less than or equal to {}",
-                    broker.max_standby_replicas
+                    "{name} must be greater than or equal to {}",
+                    broker.min_task_offset_interval_ms
                 ));
             }
-            config.num_standby_replicas = number as i32;
+            config.task_offset_interval_ms = number as i32;
         }
-        "streams.initial.rebalance.delay.ms" => config.initial_rebalance_delay_ms = number,
-        _ => return Err(format!("Unknown group config name: {name}")),
+        "streams.acceptable.recovery.lag" => config.acceptable_recovery_lag = number,
+        "streams.initial.rebalance.delay.ms" => config.initial_rebalance_delay_ms = number as u64,
+        _ => unreachable!("config_type knows {name}"),
     }
     Ok(())
 }

@@ -1479,6 +1479,63 @@ fn r40_owned_tasks_must_exist_in_the_topology() {
 }
 
 #[test]
+fn r41_group_configs_are_checked_for_type_lower_bound_then_broker_bound() {
+    let mut coordinator = Coordinator::new(kafka_config());
+    let refusals = [
+        ("streams.num.warmup.replicas", "21", "streams.num.warmup.replicas must be less than or equal to 20"),
+        ("streams.num.warmup.replicas", "-1", "Invalid value -1 for configuration streams.num.warmup.replicas: Value must be at least 0"),
+        ("streams.num.warmup.replicas", "2147483648", "Invalid value 2147483648 for configuration streams.num.warmup.replicas: Not a number of type INT"),
+        ("streams.acceptable.recovery.lag", "x", "Invalid value x for configuration streams.acceptable.recovery.lag: Not a number of type LONG"),
+        ("streams.task.offset.interval.ms", "14999", "streams.task.offset.interval.ms must be greater than or equal to 15000"),
+        ("streams.session.timeout.ms", "0", "Invalid value 0 for configuration streams.session.timeout.ms: Value must be at least 1"),
+        ("streams.session.timeout.ms", "44999", "streams.session.timeout.ms must be in the range 45000 to 60000 inclusive."),
+        ("streams.num.standby.replicas", "3", "streams.num.standby.replicas must be less than or equal to 2"),
+        ("streams.assignor.offload.enable", "yes", "Invalid value yes for configuration streams.assignor.offload.enable: Expected value to be either true or false"),
+        ("streams.assignor.name", "range", "streams.assignor.name 'range' is not a registered task assignor. Registered assignors are: [sticky]."),
+        ("streams.rack.aware.assignment.tags", "zone, zone", "streams.rack.aware.assignment.tags must not contain duplicate tag keys."),
+        ("streams.bogus", "1", "Unknown group config name: streams.bogus"),
+    ];
+    for (name, value, message) in refusals {
+        assert_eq!(
+            coordinator.set_group_config(GROUP, name, value),
+            Err(message.to_owned()),
+            "{name}={value}"
+        );
+    }
+    let accepted = [
+        ("streams.num.warmup.replicas", " 20 "),
+        ("streams.acceptable.recovery.lag", "0"),
+        ("streams.task.offset.interval.ms", "15000"),
+        ("streams.assignor.offload.enable", "TRUE"),
+        ("streams.assignor.name", "sticky"),
+    ];
+    assert_eq!(coordinator.set_group_configs(GROUP, &accepted), Ok(()));
+}
+
+#[test]
+fn r52_responses_carry_the_groups_recovery_lag_and_offset_interval() {
+    let mut broker = Broker::new();
+    broker
+        .coordinator
+        .set_group_configs(
+            GROUP,
+            &[
+                ("streams.acceptable.recovery.lag", "5"),
+                ("streams.task.offset.interval.ms", "30000"),
+            ],
+        )
+        .unwrap();
+    let joined = broker.send(&join("a"));
+    assert_eq!(
+        (
+            joined.acceptable_recovery_lag,
+            joined.task_offset_interval_ms
+        ),
+        (5, 30_000)
+    );
+}
+
+#[test]
 fn r41_one_standby_per_stateful_task_on_the_other_process() {
     let config = CoordinatorConfig {
         num_standby_replicas: 1,

@@ -452,10 +452,18 @@ impl KafkaTarget {
         let started = Instant::now();
         loop {
             let values = self.group_configs(group_id, &names).await?;
+            // Kafka reads values back trimmed, lists without spaces after commas.
+            let normal = |value: &str| {
+                value
+                    .split(',')
+                    .map(str::trim)
+                    .collect::<Vec<_>>()
+                    .join(",")
+            };
             let applied = configs
                 .iter()
                 .zip(&values)
-                .all(|((_, wanted), found)| found.as_deref() == Some(wanted.as_str()));
+                .all(|((_, wanted), found)| found.as_deref().map(normal) == Some(normal(wanted)));
             if applied {
                 return Ok(());
             }
