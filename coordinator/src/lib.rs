@@ -17,7 +17,7 @@ pub mod tasks;
 pub mod topology;
 mod validate;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use streamspec_protocol::kafka::{
     StreamsGroupDescribeRequest, StreamsGroupDescribeResponse, StreamsGroupHeartbeatRequest,
@@ -180,6 +180,8 @@ pub struct Coordinator {
     groups: BTreeMap<String, Group>,
     /// Group-level configs (Kafka's `IncrementalAlterConfigs` on a GROUP resource).
     group_configs: BTreeMap<String, CoordinatorConfig>,
+    /// Consumer groups held beside the streams groups: their ids are taken (R19).
+    consumer_groups: BTreeSet<String>,
 }
 
 impl Coordinator {
@@ -189,7 +191,13 @@ impl Coordinator {
             metadata: ClusterMetadata::default(),
             groups: BTreeMap::new(),
             group_configs: BTreeMap::new(),
+            consumer_groups: BTreeSet::new(),
         }
+    }
+
+    /// A consumer group of this coordinator (created by ConsumerGroupHeartbeat in Kafka).
+    pub fn add_consumer_group(&mut self, group_id: &str) {
+        self.consumer_groups.insert(group_id.to_owned());
     }
 
     pub fn config(&self) -> &CoordinatorConfig {
@@ -266,6 +274,12 @@ impl Coordinator {
         if let Err(error) = validate::request(request, permissions) {
             return (error.response(), Vec::new());
         }
+        if self.consumer_groups.contains(&request.group_id) {
+            return (
+                not_a_streams_group(&request.group_id).response(),
+                Vec::new(),
+            );
+        }
         let config = self
             .group_configs
             .get(&request.group_id)
@@ -317,7 +331,13 @@ impl Coordinator {
                 topology::topic_names(topology)
                     .any(|topic| !permissions.allows_topic(Operation::Describe, topic))
             });
-            if hidden_topic {
+            if self.consumer_groups.contains(group_id) {
+                let refusal = not_a_streams_group(group_id);
+                DescribedGroup::default()
+                    .with_group_id(group_id.clone())
+                    .with_error_code(refusal.code)
+                    .with_error_message(refusal.message)
+            } else if hidden_topic {
                 DescribedGroup::default()
                     .with_group_id(group_id.clone())
                     .with_error_code(ERROR_TOPIC_AUTHORIZATION_FAILED)
@@ -346,6 +366,14 @@ impl Coordinator {
         }
         effects
     }
+}
+
+/// R19: every request naming a group of another type, a join included.
+fn not_a_streams_group(group_id: &str) -> ErrorAnswer {
+    ErrorAnswer::new(
+        ERROR_GROUP_ID_NOT_FOUND,
+        format!("Group {group_id} is not a streams group."),
+    )
 }
 
 /// Leaves out of `topics` those the principal may not create, and says so in the

@@ -873,6 +873,31 @@ fn r47_describe_puts_refused_groups_first_and_withholds_groups_using_hidden_topi
 // Group and member resolution (R20-R24)
 
 #[test]
+fn r19_a_consumer_groups_id_is_not_a_streams_group() {
+    let mut broker = Broker::new();
+    broker.coordinator.add_consumer_group(GROUP);
+    let not_streams = refused(GROUP_ID_NOT_FOUND, "Group g is not a streams group.");
+    for request in [
+        join("a"),
+        heartbeat("a", 3),
+        leave("a"),
+        static_leave("a", "i-a"),
+    ] {
+        assert_eq!(broker.send(&request), not_streams);
+    }
+    // Validation comes first.
+    assert_eq!(
+        broker.send(&join("")),
+        refused(INVALID_REQUEST, "MemberId can't be empty.")
+    );
+    let described = broker.describe(&[GROUP]).remove(0);
+    assert_eq!(
+        (described.error_code, described.error_message.as_deref()),
+        (GROUP_ID_NOT_FOUND, Some("Group g is not a streams group."))
+    );
+}
+
+#[test]
 fn r20_heartbeat_or_leave_on_a_missing_group_is_group_id_not_found() {
     let mut broker = Broker::new();
     assert_eq!(

@@ -156,6 +156,11 @@ impl EmbeddedTarget {
         Ok(())
     }
 
+    /// A consumer group that the coordinator holds beside its streams groups.
+    pub fn create_consumer_group(&mut self, group_id: &str) {
+        self.coordinator.add_consumer_group(group_id);
+    }
+
     pub fn remove_acls(&mut self, resource: &Resource) {
         self.context.permissions.allow_all_on(resource);
     }

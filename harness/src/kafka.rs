@@ -17,9 +17,9 @@ use kafka_protocol::messages::incremental_alter_configs_request::{
 use kafka_protocol::messages::incremental_alter_configs_response::AlterConfigsResourceResponse;
 use kafka_protocol::messages::metadata_request::MetadataRequestTopic;
 use kafka_protocol::messages::{
-    CreateAclsRequest, CreatePartitionsRequest, CreateTopicsRequest, DeleteAclsRequest,
-    DeleteTopicsRequest, DescribeAclsRequest, DescribeConfigsRequest, FindCoordinatorRequest,
-    IncrementalAlterConfigsRequest, MetadataRequest, TopicName,
+    ConsumerGroupHeartbeatRequest, CreateAclsRequest, CreatePartitionsRequest, CreateTopicsRequest,
+    DeleteAclsRequest, DeleteTopicsRequest, DescribeAclsRequest, DescribeConfigsRequest,
+    FindCoordinatorRequest, GroupId, IncrementalAlterConfigsRequest, MetadataRequest, TopicName,
 };
 use kafka_protocol::protocol::StrBytes;
 use streamspec_coordinator::access::{Operation, Resource};
@@ -527,6 +527,40 @@ impl KafkaTarget {
                     .and_then(|config| config.value.as_ref().map(|v| v.to_string()))
             })
             .collect())
+    }
+}
+
+impl KafkaTarget {
+    /// Makes `group_id` a consumer group (KIP-848): one consumer joins it, subscribed to `topics`.
+    pub async fn create_consumer_group(
+        &mut self,
+        group_id: &str,
+        topics: &[String],
+    ) -> TransportResult<()> {
+        let request = ConsumerGroupHeartbeatRequest::default()
+            .with_group_id(GroupId(StrBytes::from_string(group_id.to_owned())))
+            .with_member_id(StrBytes::from_string(format!("{group_id}-consumer")))
+            .with_member_epoch(0)
+            .with_rebalance_timeout_ms(30_000)
+            .with_subscribed_topic_names(Some(
+                topics
+                    .iter()
+                    .map(|topic| TopicName(StrBytes::from_string(topic.clone())))
+                    .collect(),
+            ))
+            .with_topic_partitions(Some(Vec::new()));
+        let response = self
+            .coordinator
+            .call_kafka(1, &request, "ConsumerGroupHeartbeat")
+            .await?;
+        if response.error_code != 0 {
+            return Err(broker_error(
+                &format!("creating consumer group {group_id}"),
+                response.error_code,
+                response.error_message.as_ref(),
+            ));
+        }
+        Ok(())
     }
 }
 

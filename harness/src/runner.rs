@@ -282,6 +282,24 @@ async fn run_step(
             exchange: None,
         });
     }
+    if let Some(consumers) = &step.consumer_group {
+        let group = context.variables["group"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
+        let topics =
+            substitute(&json!(consumers.topics), &context.variables).map_err(template_error)?;
+        let topics: Vec<String> = topics
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|topic| topic.as_str().map(str::to_owned))
+            .collect();
+        return target
+            .create_consumer_group(&group, &topics)
+            .await
+            .map_err(StepFailure::from);
+    }
     if let Some(deny) = &step.deny {
         let name = |name: &Option<String>| {
             let name = substitute(&json!(name), &context.variables).map_err(template_error)?;

@@ -25,6 +25,8 @@
 //!   id only); `fields` then overrides top-level request fields (Kafka's JSON names).
 //! - A `describe` step describes `groups` (default `["${group}"]`).
 //! - `sleep_ms` waits in real time (for session and rebalance timeouts).
+//! - `consumer_group` makes the scenario's group id a consumer group: a consumer joins it with
+//!   ConsumerGroupHeartbeat, subscribed to `topics`.
 //! - `deny` takes an operation (`READ`, `DESCRIBE`, `CREATE`) away from every client on a
 //!   resource (`GROUP` or `TOPIC` with a `name`, or the `CLUSTER`), as ACLs do on a broker with an
 //!   authorizer; the scenario's ACLs go when it ends. Such a scenario requires the authorizer:
@@ -162,6 +164,9 @@ pub struct Step {
     /// Denies an operation to every client from here on (an ACL on a broker with an authorizer).
     #[serde(default)]
     pub deny: Option<DenyStep>,
+    /// Makes the scenario's group id a consumer group: a consumer joins it.
+    #[serde(default)]
+    pub consumer_group: Option<ConsumerGroupStep>,
     #[serde(default)]
     pub expect: Option<Value>,
     #[serde(default)]
@@ -212,6 +217,15 @@ pub struct DescribeStep {
 
 fn own_group() -> Vec<String> {
     vec!["${group}".to_owned()]
+}
+
+/// A consumer (KIP-848 ConsumerGroupHeartbeat) joining the scenario's group id, subscribed to
+/// `topics`.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConsumerGroupStep {
+    #[serde(default)]
+    pub topics: Vec<String>,
 }
 
 /// An operation denied on a resource: `{"operation": "READ", "resource": "GROUP", "name":
@@ -323,17 +337,18 @@ pub fn parse(source: &str, text: &str) -> Result<Scenario, ScenarioError> {
             step.sleep_ms.is_some(),
             step.group_config.is_some(),
             step.deny.is_some(),
+            step.consumer_group.is_some(),
         ];
         if actions.iter().filter(|present| **present).count() != 1 {
             return Err(invalid(format!(
-                "step {}: needs exactly one of heartbeat, describe, sleep_ms, group_config, deny",
+                "step {}: needs exactly one of heartbeat, describe, sleep_ms, group_config, deny, consumer_group",
                 index + 1
             )));
         }
-        let plain = step.sleep_ms.is_some() || step.deny.is_some();
+        let plain = step.sleep_ms.is_some() || step.deny.is_some() || step.consumer_group.is_some();
         if plain && (step.expect.is_some() || !step.capture.is_empty() || step.until.is_some()) {
             return Err(invalid(format!(
-                "step {}: sleep_ms and deny take no expect, capture or until",
+                "step {}: sleep_ms, deny and consumer_group take no expect, capture or until",
                 index + 1
             )));
         }

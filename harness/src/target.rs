@@ -181,6 +181,21 @@ impl Target {
         }
     }
 
+    /// Makes `group_id` a consumer group, with one consumer subscribed to `topics`.
+    pub async fn create_consumer_group(
+        &mut self,
+        group_id: &str,
+        topics: &[String],
+    ) -> TransportResult<()> {
+        match self {
+            Target::Kafka(kafka) => kafka.create_consumer_group(group_id, topics).await,
+            Target::Embedded(embedded) => {
+                embedded.create_consumer_group(group_id);
+                Ok(())
+            }
+        }
+    }
+
     /// Denies `operation` on `resource` to every client.
     pub async fn deny(&mut self, operation: Operation, resource: &Resource) -> TransportResult<()> {
         match self {
