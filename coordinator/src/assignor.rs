@@ -1,9 +1,11 @@
 //! Task assignors: given the members and the tasks of a ready topology, the target tasks of every
 //! member (spec section 6).
 
+use std::cmp::{Ordering, Reverse};
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::tasks::{TaskSets, Tasks};
+use crate::java_order::{hash_map_order, Insertion, JavaHeap};
+use crate::tasks::{contains, TaskSets, Tasks};
 
 /// A member as the assignor sees it.
 #[derive(Debug, Clone)]
@@ -34,12 +36,14 @@ pub trait TaskAssignor {
     fn assign(&self, input: &AssignmentInput) -> BTreeMap<String, TaskSets>;
 }
 
-/// Kafka 4.4.0's sticky assignor, step for step (spec 6), with ties that Kafka leaves to hash
-/// order broken by process and member id:
-/// 1. actives stay with their previous owner, then go to the best previous standby, while the
+/// Kafka 4.4.0's sticky assignor, step for step (spec 6), ties included: where Kafka leaves
+/// them to the iteration order of its hash maps and the sift order of its priority queues, this
+/// does the same (`java_order`), so that both give the same targets for members in the same
+/// order (checked against Kafka's own class in `tests/kafka_assignor.rs`).
+/// 1. Actives stay with their previous owner, then go to the best previous standby, while the
 ///    member is under a quota that is recomputed as members fill up; the rest go to the least
-///    loaded process (tasks per member) and its least loaded member;
-/// 2. standbys of stateful tasks stay with the previous active owner or the best previous
+///    loaded process (tasks per member) and its least loaded member.
+/// 2. Standbys of stateful tasks stay with the previous active owner or the best previous
 ///    standby while under the quota of all tasks; the rest go to the least loaded process that
 ///    holds no copy of the task, without a quota, or are dropped when none is left.
 ///
@@ -88,48 +92,37 @@ impl Quota {
 }
 
 struct Process<'a> {
-    /// Its members by (tasks held, member id), least loaded first.
-    members: BTreeSet<(usize, &'a str)>,
+    /// Its members and how many tasks each holds, in the order Kafka's map of them iterates.
+    members: Vec<(&'a str, usize)>,
     tasks: usize,
     holds: BTreeSet<Task<'a>>,
+    /// Its members by load, kept as Kafka keeps it: built when first needed, dropped when a
+    /// task goes to a named member.
+    by_load: Option<JavaHeap>,
 }
 
-/// A process's place in the order of load: tasks per member, then process id.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Load<'a> {
-    tasks: usize,
-    members: usize,
-    process: &'a str,
-}
-
-impl Ord for Load<'_> {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        (self.tasks * other.members)
-            .cmp(&(other.tasks * self.members))
-            .then(self.process.cmp(other.process))
+impl Process<'_> {
+    /// Tasks per member, as Kafka computes it (a double).
+    fn load(&self) -> f64 {
+        self.tasks as f64 / self.members.len() as f64
     }
 }
 
-impl PartialOrd for Load<'_> {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
+fn by_process_load<'p>(processes: &'p [Process<'_>]) -> impl Fn(usize, usize) -> Ordering + 'p {
+    |a, b| processes[a].load().total_cmp(&processes[b].load())
 }
 
 struct Assignment<'a> {
     targets: BTreeMap<&'a str, TaskSets>,
-    process_of: BTreeMap<&'a str, &'a str>,
-    processes: BTreeMap<&'a str, Process<'a>>,
-    /// Every process, least loaded first.
-    by_load: BTreeSet<Load<'a>>,
-    /// Tasks per member, both roles.
-    counts: BTreeMap<&'a str, usize>,
-    active_counts: BTreeMap<&'a str, usize>,
+    /// In the order Kafka's map of processes iterates.
+    processes: Vec<Process<'a>>,
+    /// Where each member is: its process, and its place among the process's members.
+    place: BTreeMap<&'a str, (usize, usize)>,
     active_quota: Quota,
     task_quota: Quota,
     previous_active: BTreeMap<Task<'a>, &'a str>,
     /// Per task, the members that held it as standby (furthest offset first), then those that
-    /// only report an offset for it.
+    /// only report an offset for it (furthest first); member order breaks ties.
     previous_standbys: BTreeMap<Task<'a>, Vec<&'a str>>,
 }
 
@@ -137,33 +130,54 @@ impl<'a> Assignment<'a> {
     fn new(input: &'a AssignmentInput, tasks: usize, stateful_tasks: usize) -> Self {
         let members = input.members.len();
         let replicas = usize::try_from(input.num_standby_replicas).unwrap_or(0);
-        let mut processes: BTreeMap<&str, Process> = BTreeMap::new();
+        let mut process_ids: Vec<&str> = Vec::new();
         for member in &input.members {
-            processes
-                .entry(member.process_id.as_str())
-                .or_insert_with(|| Process {
-                    members: BTreeSet::new(),
+            if !process_ids.contains(&member.process_id.as_str()) {
+                process_ids.push(&member.process_id);
+            }
+        }
+        // Kafka sizes its map of processes by the number of members and fills it with
+        // computeIfAbsent; each process's map of members is a default one filled with put.
+        let process_ids: Vec<&str> =
+            hash_map_order(&process_ids, Some(members), Insertion::ComputeIfAbsent)
+                .into_iter()
+                .map(|index| process_ids[index])
+                .collect();
+        let mut place = BTreeMap::new();
+        let processes = process_ids
+            .iter()
+            .enumerate()
+            .map(|(process_index, process)| {
+                let ids: Vec<&str> = input
+                    .members
+                    .iter()
+                    .filter(|member| member.process_id == *process)
+                    .map(|member| member.member_id.as_str())
+                    .collect();
+                let members: Vec<(&str, usize)> = hash_map_order(&ids, None, Insertion::Put)
+                    .into_iter()
+                    .map(|index| (ids[index], 0))
+                    .collect();
+                for (slot, (member, _)) in members.iter().enumerate() {
+                    place.insert(*member, (process_index, slot));
+                }
+                Process {
+                    members,
                     tasks: 0,
                     holds: BTreeSet::new(),
-                })
-                .members
-                .insert((0, member.member_id.as_str()));
-        }
-        let by_load = processes
-            .iter()
-            .map(|(process, state)| Load {
-                tasks: 0,
-                members: state.members.len(),
-                process,
+                    by_load: None,
+                }
             })
             .collect();
         let mut previous_active = BTreeMap::new();
-        let mut ranked: BTreeMap<Task, Vec<(bool, i64, &str)>> = BTreeMap::new();
-        for member in &input.members {
-            let id = member.member_id.as_str();
+        let mut ranked: BTreeMap<Task, Vec<(bool, i64, usize)>> = BTreeMap::new();
+        for (order, member) in input.members.iter().enumerate() {
             for (subtopology, partitions) in &member.current.active {
                 for partition in partitions {
-                    previous_active.insert((subtopology.as_str(), *partition), id);
+                    previous_active.insert(
+                        (subtopology.as_str(), *partition),
+                        member.member_id.as_str(),
+                    );
                 }
             }
             let offset = |task: Task| {
@@ -173,28 +187,32 @@ impl<'a> Assignment<'a> {
                     .find(|(s, p, _)| (s.as_str(), *p) == task)
                     .map(|(_, _, offset)| *offset)
             };
-            let mut seen = BTreeSet::new();
             for (subtopology, partitions) in &member.current.standby {
                 for partition in partitions {
                     let task = (subtopology.as_str(), *partition);
-                    seen.insert(task);
-                    let rank = (true, offset(task).unwrap_or(0), id);
+                    let rank = (true, offset(task).unwrap_or(0), order);
                     ranked.entry(task).or_default().push(rank);
                 }
             }
             for (subtopology, partition, reported) in &member.task_offsets {
                 let task = (subtopology.as_str(), *partition);
-                if !seen.contains(&task) {
-                    ranked.entry(task).or_default().push((false, *reported, id));
+                if !contains(&member.current.standby, task.0, task.1) {
+                    ranked
+                        .entry(task)
+                        .or_default()
+                        .push((false, *reported, order));
                 }
             }
         }
         let previous_standbys = ranked
             .into_iter()
             .map(|(task, mut ranks)| {
-                // Standbys first, then the furthest offset; member ids keep it deterministic.
-                ranks.sort_by(|a, b| (b.0, b.1).cmp(&(a.0, a.1)).then(a.2.cmp(b.2)));
-                (task, ranks.into_iter().map(|(_, _, id)| id).collect())
+                ranks.sort_by(|a, b| (b.0, b.1).cmp(&(a.0, a.1)).then(a.2.cmp(&b.2)));
+                let ranked = ranks
+                    .into_iter()
+                    .map(|(_, _, order)| input.members[order].member_id.as_str())
+                    .collect();
+                (task, ranked)
             })
             .collect();
         Assignment {
@@ -203,23 +221,8 @@ impl<'a> Assignment<'a> {
                 .iter()
                 .map(|m| (m.member_id.as_str(), TaskSets::default()))
                 .collect(),
-            process_of: input
-                .members
-                .iter()
-                .map(|m| (m.member_id.as_str(), m.process_id.as_str()))
-                .collect(),
             processes,
-            by_load,
-            counts: input
-                .members
-                .iter()
-                .map(|m| (m.member_id.as_str(), 0))
-                .collect(),
-            active_counts: input
-                .members
-                .iter()
-                .map(|m| (m.member_id.as_str(), 0))
-                .collect(),
+            place,
             active_quota: Quota::new(tasks, members),
             task_quota: Quota::new(tasks + stateful_tasks * replicas, members),
             previous_active,
@@ -227,13 +230,21 @@ impl<'a> Assignment<'a> {
         }
     }
 
-    fn process_holds(&self, member: &str, task: Task) -> bool {
-        self.processes[self.process_of[member]]
-            .holds
-            .contains(&task)
+    fn count(&self, member: &str) -> usize {
+        let (process, slot) = self.place[member];
+        self.processes[process].members[slot].1
     }
 
-    fn give(&mut self, member: &'a str, task: Task<'a>, active: bool) {
+    fn process_of(&self, member: &str) -> &Process<'a> {
+        &self.processes[self.place[member].0]
+    }
+
+    /// Gives `task` to the member at `slot` of `process`; returns the member's new task count.
+    fn give_at(&mut self, process: usize, slot: usize, task: Task<'a>, active: bool) -> usize {
+        let state = &mut self.processes[process];
+        let (member, count) = &mut state.members[slot];
+        *count += 1;
+        let count = *count;
         let sets = self.targets.get_mut(member).expect("a member of the group");
         add(
             if active {
@@ -244,36 +255,54 @@ impl<'a> Assignment<'a> {
             task.0,
             task.1,
         );
-        let process_id = self.process_of[member];
-        let process = self.processes.get_mut(process_id).expect("its process");
-        let count = self.counts.get_mut(member).expect("a member of the group");
-        let mut load = Load {
-            tasks: process.tasks,
-            members: process.members.len(),
-            process: process_id,
-        };
-        self.by_load.remove(&load);
-        load.tasks += 1;
-        self.by_load.insert(load);
-        process.members.remove(&(*count, member));
-        process.members.insert((*count + 1, member));
-        process.tasks += 1;
-        process.holds.insert(task);
-        *count += 1;
-        self.task_quota.record(*count);
+        state.tasks += 1;
+        state.holds.insert(task);
+        self.task_quota.record(count);
         if active {
-            let active_count = self.active_counts.get_mut(member).expect("a member");
-            *active_count += 1;
-            self.active_quota.record(*active_count);
+            self.active_quota.record(count);
         }
+        count
+    }
+
+    fn give(&mut self, member: &str, task: Task<'a>, active: bool) {
+        let (process, slot) = self.place[member];
+        self.processes[process].by_load = None;
+        self.give_at(process, slot, task, active);
+    }
+
+    /// Gives `task` to the least loaded member of `process`.
+    fn give_least_loaded(&mut self, process: usize, task: Task<'a>, active: bool) {
+        let state = &mut self.processes[process];
+        if state.members.len() == 1 {
+            self.give_at(process, 0, task, active);
+            return;
+        }
+        let mut heap = state.by_load.take().unwrap_or_else(|| {
+            let mut heap = JavaHeap::default();
+            for slot in 0..state.members.len() {
+                heap.add(slot, |a, b| state.members[a].1.cmp(&state.members[b].1));
+            }
+            heap
+        });
+        let by_count = |members: &[(&str, usize)]| {
+            let counts: Vec<usize> = members.iter().map(|(_, count)| *count).collect();
+            move |a: usize, b: usize| counts[a].cmp(&counts[b])
+        };
+        let slot = heap
+            .poll(by_count(&state.members))
+            .expect("a process has members");
+        self.give_at(process, slot, task, active);
+        let state = &mut self.processes[process];
+        heap.add(slot, by_count(&state.members));
+        state.by_load = Some(heap);
     }
 
     /// The first of `candidates`, replaced by a later one only if both its process and itself
     /// carry strictly less.
     fn best_previous(&self, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
         candidates.reduce(|best, candidate| {
-            let lighter = self.lighter_process(self.process_of[candidate], self.process_of[best]);
-            if lighter && self.counts[candidate] < self.counts[best] {
+            let lighter = self.process_of(candidate).load() < self.process_of(best).load();
+            if lighter && self.count(candidate) < self.count(best) {
                 candidate
             } else {
                 best
@@ -281,20 +310,31 @@ impl<'a> Assignment<'a> {
         })
     }
 
-    /// Whether process `a` carries strictly fewer tasks per member than `b`.
-    fn lighter_process(&self, a: &str, b: &str) -> bool {
-        let (a, b) = (&self.processes[a], &self.processes[b]);
-        a.tasks * b.members.len() < b.tasks * a.members.len()
+    /// Places one standby of `task` on the least loaded process that holds no copy of it,
+    /// taking processes from `heap` as Kafka does (each one taken goes back after).
+    fn place_standby(&mut self, heap: &mut JavaHeap, task: Task<'a>) -> bool {
+        let Some(process) = heap.poll(by_process_load(&self.processes)) else {
+            return false;
+        };
+        let placed = if !self.processes[process].holds.contains(&task) {
+            self.give_least_loaded(process, task, false);
+            true
+        } else if !heap.is_empty() {
+            self.place_standby(heap, task)
+        } else {
+            false
+        };
+        heap.add(process, by_process_load(&self.processes));
+        placed
     }
 
-    /// The least loaded member of the least loaded process that `eligible` allows.
-    fn least_loaded(&self, eligible: impl Fn(&Process) -> bool) -> Option<&'a str> {
-        self.by_load
-            .iter()
-            .map(|load| &self.processes[load.process])
-            .find(|process| eligible(process))
-            .and_then(|process| process.members.first())
-            .map(|(_, member)| *member)
+    /// Every process, in Kafka's order, in a heap by load.
+    fn processes_by_load(&self) -> JavaHeap {
+        let mut heap = JavaHeap::default();
+        for process in 0..self.processes.len() {
+            heap.add(process, by_process_load(&self.processes));
+        }
+        heap
     }
 }
 
@@ -320,80 +360,76 @@ impl TaskAssignor for StickyAssignor {
             .count();
         let mut state = Assignment::new(input, tasks.len(), stateful_tasks);
 
-        // Actives: previous owner, then best previous standby, both within the active quota.
+        // Actives: the previous owner, then the best previous standby, within the active quota.
         tasks.sort_by_key(|&(subtopology, partition)| (partition, subtopology));
         let mut unassigned = Vec::new();
         for task in tasks.iter().copied() {
             match state.previous_active.get(&task).copied() {
-                Some(owner) if state.active_counts[owner] < state.active_quota.quota => {
+                Some(owner) if state.count(owner) < state.active_quota.quota => {
                     state.give(owner, task, true)
                 }
                 _ => unassigned.push(task),
             }
         }
-        let mut still_unassigned = Vec::new();
+        let mut rest = Vec::new();
         for task in unassigned {
             let candidates = state.previous_standbys.get(&task).into_iter().flatten();
             match state.best_previous(candidates.copied()) {
-                Some(member) if state.active_counts[member] < state.active_quota.quota => {
+                Some(member) if state.count(member) < state.active_quota.quota => {
                     state.give(member, task, true)
                 }
-                _ => still_unassigned.push(task),
+                _ => rest.push(task),
             }
         }
-        let mut unassigned = still_unassigned;
-        unassigned.sort();
-        for task in unassigned {
-            let member = state.least_loaded(|_| true).expect("at least one member");
-            state.give(member, task, true);
+        rest.sort();
+        let mut heap = state.processes_by_load();
+        for task in rest {
+            let process = heap
+                .poll(by_process_load(&state.processes))
+                .expect("at least one process");
+            state.give_least_loaded(process, task, true);
+            heap.add(process, by_process_load(&state.processes));
         }
 
         // Standbys of stateful tasks.
         let replicas = usize::try_from(input.num_standby_replicas).unwrap_or(0);
-        let mut stateful: Vec<Task> = tasks
-            .into_iter()
-            .filter(|(subtopology, _)| input.stateful.contains(*subtopology))
-            .collect();
-        stateful
-            .sort_by_key(|&(subtopology, partition)| std::cmp::Reverse((partition, subtopology)));
-        let mut leftovers = Vec::new();
-        for task in stateful {
-            for placed in 0..replicas {
-                let owner = state
-                    .previous_active
-                    .get(&task)
-                    .copied()
-                    .filter(|member| !state.process_holds(member, task));
-                let sticky = owner
-                    .filter(|member| state.counts[member] < state.task_quota.quota)
-                    .or_else(|| {
-                        let candidates = state.previous_standbys.get(&task).into_iter().flatten();
-                        state
-                            .best_previous(
-                                candidates
-                                    .copied()
-                                    .filter(|member| !state.process_holds(member, task)),
-                            )
-                            .filter(|member| state.counts[member] < state.task_quota.quota)
-                    });
-                match sticky {
-                    Some(member) => state.give(member, task, false),
-                    None => {
-                        leftovers.push((task, replicas - placed));
-                        break;
+        if replicas > 0 {
+            let mut stateful: Vec<Task> = tasks
+                .into_iter()
+                .filter(|(subtopology, _)| input.stateful.contains(*subtopology))
+                .collect();
+            stateful.sort_by_key(|&(subtopology, partition)| Reverse((partition, subtopology)));
+            let mut leftovers = Vec::new();
+            for task in stateful {
+                for placed in 0..replicas {
+                    let holds = |member: &&str| state.process_of(member).holds.contains(&task);
+                    let under_quota = |member: &&str| state.count(member) < state.task_quota.quota;
+                    let owner = state.previous_active.get(&task).copied();
+                    let sticky = owner
+                        .filter(|member| !holds(member) && under_quota(member))
+                        .or_else(|| {
+                            let candidates = state.previous_standbys.get(&task).into_iter();
+                            let free = candidates.flatten().copied().filter(|m| !holds(m));
+                            state.best_previous(free).filter(under_quota)
+                        });
+                    match sticky {
+                        Some(member) => state.give(member, task, false),
+                        None => {
+                            leftovers.push((task, replicas - placed));
+                            break;
+                        }
                     }
                 }
             }
-        }
-        leftovers.sort_by_key(|&(task, _)| std::cmp::Reverse(task));
-        for (task, missing) in leftovers {
-            for _ in 0..missing {
-                // Too few processes: the remaining replicas of the task are not placed (spec 6).
-                let Some(member) = state.least_loaded(|process| !process.holds.contains(&task))
-                else {
-                    break;
-                };
-                state.give(member, task, false);
+            leftovers.sort_by_key(|&(task, _)| Reverse(task));
+            let mut heap = state.processes_by_load();
+            for (task, missing) in leftovers {
+                for _ in 0..missing {
+                    // Too few processes: the remaining replicas of the task are not placed.
+                    if !state.place_standby(&mut heap, task) {
+                        break;
+                    }
+                }
             }
         }
         state

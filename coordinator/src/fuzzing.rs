@@ -57,7 +57,7 @@ impl<'a> Arbitrary<'a> for GroupSpec {
                         standby: arbitrary_tasks(input, &counts)?,
                         warmup: Tasks::new(),
                     },
-                    task_offsets: Vec::new(),
+                    task_offsets: arbitrary_offsets(input, &counts)?,
                 })
             })
             .collect::<arbitrary::Result<Vec<MemberSpec>>>()?;
@@ -72,6 +72,30 @@ impl<'a> Arbitrary<'a> for GroupSpec {
             num_standby_replicas: input.int_in_range(0..=2)?,
         }))
     }
+}
+
+/// Up to three reported changelog offsets, one per task at most.
+fn arbitrary_offsets(
+    input: &mut Unstructured,
+    counts: &[i32],
+) -> arbitrary::Result<Vec<(String, i32, i64)>> {
+    let mut offsets: Vec<(String, i32, i64)> = Vec::new();
+    for _ in 0..input.int_in_range(0..=3)? {
+        let subtopology = input.choose_index(counts.len())?;
+        if counts[subtopology] == 0 {
+            continue;
+        }
+        let partition = input.int_in_range(0..=counts[subtopology] - 1)?;
+        let offset = input.int_in_range(0..=1_000)?;
+        let subtopology = subtopology.to_string();
+        if !offsets
+            .iter()
+            .any(|(s, p, _)| *s == subtopology && *p == partition)
+        {
+            offsets.push((subtopology, partition, offset));
+        }
+    }
+    Ok(offsets)
 }
 
 /// The guarantees of an assignment (spec 6): targets for exactly the members; every task of the

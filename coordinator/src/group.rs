@@ -10,6 +10,7 @@ use streamspec_protocol::kafka::{
 };
 
 use crate::assignor::{AssignmentInput, MemberSpec, StickyAssignor, TaskAssignor};
+use crate::java_order::{hash_map_order, Insertion};
 use crate::tasks::{self, TaskSets, Tasks};
 use crate::topology::{self, ConfiguredTopology};
 use crate::*;
@@ -291,10 +292,13 @@ impl Group {
                 .filter(|s| !s.state_changelog_topics.is_empty())
                 .map(|s| s.subtopology_id.clone())
                 .collect();
+            // Kafka hands its assignor the members in the order of a default HashMap of their
+            // ids (its target-assignment builder fills one); ties in a bucket keep id order here.
+            let ids: Vec<&str> = self.members.keys().map(String::as_str).collect();
             let input = AssignmentInput {
-                members: self
-                    .members
-                    .values()
+                members: hash_map_order(&ids, None, Insertion::Put)
+                    .into_iter()
+                    .map(|index| &self.members[ids[index]])
                     .map(|member| MemberSpec {
                         member_id: member.id.clone(),
                         process_id: member.metadata.process_id.clone(),

@@ -12,6 +12,7 @@ pub mod access;
 pub mod assignor;
 pub mod fuzzing;
 mod group;
+mod java_order;
 pub mod kip_draft;
 pub mod tasks;
 pub mod topology;

@@ -4,23 +4,11 @@
 use std::path::PathBuf;
 
 use streamspec_coordinator::fuzzing;
-use streamspec_protocol::fuzzing::{cases, root_seed};
+use streamspec_protocol::fuzzing::{cases, root_seed, seeded_input};
 
-/// Input `case` of the seeded stream: xorshift64*, pinned.
+/// Input `case` of the seeded stream.
 fn input(case: u64, length: usize) -> Vec<u8> {
-    pinned_input(root_seed(), case, length)
-}
-
-fn pinned_input(seed: u64, case: u64, length: usize) -> Vec<u8> {
-    let mut state = (seed ^ case.wrapping_mul(0x9e37_79b9_7f4a_7c15)) | 1;
-    (0..length)
-        .map(|_| {
-            state ^= state >> 12;
-            state ^= state << 25;
-            state ^= state >> 27;
-            (state.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 56) as u8
-        })
-        .collect()
+    seeded_input(root_seed(), case, length)
 }
 
 fn each_case(target: &str, run: fn(&[u8])) {
@@ -50,7 +38,7 @@ fn seeded_topologies_configure_consistently() {
 /// so that they never change with `STREAMSPEC_SEED`.
 fn expected_seeds() -> Vec<(String, Vec<u8>)> {
     (0..8)
-        .map(|case| (format!("seed-{case}"), pinned_input(0x5eed, case, 256)))
+        .map(|case| (format!("seed-{case}"), seeded_input(0x5eed, case, 256)))
         .collect()
 }
 

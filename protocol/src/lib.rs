@@ -22,6 +22,7 @@ pub mod error;
 pub mod frame;
 pub mod fuzzing;
 mod generated;
+pub mod java_oracle;
 pub mod samples;
 
 use kafka_protocol::protocol::VersionRange;

@@ -12,7 +12,7 @@ use std::process::Command;
 use std::sync::OnceLock;
 
 use serde_json::{json, Value};
-use streamspec_protocol::{samples, Dialect};
+use streamspec_protocol::{java_oracle, samples, Dialect};
 
 fn java_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("java")
@@ -25,34 +25,7 @@ fn kafka_clients_version() -> String {
 /// Builds the oracle once per test binary; returns the classpath to run it with.
 fn oracle_classpath() -> &'static str {
     static CLASSPATH: OnceLock<String> = OnceLock::new();
-    CLASSPATH.get_or_init(|| {
-        let pom = java_dir().join("pom.xml");
-        let output = Command::new("mvn")
-            .args(["-q", "-B", "-f"])
-            .arg(&pom)
-            .arg(format!("-Dkafka.version={}", kafka_clients_version()))
-            .args([
-                "package",
-                "dependency:build-classpath",
-                "-Dmdep.outputFile=target/classpath.txt",
-                "-DskipTests",
-            ])
-            .output()
-            .expect("Maven (mvn) must be installed to build the Kafka wire oracle");
-        assert!(
-            output.status.success(),
-            "building protocol/java failed:\n{}\n{}",
-            String::from_utf8_lossy(&output.stdout),
-            String::from_utf8_lossy(&output.stderr)
-        );
-        let dependencies =
-            std::fs::read_to_string(java_dir().join("target/classpath.txt")).unwrap();
-        format!(
-            "{}:{}",
-            java_dir().join("target/classes").display(),
-            dependencies.trim()
-        )
-    })
+    CLASSPATH.get_or_init(|| java_oracle::build(&java_dir(), &kafka_clients_version()))
 }
 
 fn run_oracle(args: &[&str]) -> String {
