@@ -2,7 +2,7 @@
 //! member (spec section 6).
 
 use std::cmp::{Ordering, Reverse};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use crate::java_order::{hash_map_order, Insertion, JavaHeap};
 use crate::tasks::{contains, TaskSets, Tasks};
@@ -117,7 +117,7 @@ struct Assignment<'a> {
     /// In the order Kafka's map of processes iterates.
     processes: Vec<Process<'a>>,
     /// Where each member is: its process, and its place among the process's members.
-    place: BTreeMap<&'a str, (usize, usize)>,
+    place: HashMap<&'a str, (usize, usize)>,
     active_quota: Quota,
     task_quota: Quota,
     previous_active: BTreeMap<Task<'a>, &'a str>,
@@ -130,11 +130,15 @@ impl<'a> Assignment<'a> {
     fn new(input: &'a AssignmentInput, tasks: usize, stateful_tasks: usize) -> Self {
         let members = input.members.len();
         let replicas = usize::try_from(input.num_standby_replicas).unwrap_or(0);
+        // Processes in order of first appearance, each with its members in input order.
         let mut process_ids: Vec<&str> = Vec::new();
+        let mut members_of: HashMap<&str, Vec<&str>> = HashMap::new();
         for member in &input.members {
-            if !process_ids.contains(&member.process_id.as_str()) {
+            let of_process = members_of.entry(&member.process_id).or_default();
+            if of_process.is_empty() {
                 process_ids.push(&member.process_id);
             }
+            of_process.push(&member.member_id);
         }
         // Kafka sizes its map of processes by the number of members and fills it with
         // computeIfAbsent; each process's map of members is a default one filled with put.
@@ -143,18 +147,13 @@ impl<'a> Assignment<'a> {
                 .into_iter()
                 .map(|index| process_ids[index])
                 .collect();
-        let mut place = BTreeMap::new();
+        let mut place = HashMap::new();
         let processes = process_ids
             .iter()
             .enumerate()
             .map(|(process_index, process)| {
-                let ids: Vec<&str> = input
-                    .members
-                    .iter()
-                    .filter(|member| member.process_id == *process)
-                    .map(|member| member.member_id.as_str())
-                    .collect();
-                let members: Vec<(&str, usize)> = hash_map_order(&ids, None, Insertion::Put)
+                let ids = &members_of[process];
+                let members: Vec<(&str, usize)> = hash_map_order(ids, None, Insertion::Put)
                     .into_iter()
                     .map(|index| (ids[index], 0))
                     .collect();
