@@ -112,6 +112,10 @@ fn by_process_load<'p>(processes: &'p [Process<'_>]) -> impl Fn(usize, usize) ->
     |a, b| processes[a].load().total_cmp(&processes[b].load())
 }
 
+fn by_member_count<'m>(members: &'m [(&str, usize)]) -> impl Fn(usize, usize) -> Ordering + 'm {
+    |a, b| members[a].1.cmp(&members[b].1)
+}
+
 struct Assignment<'a> {
     targets: BTreeMap<&'a str, TaskSets>,
     /// In the order Kafka's map of processes iterates.
@@ -238,8 +242,8 @@ impl<'a> Assignment<'a> {
         &self.processes[self.place[member].0]
     }
 
-    /// Gives `task` to the member at `slot` of `process`; returns the member's new task count.
-    fn give_at(&mut self, process: usize, slot: usize, task: Task<'a>, active: bool) -> usize {
+    /// Gives `task` to the member at `slot` of `process`.
+    fn give_at(&mut self, process: usize, slot: usize, task: Task<'a>, active: bool) {
         let state = &mut self.processes[process];
         let (member, count) = &mut state.members[slot];
         *count += 1;
@@ -260,7 +264,6 @@ impl<'a> Assignment<'a> {
         if active {
             self.active_quota.record(count);
         }
-        count
     }
 
     fn give(&mut self, member: &str, task: Task<'a>, active: bool) {
@@ -279,20 +282,16 @@ impl<'a> Assignment<'a> {
         let mut heap = state.by_load.take().unwrap_or_else(|| {
             let mut heap = JavaHeap::default();
             for slot in 0..state.members.len() {
-                heap.add(slot, |a, b| state.members[a].1.cmp(&state.members[b].1));
+                heap.add(slot, by_member_count(&state.members));
             }
             heap
         });
-        let by_count = |members: &[(&str, usize)]| {
-            let counts: Vec<usize> = members.iter().map(|(_, count)| *count).collect();
-            move |a: usize, b: usize| counts[a].cmp(&counts[b])
-        };
         let slot = heap
-            .poll(by_count(&state.members))
+            .poll(by_member_count(&state.members))
             .expect("a process has members");
         self.give_at(process, slot, task, active);
         let state = &mut self.processes[process];
-        heap.add(slot, by_count(&state.members));
+        heap.add(slot, by_member_count(&state.members));
         state.by_load = Some(heap);
     }
 
@@ -560,10 +559,9 @@ mod tests {
     /// process has nothing (scenario R41-standby-placement-ignores-client-tags).
     #[test]
     fn standbys_stay_with_their_previous_holder() {
-        let mut b = member("b", "pb", &[("0", 0)]);
+        let b = member("b", "pb", &[("0", 0)]);
         let mut c = member("c", "pc", &[]);
         c.current.standby = tasks_of(&[("0", &[0])]);
-        b.task_offsets = vec![("0".to_owned(), 0, 10)];
         let input = AssignmentInput {
             members: vec![member("a", "pa", &[]), b, c],
             task_counts: BTreeMap::from([("0".to_owned(), 1)]),

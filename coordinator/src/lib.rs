@@ -25,7 +25,7 @@ use streamspec_protocol::kafka::{
     StreamsGroupHeartbeatResponse,
 };
 
-use access::{Operation, Permissions, Resource};
+use access::{Operation, Permissions};
 pub use group::Group;
 use streamspec_protocol::kafka::streams_group_describe_response::DescribedGroup;
 use streamspec_protocol::kafka::streams_group_heartbeat_response::Status;
@@ -63,9 +63,6 @@ pub struct CoordinatorConfig {
     pub heartbeat_interval_ms: i32,
     pub max_size: usize,
     pub num_standby_replicas: i32,
-    /// Kafka 4.4.0 accepts the setting but assigns no warm-up tasks: its assignment refiner
-    /// returns the target unchanged.
-    pub num_warmup_replicas: i32,
     pub acceptable_recovery_lag: i64,
     pub task_offset_interval_ms: i32,
     /// Client tag keys every member should report, for rack-aware standby placement (4.4).
@@ -88,7 +85,6 @@ impl Default for CoordinatorConfig {
             heartbeat_interval_ms: 5_000,
             max_size: i32::MAX as usize,
             num_standby_replicas: 0,
-            num_warmup_replicas: 2,
             acceptable_recovery_lag: 10_000,
             task_offset_interval_ms: 60_000,
             rack_aware_assignment_tags: Vec::new(),
@@ -265,7 +261,7 @@ impl Coordinator {
         request: &StreamsGroupHeartbeatRequest,
     ) -> (StreamsGroupHeartbeatResponse, Vec<Effect>) {
         let permissions = &context.permissions;
-        if !permissions.allows(Operation::Read, &Resource::Group(request.group_id.clone())) {
+        if !permissions.allows_group(Operation::Read, &request.group_id) {
             // R18: before any other check, and without a message.
             return (
                 ErrorAnswer::bare(ERROR_GROUP_AUTHORIZATION_FAILED).response(),
@@ -317,10 +313,10 @@ impl Coordinator {
         request: &StreamsGroupDescribeRequest,
     ) -> StreamsGroupDescribeResponse {
         let permissions = &context.permissions;
-        let (allowed, denied): (Vec<&String>, Vec<&String>) =
-            request.group_ids.iter().partition(|group_id| {
-                permissions.allows(Operation::Describe, &Resource::Group((*group_id).clone()))
-            });
+        let (allowed, denied): (Vec<&String>, Vec<&String>) = request
+            .group_ids
+            .iter()
+            .partition(|group_id| permissions.allows_group(Operation::Describe, group_id));
         let denied = denied.into_iter().map(|group_id| {
             DescribedGroup::default()
                 .with_group_id(group_id.clone())
@@ -328,17 +324,19 @@ impl Coordinator {
         });
         let allowed = allowed.into_iter().map(|group_id| {
             let group = self.groups.get(group_id);
-            let hidden_topic = group.and_then(Group::topology).is_some_and(|topology| {
-                topology::topic_names(topology)
-                    .any(|topic| !permissions.allows_topic(Operation::Describe, topic))
-            });
+            let hidden_topic = || {
+                group.and_then(Group::topology).is_some_and(|topology| {
+                    topology::topic_names(topology)
+                        .any(|topic| !permissions.allows_topic(Operation::Describe, topic))
+                })
+            };
             if self.consumer_groups.contains(group_id) {
                 let refusal = not_a_streams_group(group_id);
                 DescribedGroup::default()
                     .with_group_id(group_id.clone())
                     .with_error_code(refusal.code)
                     .with_error_message(refusal.message)
-            } else if hidden_topic {
+            } else if hidden_topic() {
                 DescribedGroup::default()
                     .with_group_id(group_id.clone())
                     .with_error_code(ERROR_TOPIC_AUTHORIZATION_FAILED)
@@ -385,7 +383,7 @@ fn withhold_unauthorized_creations(
     topics: &mut Vec<TopicToCreate>,
     permissions: &Permissions,
 ) {
-    if permissions.allows(Operation::Create, &Resource::Cluster) {
+    if permissions.allows_cluster(Operation::Create) {
         return;
     }
     let (allowed, denied): (Vec<TopicToCreate>, Vec<TopicToCreate>) = std::mem::take(topics)
@@ -534,8 +532,10 @@ fn apply_group_config(
         "streams.num.standby.replicas" => {
             config.num_standby_replicas = at_most(broker.max_standby_replicas)?
         }
+        // Checked, then unused: Kafka 4.4.0 assigns no warm-up tasks (its assignment refiner
+        // returns the target it is given; scenario R12-no-warmup-tasks-assigned).
         "streams.num.warmup.replicas" => {
-            config.num_warmup_replicas = at_most(broker.max_warmup_replicas)?
+            at_most(broker.max_warmup_replicas)?;
         }
         "streams.task.offset.interval.ms" => {
             if number < i64::from(broker.min_task_offset_interval_ms) {

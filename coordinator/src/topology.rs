@@ -39,24 +39,7 @@ impl ConfiguredTopology {
 
 /// The topics whose partition counts the configured topology depends on.
 pub fn topics_of(topology: &Topology) -> BTreeSet<String> {
-    let mut topics = BTreeSet::new();
-    for subtopology in &topology.subtopologies {
-        topics.extend(subtopology.source_topics.iter().cloned());
-        topics.extend(subtopology.repartition_sink_topics.iter().cloned());
-        topics.extend(
-            subtopology
-                .repartition_source_topics
-                .iter()
-                .map(|t| t.name.clone()),
-        );
-        topics.extend(
-            subtopology
-                .state_changelog_topics
-                .iter()
-                .map(|t| t.name.clone()),
-        );
-    }
-    topics
+    topic_names(topology).map(str::to_owned).collect()
 }
 
 /// At most three names, then a count of the rest, as Kafka 4.4 words its status details.

@@ -126,6 +126,16 @@ struct Context {
     denied: Vec<Resource>,
 }
 
+impl Context {
+    /// The scenario's fresh group id.
+    fn group_id(&self) -> String {
+        self.variables["group"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned()
+    }
+}
+
 /// A failure inside a scenario.
 struct StepFailure {
     verdict: Verdict,
@@ -255,10 +265,7 @@ async fn run_step(
     context: &mut Context,
 ) -> Result<(), StepFailure> {
     if let Some(configs) = &step.group_config {
-        let group = context.variables["group"]
-            .as_str()
-            .unwrap_or_default()
-            .to_owned();
+        let group = context.group_id();
         let configs: Vec<(String, String)> = configs
             .iter()
             .map(|(name, value)| (name.clone(), value.clone()))
@@ -283,10 +290,7 @@ async fn run_step(
         });
     }
     if let Some(consumers) = &step.consumer_group {
-        let group = context.variables["group"]
-            .as_str()
-            .unwrap_or_default()
-            .to_owned();
+        let group = context.group_id();
         let topics =
             substitute(&json!(consumers.topics), &context.variables).map_err(template_error)?;
         let topics: Vec<String> = topics
