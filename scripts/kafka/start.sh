@@ -116,6 +116,10 @@ num.network.threads=2
 num.io.threads=4
 num.recovery.threads.per.data.dir=1
 
+EOF
+  if [ "${KAFKA_PROFILE:-}" != stock ]; then
+    cat <<EOF
+
 # classic groups
 group.initial.rebalance.delay.ms=0
 
@@ -128,6 +132,7 @@ group.streams.heartbeat.interval.ms=500
 group.streams.max.heartbeat.interval.ms=15000
 group.streams.num.standby.replicas=0
 EOF
+  fi
   if [ "$VNUM" -le 401 ]; then
     cat <<EOF
 # 4.1: the Streams protocol is early access: API 88/89 and streams.version=1 are "unstable"
@@ -135,14 +140,20 @@ unstable.api.versions.enable=true
 unstable.feature.versions.enable=true
 EOF
   fi
-  if [ "$VNUM" -ge 402 ]; then
+  if [ "$VNUM" -ge 402 ] && [ "${KAFKA_PROFILE:-}" != stock ]; then
     echo "group.streams.initial.rebalance.delay.ms=0"
   fi
-  if [ "$VNUM" -ge 403 ]; then
+  if [ "$VNUM" -ge 403 ] && [ "${KAFKA_PROFILE:-}" != stock ]; then
     echo "group.streams.assignment.interval.ms=0"
     echo "group.streams.assignor.offload.enable=false"
   fi
-  if [ "${KAFKA_PROFILE:-}" = restricted ]; then
+  if [ "${KAFKA_PROFILE:-}" = stock ]; then
+    cat <<EOF
+# KAFKA_PROFILE=stock: Kafka's own defaults for every group and streams-group config (45 s
+# sessions, 5 s heartbeats, 3 s initial rebalance delay, 1 s assignment interval), as on a broker
+# nobody tuned for tests.
+EOF
+  elif [ "${KAFKA_PROFILE:-}" = restricted ]; then
     cat <<EOF
 # KAFKA_PROFILE=restricted: small groups (R22, R51) and ACLs enforced (R18, R34, R47). Everything
 # without an ACL stays allowed, so scenarios that set none behave as on the plain broker.
@@ -151,7 +162,7 @@ authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer
 allow.everyone.if.no.acl.found=true
 EOF
   elif [ -n "${KAFKA_PROFILE:-}" ]; then
-    die "unknown KAFKA_PROFILE=$KAFKA_PROFILE (known: restricted)"
+    die "unknown KAFKA_PROFILE=$KAFKA_PROFILE (known: stock, restricted)"
   fi
   if [ -n "${KAFKA_EXTRA_CONFIG:-}" ]; then
     echo "# KAFKA_EXTRA_CONFIG (later lines win)"
