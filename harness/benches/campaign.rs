@@ -16,6 +16,7 @@ fn campaign(c: &mut Criterion) {
         groups: 1,
         check_determinism: false,
         io_timeout: std::time::Duration::ZERO,
+        replication_factor: 1,
         run_id: "bench".to_owned(),
         shrink_budget: std::time::Duration::ZERO,
     };

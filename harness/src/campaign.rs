@@ -37,6 +37,8 @@ pub struct CampaignConfig {
     pub check_determinism: bool,
     /// Bound on every single wait for a broker.
     pub io_timeout: Duration,
+    /// Replicas of the topics created on a broker; -1 for the broker's default.
+    pub replication_factor: i16,
     /// Makes group and topic names on a broker unique.
     pub run_id: String,
     /// Time allowed for shrinking a violation.
@@ -60,6 +62,10 @@ impl CampaignConfig {
             self.duration.as_secs(),
             match self.target {
                 TargetSpec::Embedded => String::new(),
+                TargetSpec::Kafka(_) if self.replication_factor != 1 => format!(
+                    " --groups {} --replication-factor {}",
+                    self.groups, self.replication_factor
+                ),
                 TargetSpec::Kafka(_) => format!(" --groups {}", self.groups),
             },
             if self.check_determinism {
@@ -218,7 +224,12 @@ pub fn run_once(
     match &config.target {
         TargetSpec::Embedded => execute(EmbeddedTarget::default(), names, input),
         TargetSpec::Kafka(address) => {
-            let cluster = RemoteCluster::connect(address, &names.group, config.io_timeout)?;
+            let cluster = RemoteCluster::connect(
+                address,
+                &names.group,
+                config.io_timeout,
+                config.replication_factor,
+            )?;
             execute(cluster, names, input)
         }
     }
@@ -501,6 +512,7 @@ mod tests {
             groups: 1,
             check_determinism: true,
             io_timeout: Duration::from_secs(1),
+            replication_factor: 1,
             run_id: "t".to_owned(),
             shrink_budget: Duration::from_secs(5),
         }

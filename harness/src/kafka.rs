@@ -46,6 +46,8 @@ pub struct KafkaTarget {
     /// The node id of the group's coordinator, for its broker configs.
     coordinator_node: i32,
     timeout: Duration,
+    /// The replication factor of the topics the harness creates; -1 asks for the broker's default.
+    replication_factor: i16,
     pub heartbeat_version: i16,
     pub describe_version: i16,
 }
@@ -96,11 +98,13 @@ fn first_failure(
 }
 
 impl KafkaTarget {
-    /// Connects to `address` and to the coordinator of `group_id`.
+    /// Connects to `address` and to the coordinator of `group_id`; topics it creates get
+    /// `replication_factor` replicas.
     pub async fn connect(
         address: &str,
         group_id: &str,
         timeout: Duration,
+        replication_factor: i16,
     ) -> TransportResult<Self> {
         let mut bootstrap = Connection::connect(address, timeout).await?;
         let heartbeat_version = bootstrap.negotiate::<StreamsGroupHeartbeatRequest>()?;
@@ -113,6 +117,7 @@ impl KafkaTarget {
             coordinator,
             coordinator_node,
             timeout,
+            replication_factor,
             heartbeat_version,
             describe_version,
         })
@@ -158,7 +163,7 @@ impl KafkaTarget {
                         CreatableTopic::default()
                             .with_name(TopicName(StrBytes::from_string(name.clone())))
                             .with_num_partitions(*partitions)
-                            .with_replication_factor(-1)
+                            .with_replication_factor(self.replication_factor)
                     })
                     .collect(),
             )

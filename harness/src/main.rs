@@ -76,6 +76,9 @@ enum Command {
         /// Bound on every single wait for the target, in milliseconds.
         #[arg(long, default_value_t = 15_000)]
         timeout_ms: u64,
+        /// Replicas of the topics created on a broker (-1: the broker's default).
+        #[arg(long, default_value_t = 1, value_parser = parse_replication_factor)]
+        replication_factor: i16,
         /// Makes group and topic names unique; defaults to the current time.
         #[arg(long)]
         run_id: Option<String>,
@@ -115,6 +118,9 @@ enum Command {
         /// Bound on every single wait for a broker, in milliseconds.
         #[arg(long, default_value_t = 15_000)]
         timeout_ms: u64,
+        /// Replicas of the topics created on a broker (-1: the broker's default).
+        #[arg(long, default_value_t = 1, value_parser = parse_replication_factor)]
+        replication_factor: i16,
         /// Makes group and topic names on a broker unique; defaults to the current time.
         #[arg(long)]
         run_id: Option<String>,
@@ -129,6 +135,9 @@ enum Command {
         /// Bound on every single wait for a broker, in milliseconds.
         #[arg(long, default_value_t = 15_000)]
         timeout_ms: u64,
+        /// Replicas of the topics created on a broker (-1: the broker's default).
+        #[arg(long, default_value_t = 1, value_parser = parse_replication_factor)]
+        replication_factor: i16,
         /// Print every exchange, not only those that show a violation.
         #[arg(long)]
         history: bool,
@@ -292,6 +301,7 @@ async fn check(
     json: Option<PathBuf>,
     jobs: u16,
     timeout_ms: u64,
+    replication_factor: i16,
     run_id: Option<String>,
 ) -> Result<ExitCode, String> {
     let target = TargetSpec::parse(target.as_deref().unwrap_or("embedded"));
@@ -307,6 +317,7 @@ async fn check(
         target: target.clone(),
         run_id: run_id.clone(),
         io_timeout: timeout,
+        replication_factor,
     });
 
     let progress = ProgressBar::new(scenarios.len() as u64);
@@ -377,6 +388,16 @@ async fn check(
     } else {
         ExitCode::from(1)
     })
+}
+
+/// A replication factor: 1 or more, or -1 for the broker's default.
+fn parse_replication_factor(text: &str) -> Result<i16, String> {
+    match text.parse::<i16>() {
+        Ok(factor) if factor == -1 || factor >= 1 => Ok(factor),
+        _ => Err(format!(
+            "not a replication factor: {text:?} (1 or more, or -1 for the broker's default)"
+        )),
+    }
 }
 
 /// `60s`, `2m`, `500ms` or a number of seconds.
@@ -501,6 +522,7 @@ fn replay(
     file: &std::path::Path,
     target: TargetSpec,
     timeout: Duration,
+    replication_factor: i16,
     history: bool,
 ) -> Result<ExitCode, String> {
     let text =
@@ -525,6 +547,7 @@ fn replay(
         groups: 1,
         check_determinism: false,
         io_timeout: timeout,
+        replication_factor,
         shrink_budget: Duration::ZERO,
     };
     println!(
@@ -583,6 +606,7 @@ fn main() -> ExitCode {
             junit,
             json,
             timeout_ms,
+            replication_factor,
             run_id,
         } => {
             let target = TargetSpec::parse(&target);
@@ -604,6 +628,7 @@ fn main() -> ExitCode {
                             groups,
                             check_determinism,
                             io_timeout: timeout,
+                            replication_factor,
                             shrink_budget: shrink,
                         },
                         junit,
@@ -615,13 +640,14 @@ fn main() -> ExitCode {
             file,
             target,
             timeout_ms,
+            replication_factor,
             history,
         } => {
             let target = TargetSpec::parse(&target);
             let timeout = Duration::from_millis(timeout_ms);
             runtime
                 .block_on(preflight(&target, timeout))
-                .and_then(|()| replay(&file, target, timeout, history))
+                .and_then(|()| replay(&file, target, timeout, replication_factor, history))
         }
         Command::Check {
             target,
@@ -631,13 +657,22 @@ fn main() -> ExitCode {
             json,
             jobs,
             timeout_ms,
+            replication_factor,
             run_id,
         } => {
             let local = tokio::task::LocalSet::new();
             local.block_on(
                 &runtime,
                 check(
-                    target, &source, strict, junit, json, jobs, timeout_ms, run_id,
+                    target,
+                    &source,
+                    strict,
+                    junit,
+                    json,
+                    jobs,
+                    timeout_ms,
+                    replication_factor,
+                    run_id,
                 ),
             )
         }

@@ -109,6 +109,8 @@ pub struct RunSettings {
     /// Makes group and topic names unique to this run.
     pub run_id: String,
     pub io_timeout: Duration,
+    /// Replicas of the topics created on a broker; -1 for the broker's default.
+    pub replication_factor: i16,
 }
 
 /// Per-member state carried between steps.
@@ -485,6 +487,7 @@ pub async fn run_scenario(scenario: &Scenario, settings: &RunSettings) -> Outcom
             &settings.target,
             &group,
             settings.io_timeout,
+            settings.replication_factor,
             &scenario.requires.broker_configs,
         )
         .await?;

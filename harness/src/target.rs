@@ -53,11 +53,13 @@ pub enum Target {
 
 impl Target {
     /// Opens `spec` for a scenario whose group is `group_id`. The reference in process starts as
-    /// a broker with `broker_configs` would; a broker is as it was started.
+    /// a broker with `broker_configs` would; a broker is as it was started, and gets topics with
+    /// `replication_factor` replicas.
     pub async fn open(
         spec: &TargetSpec,
         group_id: &str,
         timeout: Duration,
+        replication_factor: i16,
         broker_configs: &BTreeMap<String, String>,
     ) -> TransportResult<Target> {
         Ok(match spec {
@@ -69,7 +71,7 @@ impl Target {
                 )))
             }
             TargetSpec::Kafka(address) => Target::Kafka(Box::new(
-                KafkaTarget::connect(address, group_id, timeout).await?,
+                KafkaTarget::connect(address, group_id, timeout, replication_factor).await?,
             )),
         })
     }

@@ -10,6 +10,7 @@ use std::time::Duration;
 use bytes::BytesMut;
 use kafka_protocol::messages::{ApiVersionsRequest, RequestHeader, ResponseHeader};
 use kafka_protocol::protocol::{Decodable, Encodable, HeaderVersion, Request, StrBytes};
+use streamspec_protocol::codes::ErrorCode;
 use streamspec_protocol::frame::{self, FrameError};
 use streamspec_protocol::{DecodeError, MessageKind, WireMessage};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -87,7 +88,8 @@ impl fmt::Display for TransportError {
                 message,
             } => write!(
                 f,
-                "{what} failed with error code {error_code}{}",
+                "{what} failed with error {}{}",
+                ErrorCode(*error_code),
                 message
                     .as_deref()
                     .map(|m| format!(": {m}"))

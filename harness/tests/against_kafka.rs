@@ -334,6 +334,7 @@ fn recorded_findings_still_reproduce(address: &str) {
         groups: 1,
         check_determinism: false,
         io_timeout: Duration::from_secs(15),
+        replication_factor: 1,
         run_id: unique("finding"),
         shrink_budget: Duration::ZERO,
     };

@@ -18,6 +18,7 @@
 
 pub mod annotate;
 pub mod codec;
+pub mod codes;
 pub mod error;
 pub mod frame;
 pub mod fuzzing;

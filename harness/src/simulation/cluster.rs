@@ -128,14 +128,25 @@ pub struct RemoteCluster {
 }
 
 impl RemoteCluster {
-    /// Connects to `address` and the coordinator of `group`; `timeout` bounds every wait.
-    pub fn connect(address: &str, group: &str, timeout: Duration) -> Result<Self, String> {
+    /// Connects to `address` and the coordinator of `group`; `timeout` bounds every wait, and
+    /// topics get `replication_factor` replicas (-1: the broker's default).
+    pub fn connect(
+        address: &str,
+        group: &str,
+        timeout: Duration,
+        replication_factor: i16,
+    ) -> Result<Self, String> {
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
             .map_err(|error| format!("a tokio runtime: {error}"))?;
         let kafka = runtime
-            .block_on(KafkaTarget::connect(address, group, timeout))
+            .block_on(KafkaTarget::connect(
+                address,
+                group,
+                timeout,
+                replication_factor,
+            ))
             .map_err(|error| error.to_string())?;
         Ok(RemoteCluster {
             runtime,
