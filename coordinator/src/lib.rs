@@ -439,6 +439,21 @@ fn config_type(name: &str) -> Option<ConfigType> {
     })
 }
 
+/// The group configs Kafka 4.4.0 knows (spec 9.2), each typed by [`config_type`].
+pub const GROUP_CONFIG_NAMES: [&str; 11] = [
+    "streams.session.timeout.ms",
+    "streams.heartbeat.interval.ms",
+    "streams.task.offset.interval.ms",
+    "streams.num.standby.replicas",
+    "streams.num.warmup.replicas",
+    "streams.initial.rebalance.delay.ms",
+    "streams.assignment.interval.ms",
+    "streams.acceptable.recovery.lag",
+    "streams.assignor.offload.enable",
+    "streams.rack.aware.assignment.tags",
+    "streams.assignor.name",
+];
+
 /// The assignors a broker registers by default (`group.streams.assignors`).
 const REGISTERED_ASSIGNORS: [&str; 1] = ["sticky"];
 
@@ -589,5 +604,18 @@ impl ErrorAnswer {
         StreamsGroupHeartbeatResponse::default()
             .with_error_code(self.code)
             .with_error_message(self.message.clone())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_listed_group_config_has_a_type() {
+        for name in GROUP_CONFIG_NAMES {
+            assert!(config_type(name).is_some(), "{name}");
+        }
+        assert!(config_type("streams.bogus.config").is_none());
     }
 }

@@ -11,6 +11,7 @@ use kafka_protocol::messages::create_topics_request::CreatableTopic;
 use kafka_protocol::messages::delete_acls_request::DeleteAclsFilter;
 use kafka_protocol::messages::delete_acls_response::DeleteAclsFilterResult;
 use kafka_protocol::messages::describe_configs_request::DescribeConfigsResource;
+use kafka_protocol::messages::describe_configs_response::DescribeConfigsResult;
 use kafka_protocol::messages::incremental_alter_configs_request::{
     AlterConfigsResource, AlterableConfig,
 };
@@ -79,7 +80,8 @@ batch_results!(
     AclCreationResult,
     DeleteAclsFilterResult,
     CreatePartitionsTopicResult,
-    AlterConfigsResourceResponse
+    AlterConfigsResourceResponse,
+    DescribeConfigsResult
 );
 
 /// The first failed result of a batch answer as an error about `what`.
@@ -488,6 +490,30 @@ impl KafkaTarget {
     ) -> TransportResult<Vec<Option<String>>> {
         self.describe_configs(RESOURCE_TYPE_GROUP, group_id, names)
             .await
+    }
+
+    /// The names of the group-level configs the broker knows (DescribeConfigs of a GROUP
+    /// resource lists every one, set or not).
+    pub async fn group_config_names(&mut self, group_id: &str) -> TransportResult<Vec<String>> {
+        let describe = DescribeConfigsRequest::default().with_resources(vec![
+            DescribeConfigsResource::default()
+                .with_resource_type(RESOURCE_TYPE_GROUP)
+                .with_resource_name(StrBytes::from_string(group_id.to_owned()))
+                .with_configuration_keys(None),
+        ]);
+        let response = self
+            .bootstrap
+            .call_kafka(4, &describe, "DescribeConfigs")
+            .await?;
+        first_failure(&response.results, || {
+            format!("describing the configs of group {group_id}")
+        })?;
+        Ok(response
+            .results
+            .iter()
+            .flat_map(|result| &result.configs)
+            .map(|config| config.name.to_string())
+            .collect())
     }
 
     /// The values of configs of the coordinator's broker, in the order of `names`.

@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 use serde_json::{json, Value};
 use streamspec_coordinator::access::{Operation, Resource};
+use streamspec_protocol::codes::ErrorCode;
 use streamspec_protocol::kafka::{StreamsGroupDescribeRequest, StreamsGroupHeartbeatRequest};
 
 use crate::matcher;
@@ -527,6 +528,9 @@ pub async fn run_scenario(scenario: &Scenario, settings: &RunSettings) -> Outcom
                 )));
             }
         }
+        if let Some(reason) = set_initial_group_configs(&mut target, scenario, &group).await? {
+            return Ok(Some(reason));
+        }
         target
             .create_topics(&created, &format!("{group}-probe"), settings.io_timeout)
             .await?;
@@ -566,6 +570,56 @@ pub async fn run_scenario(scenario: &Scenario, settings: &RunSettings) -> Outcom
     }
     outcome.duration_ms = started.elapsed().as_millis() as u64;
     outcome
+}
+
+/// Sets the scenario's group configs before its first step (spec 9.2), and returns why the
+/// scenario cannot run where the target does not know or refuses one the scenario asks for. A
+/// baseline config the target does not know is left alone: the target has no such delay.
+async fn set_initial_group_configs(
+    target: &mut Target,
+    scenario: &Scenario,
+    group: &str,
+) -> Result<Option<String>, TransportError> {
+    let known = match target.group_config_names(group).await {
+        Ok(names) => names,
+        // A target without group configs knows none of them.
+        Err(TransportError::Broker { .. } | TransportError::Unsupported { .. }) => Vec::new(),
+        Err(error) => return Err(error),
+    };
+    let mut configs = Vec::new();
+    for (name, value, own) in scenario.initial_group_configs() {
+        if known.contains(&name) {
+            configs.push((name, value));
+        } else if own {
+            return Ok(Some(format!(
+                "needs group config {name}={value}; the target does not know {name}"
+            )));
+        }
+    }
+    if configs.is_empty() {
+        return Ok(None);
+    }
+    match target.set_group_configs(group, &configs).await {
+        Ok(()) => Ok(None),
+        Err(TransportError::Broker {
+            error_code,
+            message,
+            ..
+        }) => {
+            let wanted: Vec<String> = configs
+                .iter()
+                .map(|(name, value)| format!("{name}={value}"))
+                .collect();
+            Ok(Some(format!(
+                "needs group config{} {}; the target refuses: {}{}",
+                if wanted.len() > 1 { "s" } else { "" },
+                wanted.join(", "),
+                ErrorCode(error_code),
+                message.map(|text| format!(" ({text})")).unwrap_or_default()
+            )))
+        }
+        Err(error) => Err(error),
+    }
 }
 
 /// A failure and the step it happened at (none for set-up).

@@ -35,6 +35,13 @@
 //!   GROUP resource), e.g. `{ "streams.num.standby.replicas": "1" }`. Without `expect` a refusal
 //!   fails the step; with one, `{"errorCode": .., "errorMessage": ..}` of the answer is matched
 //!   (0 and null when the configs were set).
+//! - `group_configs` (top level) sets group-level configs on the scenario's group before its
+//!   first step, e.g. `{ "streams.session.timeout.ms": "6000" }` for a scenario that waits for a
+//!   session timeout. Every group also gets [`BASELINE_GROUP_CONFIGS`] (no initial rebalance
+//!   delay, no assignment interval) unless the scenario sets them otherwise. A target that does
+//!   not know or refuses a config the scenario asks for skips it, naming the config, the value
+//!   and the target's answer (a broker whose `group.streams.min.session.timeout.ms` is 45000
+//!   refuses 6000); a baseline config the target does not know is left alone.
 //! - `expect` is matched against the response's JSON (see [`crate::matcher`]); `capture` stores
 //!   values of the response by JSON pointer for later `${name}` (or `${name+1}`) references.
 //! - `until: { "within_ms": N }` repeats the step until `expect` matches, within the bound.
@@ -92,13 +99,42 @@ pub struct Scenario {
     pub topics: Vec<TopicSetup>,
     #[serde(default)]
     pub topology: Option<Value>,
+    /// Group-level configs the scenario needs on its group, set before its first step, over
+    /// [`BASELINE_GROUP_CONFIGS`].
+    #[serde(default)]
+    pub group_configs: BTreeMap<String, String>,
     pub steps: Vec<Step>,
     /// The file it came from.
     #[serde(skip)]
     pub source: String,
 }
 
+/// Group configs every scenario's group gets unless the scenario sets them otherwise: the group
+/// computes a new assignment on the heartbeat that calls for one, with no initial delay (spec
+/// 4.5) and no throttle (4.4), which is what the catalogue's expected epochs assume. A target
+/// that does not know one of them has no such delay, and is left as it is.
+pub const BASELINE_GROUP_CONFIGS: [(&str, &str); 2] = [
+    ("streams.initial.rebalance.delay.ms", "0"),
+    ("streams.assignment.interval.ms", "0"),
+];
+
 impl Scenario {
+    /// The group configs to set before the first step, each with whether the scenario itself
+    /// asks for it (else it comes from [`BASELINE_GROUP_CONFIGS`]).
+    pub fn initial_group_configs(&self) -> Vec<(String, String, bool)> {
+        let mut configs: Vec<(String, String, bool)> = BASELINE_GROUP_CONFIGS
+            .iter()
+            .filter(|(name, _)| !self.group_configs.contains_key(*name))
+            .map(|(name, value)| ((*name).to_owned(), (*value).to_owned(), false))
+            .collect();
+        configs.extend(
+            self.group_configs
+                .iter()
+                .map(|(name, value)| (name.clone(), value.clone(), true)),
+        );
+        configs
+    }
+
     /// Whether the scenario sets something on the whole cluster (an ACL on it), which other
     /// scenarios on the same broker would meet.
     pub fn changes_the_cluster(&self) -> bool {

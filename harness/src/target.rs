@@ -159,6 +159,17 @@ impl Target {
         }
     }
 
+    /// The names of the group-level configs the target knows.
+    pub async fn group_config_names(&mut self, group_id: &str) -> TransportResult<Vec<String>> {
+        match self {
+            Target::Kafka(kafka) => kafka.group_config_names(group_id).await,
+            Target::Embedded(_) => Ok(streamspec_coordinator::GROUP_CONFIG_NAMES
+                .iter()
+                .map(|name| (*name).to_owned())
+                .collect()),
+        }
+    }
+
     /// Sets group-level configs of `group_id`.
     pub async fn set_group_configs(
         &mut self,
