@@ -125,12 +125,6 @@ impl KafkaTarget {
         })
     }
 
-    /// The cluster's finalized `metadata.version` level, which tells Kafka releases apart
-    /// (29: 4.2, 30: 4.3).
-    pub fn metadata_version(&self) -> Option<i16> {
-        self.bootstrap.feature_level("metadata.version")
-    }
-
     pub async fn heartbeat(
         &mut self,
         version: i16,

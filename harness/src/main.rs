@@ -12,7 +12,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use streamspec::campaign::{self, CampaignConfig, Progress, Trace};
 use streamspec::report::Report;
 use streamspec::runner::{run_scenario, RunSettings, Verdict};
-use streamspec::scenario::{self, Scenario};
+use streamspec::scenario::{self, Profile, Scenario};
 use streamspec::target::TargetSpec;
 use streamspec::transport::Connection;
 
@@ -64,6 +64,9 @@ enum Command {
         /// Fail the run on SHOULD failures too.
         #[arg(long)]
         strict: bool,
+        /// Whose behaviour to expect where Kafka releases differ.
+        #[arg(long = "expect", value_enum, default_value_t = Profile::Kafka44)]
+        profile: Profile,
         /// Write a JUnit XML report.
         #[arg(long, value_name = "FILE")]
         junit: Option<PathBuf>,
@@ -297,6 +300,7 @@ async fn check(
     target: Option<String>,
     source: &ScenarioSource,
     strict: bool,
+    profile: Profile,
     junit: Option<PathBuf>,
     json: Option<PathBuf>,
     jobs: u16,
@@ -318,6 +322,7 @@ async fn check(
         run_id: run_id.clone(),
         io_timeout: timeout,
         replication_factor,
+        profile,
     });
 
     let progress = ProgressBar::new(scenarios.len() as u64);
@@ -653,6 +658,7 @@ fn main() -> ExitCode {
             target,
             source,
             strict,
+            profile,
             junit,
             json,
             jobs,
@@ -667,6 +673,7 @@ fn main() -> ExitCode {
                     target,
                     &source,
                     strict,
+                    profile,
                     junit,
                     json,
                     jobs,

@@ -10,7 +10,7 @@ use streamspec_protocol::codes::ErrorCode;
 use streamspec_protocol::kafka::{StreamsGroupDescribeRequest, StreamsGroupHeartbeatRequest};
 
 use crate::matcher;
-use crate::scenario::{AclOperation, AclResource, Scenario, Step, Template};
+use crate::scenario::{AclOperation, AclResource, Profile, Scenario, Step, Template};
 use crate::target::{Target, TargetSpec};
 use crate::transport::{Exchange, TransportError};
 
@@ -112,6 +112,8 @@ pub struct RunSettings {
     pub io_timeout: Duration,
     /// Replicas of the topics created on a broker; -1 for the broker's default.
     pub replication_factor: i16,
+    /// Whose behaviour the scenarios expect where Kafka releases differ.
+    pub profile: Profile,
 }
 
 /// Per-member state carried between steps.
@@ -492,11 +494,37 @@ pub async fn run_scenario(scenario: &Scenario, settings: &RunSettings) -> Outcom
             &scenario.requires.broker_configs,
         )
         .await?;
+        let profiles = &scenario.requires.profiles;
+        if !profiles.is_empty() && !profiles.contains(&settings.profile) {
+            let named: Vec<String> = profiles.iter().map(Profile::to_string).collect();
+            return Ok(Some(format!(
+                "states the behaviour of {}; this run expects {} (--expect)",
+                named.join(" and "),
+                settings.profile
+            )));
+        }
         if let Some(needed) = scenario.requires.heartbeat_version {
             if target.heartbeat_version() < needed {
                 return Ok(Some(format!(
                     "needs StreamsGroupHeartbeat v{needed}; the target speaks v{}",
                     target.heartbeat_version()
+                )));
+            }
+        }
+        for (index, step) in scenario.steps.iter().enumerate() {
+            let pinned = match (&step.heartbeat, &step.describe) {
+                (Some(heartbeat), _) => heartbeat
+                    .version
+                    .map(|v| (v, "StreamsGroupHeartbeat", target.heartbeat_version())),
+                (_, Some(describe)) => describe
+                    .version
+                    .map(|v| (v, "StreamsGroupDescribe", target.describe_version())),
+                _ => None,
+            };
+            if let Some((version, api, offered)) = pinned.filter(|(v, _, offered)| v > offered) {
+                return Ok(Some(format!(
+                    "step {} sends {api} v{version}; the target speaks v{offered}",
+                    index + 1
                 )));
             }
         }
@@ -506,6 +534,20 @@ pub async fn run_scenario(scenario: &Scenario, settings: &RunSettings) -> Outcom
                     "describes brokers that speak StreamsGroupHeartbeat v{most} at most; the target speaks v{}",
                     target.heartbeat_version()
                 )));
+            }
+        }
+        // A broker that caps group size cannot hold a scenario's members; a scenario about that
+        // cap names the config among its requirements instead.
+        const MAX_SIZE: &str = "group.streams.max.size";
+        let members = scenario.joining_members();
+        if members > 1 && !scenario.requires.broker_configs.contains_key(MAX_SIZE) {
+            let found = target.broker_configs(&[MAX_SIZE.to_owned()]).await?;
+            if let Some(max) = found[0].as_deref().and_then(|v| v.parse::<usize>().ok()) {
+                if max < members {
+                    return Ok(Some(format!(
+                        "joins {members} members; the target's {MAX_SIZE} is {max}"
+                    )));
+                }
             }
         }
         if !scenario.requires.broker_configs.is_empty() {
@@ -519,13 +561,6 @@ pub async fn run_scenario(scenario: &Scenario, settings: &RunSettings) -> Outcom
                         found.as_deref().unwrap_or("none")
                     )));
                 }
-            }
-        }
-        if let Some(needed) = scenario.requires.metadata_version {
-            if let Some(level) = target.metadata_version().filter(|level| *level < needed) {
-                return Ok(Some(format!(
-                    "needs metadata.version {needed} or later; the broker reports {level}"
-                )));
             }
         }
         if let Some(reason) = set_initial_group_configs(&mut target, scenario, &group).await? {

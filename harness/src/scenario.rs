@@ -49,8 +49,9 @@
 //!   `requires: { "broker_configs": { "group.streams.max.size": "2" } }` skips it on a broker whose
 //!   configs have other values (the reference in process starts with them);
 //!   `requires: { "max_heartbeat_version": 0 }` skips it where more is negotiated (behaviour of
-//!   brokers without later versions); `requires: { "metadata_version": 30 }` skips it on a broker whose finalized
-//!   `metadata.version` is lower (behaviour that older Kafka releases lack; 29 is 4.2, 30 is 4.3).
+//!   brokers without later versions); `requires: { "profiles": ["kafka-4.3", "kafka-4.4"] }`
+//!   runs it only under those behaviour profiles (`check --expect`, default `kafka-4.4`), for
+//!   behaviour that differs between Kafka releases, whatever broker is under test.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -119,6 +120,21 @@ pub const BASELINE_GROUP_CONFIGS: [(&str, &str); 2] = [
 ];
 
 impl Scenario {
+    /// How many members join the scenario's group (distinct `join` members; a static member's
+    /// rejoin under a new member id counts as well, as the group holds both for a while).
+    pub fn joining_members(&self) -> usize {
+        let mut members: Vec<&str> = self
+            .steps
+            .iter()
+            .filter_map(|step| step.heartbeat.as_ref())
+            .filter(|heartbeat| heartbeat.template == Template::Join)
+            .map(|heartbeat| heartbeat.member.as_str())
+            .collect();
+        members.sort_unstable();
+        members.dedup();
+        members.len()
+    }
+
     /// The group configs to set before the first step, each with whether the scenario itself
     /// asks for it (else it comes from [`BASELINE_GROUP_CONFIGS`]).
     pub fn initial_group_configs(&self) -> Vec<(String, String, bool)> {
@@ -160,10 +176,37 @@ pub struct Requires {
     /// `group.streams.max.size`); it is skipped on a target set otherwise.
     #[serde(default)]
     pub broker_configs: BTreeMap<String, String>,
-    /// The lowest finalized `metadata.version` level, for behaviour an older Kafka release
-    /// lacks. A target that reports no level is held to the scenario.
+    /// The behaviour profiles whose expectations the scenario states; empty for all of them.
     #[serde(default)]
-    pub metadata_version: Option<i16>,
+    pub profiles: Vec<Profile>,
+}
+
+/// Whose behaviour a run expects (`check --expect`) where Kafka releases differ.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, Serialize, clap::ValueEnum)]
+pub enum Profile {
+    /// Kafka 4.2: StreamsGroupHeartbeat v0 only, no assignment interval, no static membership.
+    #[serde(rename = "kafka-4.2")]
+    #[value(name = "kafka-4.2")]
+    Kafka42,
+    /// Kafka 4.3: v0 only, no static membership, warm-up or task-offset handling.
+    #[serde(rename = "kafka-4.3")]
+    #[value(name = "kafka-4.3")]
+    Kafka43,
+    /// Kafka 4.4, which the reference coordinator implements.
+    #[default]
+    #[serde(rename = "kafka-4.4")]
+    #[value(name = "kafka-4.4")]
+    Kafka44,
+}
+
+impl fmt::Display for Profile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Profile::Kafka42 => "kafka-4.2",
+            Profile::Kafka43 => "kafka-4.3",
+            Profile::Kafka44 => "kafka-4.4",
+        })
+    }
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize)]

@@ -84,15 +84,6 @@ impl Target {
         }
     }
 
-    /// The finalized `metadata.version` level a broker reports; none in process, where the
-    /// reference follows the newest Kafka.
-    pub fn metadata_version(&self) -> Option<i16> {
-        match self {
-            Target::Kafka(kafka) => kafka.metadata_version(),
-            Target::Embedded(_) => None,
-        }
-    }
-
     /// The values of broker-level configs, in the order of `names`.
     pub async fn broker_configs(
         &mut self,

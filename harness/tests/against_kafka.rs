@@ -245,15 +245,16 @@ fn run_catalogue(address: &str, rules: &[&str]) -> CatalogueRun {
 }
 
 /// Scenarios a Kafka 4.4 broker with the test settings (scripts/kafka/start.sh) does not meet the
-/// requirements of: those about brokers without v1, and those needing broker configs the test
-/// broker lacks (a small `group.streams.max.size`, an authorizer).
+/// requirements of: those stating the behaviour of older releases only, and those needing broker
+/// configs the test broker lacks (a small `group.streams.max.size`, an authorizer).
 fn skipped_on_the_test_broker() -> std::collections::BTreeSet<String> {
+    let profiles_without_4_4 = |scenario: &streamspec::scenario::Scenario| {
+        let profiles = &scenario.requires.profiles;
+        !profiles.is_empty() && !profiles.contains(&streamspec::scenario::Profile::Kafka44)
+    };
     streamspec::scenario::catalogue()
         .into_iter()
-        .filter(|scenario| {
-            scenario.requires.max_heartbeat_version.is_some()
-                || needs_the_restricted_broker(scenario)
-        })
+        .filter(|scenario| profiles_without_4_4(scenario) || needs_the_restricted_broker(scenario))
         .map(|scenario| scenario.name)
         .collect()
 }
