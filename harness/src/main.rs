@@ -64,6 +64,10 @@ enum Command {
         /// Fail the run on SHOULD failures too.
         #[arg(long)]
         strict: bool,
+        /// Known, accepted differences of the target, in the form of harness/divergences.json
+        /// (`target` may be left out); repeatable.
+        #[arg(long = "divergences", value_name = "FILE")]
+        divergences: Vec<PathBuf>,
         /// Whose behaviour to expect where Kafka releases differ.
         #[arg(long = "expect", value_enum, default_value_t = Profile::Kafka44)]
         profile: Profile,
@@ -169,21 +173,45 @@ fn glob_matches(pattern: &str, text: &str) -> bool {
     }
 }
 
-fn select(source: &ScenarioSource) -> Result<Vec<Scenario>, String> {
+/// The scenarios of a run, and those `--rules` leaves out (which the user's divergences may name).
+struct Selection {
+    scenarios: Vec<Scenario>,
+    left_out: Vec<Scenario>,
+}
+
+fn select(source: &ScenarioSource) -> Result<Selection, String> {
     let mut scenarios = if source.only_scenarios {
         Vec::new()
     } else {
         scenario::catalogue()
     };
+    let mut own = Vec::new();
     for path in &source.scenarios {
         if !path.exists() {
             return Err(format!("{}: no such file or folder", path.display()));
         }
-        scenarios.extend(scenario::load_path(path).map_err(|error| error.to_string())?);
+        own.extend(scenario::load_path(path).map_err(|error| error.to_string())?);
     }
-    scenario::check_unique_names(&scenarios).map_err(|error| error.to_string())?;
+    scenario::check_unique_names(&own).map_err(|error| error.to_string())?;
+    // A file of the user's with the name of a built-in scenario replaces it, in its place.
+    for scenario in own {
+        match scenarios
+            .iter_mut()
+            .find(|built_in| built_in.name == scenario.name)
+        {
+            Some(built_in) => {
+                eprintln!(
+                    "note: {} replaces the built-in scenario {} ({})",
+                    scenario.source, built_in.name, built_in.source
+                );
+                *built_in = scenario;
+            }
+            None => scenarios.push(scenario),
+        }
+    }
+    let mut left_out = Vec::new();
     if !source.rules.is_empty() {
-        scenarios.retain(|scenario| {
+        let selected = |scenario: &Scenario| {
             source.rules.iter().any(|pattern| {
                 glob_matches(pattern, &scenario.name)
                     || scenario
@@ -191,7 +219,8 @@ fn select(source: &ScenarioSource) -> Result<Vec<Scenario>, String> {
                         .iter()
                         .any(|rule| glob_matches(pattern, rule))
             })
-        });
+        };
+        (scenarios, left_out) = scenarios.into_iter().partition(selected);
         if scenarios.is_empty() {
             return Err(format!(
                 "no scenario matches --rules {}",
@@ -199,11 +228,14 @@ fn select(source: &ScenarioSource) -> Result<Vec<Scenario>, String> {
             ));
         }
     }
-    Ok(scenarios)
+    Ok(Selection {
+        scenarios,
+        left_out,
+    })
 }
 
 fn list(source: &ScenarioSource, evidence: bool) -> Result<ExitCode, String> {
-    let scenarios = select(source)?;
+    let scenarios = select(source)?.scenarios;
     let mut by_rule: std::collections::BTreeMap<u32, Vec<&Scenario>> = Default::default();
     for scenario in &scenarios {
         for rule in &scenario.rules {
@@ -300,6 +332,7 @@ async fn check(
     target: Option<String>,
     source: &ScenarioSource,
     strict: bool,
+    divergence_files: &[PathBuf],
     profile: Profile,
     junit: Option<PathBuf>,
     json: Option<PathBuf>,
@@ -309,7 +342,27 @@ async fn check(
     run_id: Option<String>,
 ) -> Result<ExitCode, String> {
     let target = TargetSpec::parse(target.as_deref().unwrap_or("embedded"));
-    let scenarios = select(source)?;
+    let Selection {
+        scenarios,
+        left_out,
+    } = select(source)?;
+    let mut divergences = streamspec::runner::divergences();
+    for file in divergence_files {
+        let theirs = streamspec::runner::load_divergences(file)?;
+        // Any scenario, selected or not, so that one file serves runs of a few rules too.
+        let known = |name: &str| scenarios.iter().chain(&left_out).any(|s| s.name == name);
+        if let Some(unknown) = theirs
+            .iter()
+            .find(|divergence| !known(&divergence.scenario))
+        {
+            return Err(format!(
+                "{}: a divergence names {:?}, which is no scenario",
+                file.display(),
+                unknown.scenario
+            ));
+        }
+        divergences.extend(theirs);
+    }
     let timeout = Duration::from_millis(timeout_ms);
     preflight(&target, timeout).await?;
     let run_id = run_id.unwrap_or_else(|| default_run_id(&target));
@@ -375,11 +428,7 @@ async fn check(
     progress.finish_and_clear();
     outcomes.sort_by_key(|(index, _)| *index);
     let mut outcomes: Vec<_> = outcomes.into_iter().map(|(_, outcome)| outcome).collect();
-    streamspec::runner::apply_divergences(
-        &mut outcomes,
-        &target,
-        &streamspec::runner::divergences(),
-    );
+    streamspec::runner::apply_divergences(&mut outcomes, &target, &divergences);
     let report = Report {
         target: target.to_string(),
         run_id,
@@ -658,6 +707,7 @@ fn main() -> ExitCode {
             target,
             source,
             strict,
+            divergences,
             profile,
             junit,
             json,
@@ -673,6 +723,7 @@ fn main() -> ExitCode {
                     target,
                     &source,
                     strict,
+                    &divergences,
                     profile,
                     junit,
                     json,

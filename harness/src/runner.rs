@@ -52,22 +52,53 @@ pub struct Outcome {
 }
 
 /// A known, explained difference between a target and Kafka: the scenario is expected to fail
-/// there. Kept in `harness/divergences.json`.
+/// there. Ours are kept in `harness/divergences.json`; a vendor keeps theirs in a file of the same
+/// form (`check --divergences FILE`).
 #[derive(Debug, Clone, serde::Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Divergence {
     pub scenario: String,
     pub rules: Vec<String>,
-    /// `embedded`, or a HOST:PORT.
-    pub target: String,
+    /// `embedded`, or a HOST:PORT; absent for whatever target the run checks.
+    #[serde(default)]
+    pub target: Option<String>,
     pub reason: String,
     pub evidence: String,
+    /// The file it came from.
+    #[serde(skip)]
+    pub source: String,
 }
+
+const BUILT_IN_DIVERGENCES: &str = "harness/divergences.json";
 
 /// The divergences recorded for the reference coordinator and other targets.
 pub fn divergences() -> Vec<Divergence> {
-    serde_json::from_str(include_str!("../divergences.json"))
+    parse_divergences(BUILT_IN_DIVERGENCES, include_str!("../divergences.json"))
         .expect("harness/divergences.json is valid")
+}
+
+/// Reads a file of divergences; an error names the file, line and column.
+pub fn load_divergences(path: &std::path::Path) -> Result<Vec<Divergence>, String> {
+    let text =
+        std::fs::read_to_string(path).map_err(|error| format!("{}: {error}", path.display()))?;
+    parse_divergences(&path.display().to_string(), &text)
+}
+
+fn parse_divergences(source: &str, text: &str) -> Result<Vec<Divergence>, String> {
+    let mut divergences: Vec<Divergence> = serde_json::from_str(text).map_err(|error| {
+        let position = format!(" at line {} column {}", error.line(), error.column());
+        let message = error.to_string();
+        format!(
+            "{source}:{}:{}: not a list of divergences: {}",
+            error.line(),
+            error.column(),
+            message.strip_suffix(&position).unwrap_or(&message)
+        )
+    })?;
+    for divergence in &mut divergences {
+        divergence.source = source.to_owned();
+    }
+    Ok(divergences)
 }
 
 /// Marks the failures a recorded divergence explains, and fails a recorded divergence that no
@@ -78,7 +109,8 @@ pub fn apply_divergences(
     divergences: &[Divergence],
 ) {
     let target = target.to_string();
-    for divergence in divergences.iter().filter(|d| d.target == target) {
+    let applies = |d: &&Divergence| d.target.as_ref().is_none_or(|named| *named == target);
+    for divergence in divergences.iter().filter(applies) {
         let Some(outcome) = outcomes
             .iter_mut()
             .find(|o| o.scenario == divergence.scenario)
@@ -93,10 +125,10 @@ pub fn apply_divergences(
             }
             Verdict::Pass => {
                 outcome.verdict = Verdict::Fail;
-                outcome.reason = Some(
-                    "a divergence recorded in harness/divergences.json no longer fires: remove it"
-                        .to_owned(),
-                );
+                outcome.reason = Some(format!(
+                    "a divergence recorded in {} no longer fires: remove it",
+                    divergence.source
+                ));
             }
             Verdict::Skip | Verdict::Divergent => {}
         }
@@ -722,9 +754,10 @@ mod tests {
         let divergence = Divergence {
             scenario: "s".to_owned(),
             rules: vec!["R46".to_owned()],
-            target: "embedded".to_owned(),
+            target: Some("embedded".to_owned()),
             reason: "why".to_owned(),
             evidence: "how we know".to_owned(),
+            source: "mine.json".to_owned(),
         };
         let mut outcomes = vec![outcome("s", Verdict::Fail), outcome("t", Verdict::Fail)];
         apply_divergences(
@@ -748,8 +781,25 @@ mod tests {
         );
 
         let mut outcomes = vec![outcome("s", Verdict::Pass)];
-        apply_divergences(&mut outcomes, &TargetSpec::Embedded, &[divergence]);
+        apply_divergences(
+            &mut outcomes,
+            &TargetSpec::Embedded,
+            std::slice::from_ref(&divergence),
+        );
         assert_eq!(outcomes[0].verdict, Verdict::Fail);
+        assert_eq!(
+            outcomes[0].reason.as_deref(),
+            Some("a divergence recorded in mine.json no longer fires: remove it")
+        );
+
+        // A divergence that names no target holds for every target.
+        let anywhere = Divergence {
+            target: None,
+            ..divergence
+        };
+        let mut outcomes = vec![outcome("s", Verdict::Fail)];
+        apply_divergences(&mut outcomes, &kafka, &[anywhere]);
+        assert_eq!(outcomes[0].verdict, Verdict::Divergent);
     }
 
     #[test]
@@ -761,7 +811,16 @@ mod tests {
                 .find(|s| s.name == divergence.scenario)
                 .unwrap_or_else(|| panic!("{} is not in the catalogue", divergence.scenario));
             assert_eq!(scenario.rules, divergence.rules, "{}", divergence.scenario);
+            assert!(divergence.target.is_some(), "{}", divergence.scenario);
         }
+    }
+
+    #[test]
+    fn a_divergence_file_that_does_not_parse_is_named_with_its_position() {
+        assert_eq!(
+            parse_divergences("mine.json", "[{\"scenario\": 1}]").unwrap_err(),
+            "mine.json:1:15: not a list of divergences: invalid type: integer `1`, expected a string"
+        );
     }
 
     #[test]
