@@ -12,7 +12,7 @@ use streamspec_protocol::kafka::{StreamsGroupDescribeRequest, StreamsGroupHeartb
 use crate::matcher;
 use crate::scenario::{AclOperation, AclResource, Profile, Scenario, Step, Template};
 use crate::target::{Target, TargetSpec};
-use crate::transport::{Exchange, TransportError};
+use crate::transport::{Exchange, TransportError, TransportResult};
 
 /// How a scenario ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -526,74 +526,8 @@ pub async fn run_scenario(scenario: &Scenario, settings: &RunSettings) -> Outcom
             &scenario.requires.broker_configs,
         )
         .await?;
-        let profiles = &scenario.requires.profiles;
-        if !profiles.is_empty() && !profiles.contains(&settings.profile) {
-            let named: Vec<String> = profiles.iter().map(Profile::to_string).collect();
-            return Ok(Some(format!(
-                "states the behaviour of {}; this run expects {} (--expect)",
-                named.join(" and "),
-                settings.profile
-            )));
-        }
-        if let Some(needed) = scenario.requires.heartbeat_version {
-            if target.heartbeat_version() < needed {
-                return Ok(Some(format!(
-                    "needs StreamsGroupHeartbeat v{needed}; the target speaks v{}",
-                    target.heartbeat_version()
-                )));
-            }
-        }
-        for (index, step) in scenario.steps.iter().enumerate() {
-            let pinned = match (&step.heartbeat, &step.describe) {
-                (Some(heartbeat), _) => heartbeat
-                    .version
-                    .map(|v| (v, "StreamsGroupHeartbeat", target.heartbeat_version())),
-                (_, Some(describe)) => describe
-                    .version
-                    .map(|v| (v, "StreamsGroupDescribe", target.describe_version())),
-                _ => None,
-            };
-            if let Some((version, api, offered)) = pinned.filter(|(v, _, offered)| v > offered) {
-                return Ok(Some(format!(
-                    "step {} sends {api} v{version}; the target speaks v{offered}",
-                    index + 1
-                )));
-            }
-        }
-        if let Some(most) = scenario.requires.max_heartbeat_version {
-            if target.heartbeat_version() > most {
-                return Ok(Some(format!(
-                    "describes brokers that speak StreamsGroupHeartbeat v{most} at most; the target speaks v{}",
-                    target.heartbeat_version()
-                )));
-            }
-        }
-        // A broker that caps group size cannot hold a scenario's members; a scenario about that
-        // cap names the config among its requirements instead.
-        const MAX_SIZE: &str = "group.streams.max.size";
-        let members = scenario.joining_members();
-        if members > 1 && !scenario.requires.broker_configs.contains_key(MAX_SIZE) {
-            let found = target.broker_configs(&[MAX_SIZE.to_owned()]).await?;
-            if let Some(max) = found[0].as_deref().and_then(|v| v.parse::<usize>().ok()) {
-                if max < members {
-                    return Ok(Some(format!(
-                        "joins {members} members; the target's {MAX_SIZE} is {max}"
-                    )));
-                }
-            }
-        }
-        if !scenario.requires.broker_configs.is_empty() {
-            let (names, wanted): (Vec<String>, Vec<String>) =
-                scenario.requires.broker_configs.clone().into_iter().unzip();
-            let found = target.broker_configs(&names).await?;
-            for ((name, wanted), found) in names.iter().zip(&wanted).zip(&found) {
-                if found.as_deref() != Some(wanted.as_str()) {
-                    return Ok(Some(format!(
-                        "needs broker config {name}={wanted}; the target has {}",
-                        found.as_deref().unwrap_or("none")
-                    )));
-                }
-            }
+        if let Some(reason) = unmet_requirement(scenario, &mut target, settings.profile).await? {
+            return Ok(Some(reason));
         }
         if let Some(reason) = set_initial_group_configs(&mut target, scenario, &group).await? {
             return Ok(Some(reason));
@@ -637,6 +571,85 @@ pub async fn run_scenario(scenario: &Scenario, settings: &RunSettings) -> Outcom
     }
     outcome.duration_ms = started.elapsed().as_millis() as u64;
     outcome
+}
+
+/// Why `scenario` cannot run on `target` under `profile`, found without changing anything on the
+/// target: a behaviour profile it does not state, API versions, group size, broker configs.
+pub async fn unmet_requirement(
+    scenario: &Scenario,
+    target: &mut Target,
+    profile: Profile,
+) -> TransportResult<Option<String>> {
+    let profiles = &scenario.requires.profiles;
+    if !profiles.is_empty() && !profiles.contains(&profile) {
+        let named: Vec<String> = profiles.iter().map(Profile::to_string).collect();
+        return Ok(Some(format!(
+            "states the behaviour of {}; this run expects {} (--expect)",
+            named.join(" and "),
+            profile
+        )));
+    }
+    if let Some(needed) = scenario.requires.heartbeat_version {
+        if target.heartbeat_version() < needed {
+            return Ok(Some(format!(
+                "needs StreamsGroupHeartbeat v{needed}; the target speaks v{}",
+                target.heartbeat_version()
+            )));
+        }
+    }
+    for (index, step) in scenario.steps.iter().enumerate() {
+        let pinned = match (&step.heartbeat, &step.describe) {
+            (Some(heartbeat), _) => heartbeat
+                .version
+                .map(|v| (v, "StreamsGroupHeartbeat", target.heartbeat_version())),
+            (_, Some(describe)) => describe
+                .version
+                .map(|v| (v, "StreamsGroupDescribe", target.describe_version())),
+            _ => None,
+        };
+        if let Some((version, api, offered)) = pinned.filter(|(v, _, offered)| v > offered) {
+            return Ok(Some(format!(
+                "step {} sends {api} v{version}; the target speaks v{offered}",
+                index + 1
+            )));
+        }
+    }
+    if let Some(most) = scenario.requires.max_heartbeat_version {
+        if target.heartbeat_version() > most {
+            return Ok(Some(format!(
+                "describes brokers that speak StreamsGroupHeartbeat v{most} at most; the target speaks v{}",
+                target.heartbeat_version()
+            )));
+        }
+    }
+    // A broker that caps group size cannot hold a scenario's members; a scenario about that
+    // cap names the config among its requirements instead.
+    const MAX_SIZE: &str = "group.streams.max.size";
+    let members = scenario.joining_members();
+    if members > 1 && !scenario.requires.broker_configs.contains_key(MAX_SIZE) {
+        let found = target.broker_configs(&[MAX_SIZE.to_owned()]).await?;
+        if let Some(max) = found[0].as_deref().and_then(|v| v.parse::<usize>().ok()) {
+            if max < members {
+                return Ok(Some(format!(
+                    "joins {members} members; the target's {MAX_SIZE} is {max}"
+                )));
+            }
+        }
+    }
+    if !scenario.requires.broker_configs.is_empty() {
+        let (names, wanted): (Vec<String>, Vec<String>) =
+            scenario.requires.broker_configs.clone().into_iter().unzip();
+        let found = target.broker_configs(&names).await?;
+        for ((name, wanted), found) in names.iter().zip(&wanted).zip(&found) {
+            if found.as_deref() != Some(wanted.as_str()) {
+                return Ok(Some(format!(
+                    "needs broker config {name}={wanted}; the target has {}",
+                    found.as_deref().unwrap_or("none")
+                )));
+            }
+        }
+    }
+    Ok(None)
 }
 
 /// Sets the scenario's group configs before its first step (spec 9.2), and returns why the
