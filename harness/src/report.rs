@@ -513,6 +513,8 @@ impl Report {
             Some(wire) if verbose => {
                 for line in wire.lines() {
                     writeln!(out, "    {line}").unwrap();
+                    out.truncate(out.trim_end().len());
+                    out.push('\n');
                 }
             }
             Some(_) => writeln!(
