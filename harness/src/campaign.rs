@@ -567,6 +567,47 @@ mod tests {
     }
 
     #[test]
+    fn runs_that_could_not_be_set_up_are_an_error_never_a_violation() {
+        let result = CampaignResult {
+            runs: 0,
+            operations: 0,
+            heartbeats: 0,
+            elapsed: Duration::from_millis(20),
+            finding: None,
+            known_issues: 0,
+            first_known_issue: None,
+            setup_errors: vec!["run 0: CreateTopics answered POLICY_VIOLATION (44)".to_owned()],
+            stopped_early: Some("a run could not be carried out".to_owned()),
+            cleanup_errors: Vec::new(),
+            witnesses: Witnesses::default(),
+        };
+        let report = report(&config(), &result, None);
+        assert_eq!(report.verdict(), crate::report::RunVerdict::Failed);
+        let errors: Vec<(&str, Option<&str>)> = report
+            .outcomes
+            .iter()
+            .filter(|outcome| outcome.verdict != Verdict::Skip)
+            .map(|outcome| (outcome.scenario.as_str(), outcome.reason.as_deref()))
+            .collect();
+        assert_eq!(
+            errors,
+            [(
+                "run set-up",
+                Some("run 0: CreateTopics answered POLICY_VIOLATION (44)")
+            )]
+        );
+        assert_eq!(report.outcomes[0].verdict, Verdict::Error);
+        // Nothing ran, so no witness is reported as unreached.
+        assert!(report.warnings.is_empty());
+        let json: serde_json::Value = serde_json::from_str(&report.json()).unwrap();
+        assert_eq!(json["passed"], false);
+        assert_eq!(json["stopped_early"], "a run could not be carried out");
+        assert!(report
+            .human(crate::report::Console::default())
+            .contains("\nstopped early: a run could not be carried out\n"));
+    }
+
+    #[test]
     fn a_seed_draws_the_same_inputs() {
         let config = config();
         assert_eq!(config.input(3), config.input(3));
