@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 use crate::embedded::EmbeddedTarget;
-use crate::report::Report;
+use crate::report::{Report, WitnessCount};
 use crate::runner::{Outcome, Verdict};
 use crate::scenario::Grade;
 use crate::simulation::cluster::RemoteCluster;
@@ -120,8 +120,11 @@ pub struct CampaignResult {
     /// How many runs met a known defect of the target, and the first of them.
     pub known_issues: u64,
     pub first_known_issue: Option<(u64, &'static KnownIssue)>,
-    /// Runs that could not be set up, which end the campaign (not protocol findings).
+    /// Runs that could not be carried out (set-up or a change of topics failed), which end the
+    /// campaign; errors of the run, not protocol findings.
     pub setup_errors: Vec<String>,
+    /// Why the campaign ended before its duration was up, when it did.
+    pub stopped_early: Option<String>,
     /// Runs whose topics could not be removed afterwards.
     pub cleanup_errors: Vec<String>,
     pub witnesses: Witnesses,
@@ -398,7 +401,19 @@ pub fn run(config: &CampaignConfig, progress: &Progress) -> CampaignResult {
         }
     });
     let elapsed = started.elapsed();
-    let finding = found.into_inner().unwrap().map(|(run, input, record)| {
+    let setup_errors = setup_errors.into_inner().unwrap();
+    let found = found.into_inner().unwrap();
+    let stopped_early = match (&found, setup_errors.first()) {
+        (Some((run, _, record)), _) => Some(format!(
+            "run {run} violated \"{}\"; a campaign stops at its first violation",
+            record.violation.as_ref().map_or("", |v| v.invariant.name)
+        )),
+        (None, Some(error)) => Some(format!(
+            "a run could not be carried out ({error}); a campaign stops at the first such run"
+        )),
+        (None, None) => None,
+    };
+    let finding = found.map(|(run, input, record)| {
         let drawn_operations = input.operations.len();
         let (input, record) = shrink(config, run, input, record);
         let violation = record.violation.expect("a shrunk run still fails");
@@ -419,83 +434,128 @@ pub fn run(config: &CampaignConfig, progress: &Progress) -> CampaignResult {
         finding,
         known_issues: progress.known_issues.load(Ordering::Relaxed),
         first_known_issue: known.into_inner().unwrap(),
-        setup_errors: setup_errors.into_inner().unwrap(),
+        setup_errors,
+        stopped_early,
         cleanup_errors: cleanup_errors.into_inner().unwrap(),
         witnesses: witnesses.into_inner().unwrap(),
     }
 }
 
-/// The campaign as a report of `check`'s kind: an entry per invariant.
+/// The campaign as a report of `check`'s kind: an entry per invariant, and one for runs that
+/// could not be carried out (an error, never blamed on an invariant).
 pub fn report(
     config: &CampaignConfig,
     result: &CampaignResult,
     trace_file: Option<&str>,
 ) -> Report {
-    let outcomes = oracle::ALL
+    let duration_ms = result.elapsed.as_millis() as u64;
+    let mut outcomes = Vec::new();
+    if !result.setup_errors.is_empty() {
+        outcomes.push(Outcome {
+            scenario: "run set-up".to_owned(),
+            title: "every run can be set up and carried out (topics, group configs)".to_owned(),
+            rules: vec!["set-up".to_owned()],
+            grade: Grade::Must,
+            source: "fuzz".to_owned(),
+            verdict: Verdict::Error,
+            reason: Some(result.setup_errors.join("; ")),
+            step: None,
+            wire: None,
+            duration_ms,
+        });
+    }
+    outcomes.extend(oracle::ALL.iter().map(|invariant| {
+        let violated = result
+            .finding
+            .as_ref()
+            .filter(|finding| finding.violation.invariant == *invariant);
+        let (verdict, reason) = if let Some(finding) = violated {
+            let replay = trace_file.map_or(String::new(), |file| {
+                format!(
+                    "; replay: streamspec replay {file} --target {}",
+                    config.target
+                )
+            });
+            (
+                Verdict::Fail,
+                Some(format!(
+                    "run {} (shrunk from {} to {} operations): {}{replay}",
+                    finding.run,
+                    finding.drawn_operations,
+                    finding.input.operations.len(),
+                    finding.violation
+                )),
+            )
+        } else if let Some((run, issue)) = result
+            .first_known_issue
+            .filter(|(_, issue)| issue.invariant == *invariant)
+        {
+            (
+                Verdict::Divergent,
+                Some(format!(
+                    "{} runs met the known issue {} (first: run {run}): {}; evidence: {}",
+                    result.known_issues, issue.id, issue.reason, issue.evidence
+                )),
+            )
+        } else if result.runs == 0 {
+            (Verdict::Skip, Some("no run finished".to_owned()))
+        } else if *invariant == &oracle::DETERMINISTIC && !config.check_determinism {
+            (
+                Verdict::Skip,
+                Some("not asked for (--check-determinism)".to_owned()),
+            )
+        } else {
+            (Verdict::Pass, None)
+        };
+        Outcome {
+            scenario: invariant.name.to_owned(),
+            title: format!("{} ({})", invariant.name, invariant.rules),
+            rules: vec![invariant.name.to_owned()],
+            grade: Grade::Must,
+            source: "fuzz".to_owned(),
+            verdict,
+            reason,
+            step: None,
+            wire: violated.map(|finding| finding.slice.clone()),
+            duration_ms,
+        }
+    }));
+    let mut report = Report::new(
+        "fuzz",
+        config.target.to_string(),
+        config.run_id.clone(),
+        false,
+        outcomes,
+    );
+    report.witnesses = result
+        .witnesses
+        .counts()
         .iter()
-        .map(|invariant| {
-            let violated = result
-                .finding
-                .as_ref()
-                .filter(|finding| finding.violation.invariant == *invariant);
-            let (verdict, reason) = if let Some(finding) = violated {
-                let replay = trace_file.map_or(String::new(), |file| {
-                    format!(
-                        "; replay: streamspec replay {file} --target {}",
-                        config.target
-                    )
-                });
-                (
-                    Verdict::Fail,
-                    Some(format!(
-                        "run {} (shrunk from {} to {} operations): {}{replay}",
-                        finding.run,
-                        finding.drawn_operations,
-                        finding.input.operations.len(),
-                        finding.violation
-                    )),
-                )
-            } else if let Some((run, issue)) = result
-                .first_known_issue
-                .filter(|(_, issue)| issue.invariant == *invariant)
-            {
-                (
-                    Verdict::Divergent,
-                    Some(format!(
-                        "{} runs met the known issue {} (first: run {run}): {}; evidence: {}",
-                        result.known_issues, issue.id, issue.reason, issue.evidence
-                    )),
-                )
-            } else if result.runs == 0 {
-                (Verdict::Skip, Some("no run finished".to_owned()))
-            } else if *invariant == &oracle::DETERMINISTIC && !config.check_determinism {
-                (
-                    Verdict::Skip,
-                    Some("not asked for (--check-determinism)".to_owned()),
-                )
-            } else {
-                (Verdict::Pass, None)
-            };
-            Outcome {
-                scenario: invariant.name.to_owned(),
-                title: format!("{} ({})", invariant.name, invariant.rules),
-                rules: vec![invariant.name.to_owned()],
-                grade: Grade::Must,
-                source: "fuzz".to_owned(),
-                verdict,
-                reason,
-                step: None,
-                wire: violated.map(|finding| finding.slice.clone()),
-                duration_ms: result.elapsed.as_millis() as u64,
-            }
+        .map(|(name, count)| WitnessCount {
+            name: (*name).to_owned(),
+            count: *count,
         })
         .collect();
-    Report {
-        target: config.target.to_string(),
-        run_id: config.run_id.clone(),
-        strict: false,
-        outcomes,
+    // Unreached witnesses say something only when runs finished.
+    if result.runs > 0 {
+        report.warnings.extend(
+            report
+                .witnesses
+                .iter()
+                .filter(|witness| witness.count == 0)
+                .map(|witness| {
+                    format!(
+                        "no run reached \"{}\"; the generator may be too weak there",
+                        witness.name
+                    )
+                }),
+        );
     }
+    report
+        .warnings
+        .extend(result.cleanup_errors.iter().cloned());
+    report.stopped_early = result.stopped_early.clone();
+    report
 }
 
 #[cfg(test)]
@@ -516,6 +576,47 @@ mod tests {
             run_id: "t".to_owned(),
             shrink_budget: Duration::from_secs(5),
         }
+    }
+
+    #[test]
+    fn runs_that_could_not_be_set_up_are_an_error_never_a_violation() {
+        let result = CampaignResult {
+            runs: 0,
+            operations: 0,
+            heartbeats: 0,
+            elapsed: Duration::from_millis(20),
+            finding: None,
+            known_issues: 0,
+            first_known_issue: None,
+            setup_errors: vec!["run 0: CreateTopics answered POLICY_VIOLATION (44)".to_owned()],
+            stopped_early: Some("a run could not be carried out".to_owned()),
+            cleanup_errors: Vec::new(),
+            witnesses: Witnesses::default(),
+        };
+        let report = report(&config(), &result, None);
+        assert_eq!(report.verdict(), crate::report::RunVerdict::Failed);
+        let errors: Vec<(&str, Option<&str>)> = report
+            .outcomes
+            .iter()
+            .filter(|outcome| outcome.verdict != Verdict::Skip)
+            .map(|outcome| (outcome.scenario.as_str(), outcome.reason.as_deref()))
+            .collect();
+        assert_eq!(
+            errors,
+            [(
+                "run set-up",
+                Some("run 0: CreateTopics answered POLICY_VIOLATION (44)")
+            )]
+        );
+        assert_eq!(report.outcomes[0].verdict, Verdict::Error);
+        // Nothing ran, so no witness is reported as unreached.
+        assert!(report.warnings.is_empty());
+        let json: serde_json::Value = serde_json::from_str(&report.json()).unwrap();
+        assert_eq!(json["passed"], false);
+        assert_eq!(json["stopped_early"], "a run could not be carried out");
+        assert!(report
+            .human(crate::report::Console::default())
+            .contains("\nstopped early: a run could not be carried out\n"));
     }
 
     #[test]

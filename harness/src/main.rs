@@ -1,20 +1,66 @@
 //! `streamspec`: grades a Kafka Streams rebalance protocol coordinator rule by rule.
 
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write as _};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use streamspec::campaign::{self, CampaignConfig, Progress, Trace};
-use streamspec::report::Report;
+use streamspec::report::{Console, Detail, Report};
 use streamspec::runner::{run_scenario, RunSettings, Verdict};
 use streamspec::scenario::{self, Profile, Scenario};
 use streamspec::target::TargetSpec;
 use streamspec::transport::Connection;
+
+/// How often a progress line goes to a standard error that is no terminal (a CI log).
+const PROGRESS_EVERY: Duration = Duration::from_secs(5);
+
+/// Writes to standard output. A reader may close it early (`streamspec list | head -1`): from
+/// then on output is dropped quietly and the command still finishes, with its reports and its
+/// exit code.
+fn write_stdout(text: std::fmt::Arguments) {
+    static CLOSED: AtomicBool = AtomicBool::new(false);
+    if CLOSED.load(Ordering::Relaxed) {
+        return;
+    }
+    let mut stdout = std::io::stdout().lock();
+    if let Err(error) = stdout.write_fmt(text).and_then(|()| stdout.flush()) {
+        CLOSED.store(true, Ordering::Relaxed);
+        if error.kind() != std::io::ErrorKind::BrokenPipe {
+            eprintln!("streamspec: cannot write to standard output: {error}");
+        }
+    }
+}
+
+macro_rules! out {
+    ($($arg:tt)*) => { write_stdout(format_args!($($arg)*)) };
+}
+
+macro_rules! outln {
+    () => { out!("\n") };
+    ($($arg:tt)*) => { out!("{}\n", format_args!($($arg)*)) };
+}
+
+/// The console's width: `COLUMNS` when set, else the terminal's, else 80 (output to a file or
+/// a pipe).
+fn console_width() -> usize {
+    std::env::var("COLUMNS")
+        .ok()
+        .and_then(|columns| columns.trim().parse().ok())
+        .filter(|columns| *columns > 0)
+        .or_else(|| {
+            std::io::stdout()
+                .is_terminal()
+                .then(|| console::Term::stdout().size_checked())
+                .flatten()
+                .map(|(_, columns)| usize::from(columns))
+        })
+        .unwrap_or(80)
+}
 
 const EXAMPLES: &str = "Examples:
   streamspec check
@@ -71,6 +117,12 @@ enum Command {
         /// Whose behaviour to expect where Kafka releases differ.
         #[arg(long = "expect", value_enum, default_value_t = Profile::Kafka44)]
         profile: Profile,
+        /// Also print a line per scenario with its title, and each failure's wire exchange.
+        #[arg(short, long, conflicts_with = "quiet")]
+        verbose: bool,
+        /// Print only failures and the summary.
+        #[arg(short, long)]
+        quiet: bool,
         /// Write a JUnit XML report.
         #[arg(long, value_name = "FILE")]
         junit: Option<PathBuf>,
@@ -247,14 +299,14 @@ fn list(source: &ScenarioSource, evidence: bool) -> Result<ExitCode, String> {
     }
     for (rule, scenarios) in &by_rule {
         for scenario in scenarios {
-            println!(
+            outln!(
                 "R{rule:<4} {:<13} {:<40} {}",
                 scenario.grade.to_string(),
                 scenario.name,
                 scenario.title
             );
             if let Some(text) = scenario.evidence.as_ref().filter(|_| evidence) {
-                println!("      evidence: {text}");
+                outln!("      evidence: {text}");
             }
         }
     }
@@ -262,7 +314,7 @@ fn list(source: &ScenarioSource, evidence: bool) -> Result<ExitCode, String> {
         .iter()
         .filter(|scenario| scenario.evidence.is_some())
         .count();
-    println!(
+    outln!(
         "\n{} rules, {} scenarios ({with_evidence} carry evidence from the real broker: --evidence)",
         by_rule.len(),
         scenarios.len()
@@ -334,6 +386,7 @@ async fn check(
     strict: bool,
     divergence_files: &[PathBuf],
     profile: Profile,
+    detail: Detail,
     junit: Option<PathBuf>,
     json: Option<PathBuf>,
     jobs: u16,
@@ -378,8 +431,10 @@ async fn check(
         profile,
     });
 
-    let progress = ProgressBar::new(scenarios.len() as u64);
-    if std::io::stderr().is_terminal() {
+    let total = scenarios.len();
+    let progress = ProgressBar::new(total as u64);
+    let bar_shown = std::io::stderr().is_terminal();
+    if bar_shown {
         progress.set_style(
             ProgressStyle::with_template("{bar:40} {pos}/{len} scenarios, {msg}")
                 .expect("a valid template"),
@@ -412,7 +467,20 @@ async fn check(
     }
     let mut outcomes = Vec::new();
     let mut failed = 0;
-    while let Some(joined) = tasks.join_next().await {
+    // Without a terminal for the bar (a CI log), a line every few seconds shows the run lives.
+    let mut ticker =
+        tokio::time::interval_at(tokio::time::Instant::now() + PROGRESS_EVERY, PROGRESS_EVERY);
+    loop {
+        let joined = tokio::select! {
+            joined = tasks.join_next() => joined,
+            _ = ticker.tick(), if !bar_shown => {
+                eprintln!("streamspec: {}/{total} scenarios done, {failed} failed", outcomes.len());
+                continue;
+            }
+        };
+        let Some(joined) = joined else {
+            break;
+        };
         let (index, outcome) =
             joined.map_err(|error| format!("a scenario task failed: {error}"))?;
         if matches!(
@@ -429,19 +497,16 @@ async fn check(
     outcomes.sort_by_key(|(index, _)| *index);
     let mut outcomes: Vec<_> = outcomes.into_iter().map(|(_, outcome)| outcome).collect();
     streamspec::runner::apply_divergences(&mut outcomes, &target, &divergences);
-    let report = Report {
-        target: target.to_string(),
-        run_id,
-        strict,
-        outcomes,
-    };
-    print!("{}", report.human());
+    let report = Report::new("check", target.to_string(), run_id, strict, outcomes);
+    out!(
+        "{}",
+        report.human(Console {
+            detail,
+            width: console_width(),
+        })
+    );
     write_reports(&report, junit, json)?;
-    Ok(if report.passed() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    })
+    Ok(ExitCode::from(report.verdict().exit_code()))
 }
 
 /// A replication factor: 1 or more, or -1 for the broker's default.
@@ -482,8 +547,8 @@ struct FuzzFlags {
 fn fuzz(flags: FuzzFlags) -> Result<ExitCode, String> {
     let config = &flags.config;
     // The run's seed and configuration first, so that any output can be reproduced.
-    println!("{}", config.command());
-    println!(
+    outln!("{}", config.command());
+    outln!(
         "run id {}; about {} operations per run, each run a fresh group{}",
         config.run_id,
         config.operations,
@@ -494,22 +559,30 @@ fn fuzz(flags: FuzzFlags) -> Result<ExitCode, String> {
     );
     let progress = Progress::default();
     let bar = ProgressBar::new_spinner();
-    if !std::io::stderr().is_terminal() {
+    let bar_shown = std::io::stderr().is_terminal();
+    if !bar_shown {
         bar.set_draw_target(ProgressDrawTarget::hidden());
     }
     let started = std::time::Instant::now();
+    let mut last_line = started;
     let result = std::thread::scope(|scope| {
         let campaign = scope.spawn(|| campaign::run(config, &progress));
         while !campaign.is_finished() {
             let seconds = started.elapsed().as_secs_f64().max(1e-9);
             let heartbeats = progress.heartbeats.load(Ordering::Relaxed);
-            bar.set_message(format!(
+            let message = format!(
                 "{} runs, {} operations, {:.0} heartbeats/s, {} violations",
                 progress.runs.load(Ordering::Relaxed),
                 progress.operations.load(Ordering::Relaxed),
                 heartbeats as f64 / seconds,
                 progress.violations.load(Ordering::Relaxed)
-            ));
+            );
+            // Without a terminal for the bar (a CI log), a line every few seconds.
+            if !bar_shown && last_line.elapsed() >= PROGRESS_EVERY {
+                eprintln!("streamspec: {message}");
+                last_line = std::time::Instant::now();
+            }
+            bar.set_message(message);
             bar.tick();
             std::thread::sleep(Duration::from_millis(100));
         }
@@ -531,9 +604,15 @@ fn fuzz(flags: FuzzFlags) -> Result<ExitCode, String> {
         trace_file = Some(file);
     }
     let report = campaign::report(config, &result, trace_file.as_deref());
-    print!("{}", report.human());
+    out!(
+        "{}",
+        report.human(Console {
+            detail: Detail::Normal,
+            width: console_width(),
+        })
+    );
     let seconds = result.elapsed.as_secs_f64().max(1e-9);
-    println!(
+    outln!(
         "{} runs, {} operations ({:.0}/s), {} heartbeats ({:.0}/s) in {:.1} s with the oracle on",
         result.runs,
         result.operations,
@@ -542,34 +621,15 @@ fn fuzz(flags: FuzzFlags) -> Result<ExitCode, String> {
         result.heartbeats as f64 / seconds,
         seconds
     );
-    let witnesses: Vec<String> = result
-        .witnesses
-        .counts()
-        .iter()
-        .map(|(name, count)| format!("{name} {count}"))
-        .collect();
-    println!("sometimes: {}", witnesses.join(", "));
-    for (name, _) in result.witnesses.counts().iter().filter(|(_, n)| *n == 0) {
-        println!("warning: no run reached \"{name}\"; the generator may be too weak there");
-    }
-    for error in result.setup_errors.iter().chain(&result.cleanup_errors) {
-        println!("error: {error}");
-    }
     if let Some(file) = &trace_file {
-        println!("trace: {file}");
-        println!(
+        outln!("trace: {file}");
+        outln!(
             "replay: streamspec replay {file} --target {}",
             config.target
         );
     }
     write_reports(&report, flags.junit, flags.json)?;
-    Ok(if !report.passed() {
-        ExitCode::from(1)
-    } else if !result.setup_errors.is_empty() {
-        ExitCode::from(2)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(ExitCode::from(report.verdict().exit_code()))
 }
 
 fn replay(
@@ -604,9 +664,12 @@ fn replay(
         replication_factor,
         shrink_budget: Duration::ZERO,
     };
-    println!(
+    outln!(
         "replaying run {} of seed {} (found on {}): {}",
-        trace.run, trace.seed, trace.target, trace.violation
+        trace.run,
+        trace.seed,
+        trace.target,
+        trace.violation
     );
     let names = streamspec::simulation::setup::Names::new(&match config.target {
         TargetSpec::Embedded => String::new(),
@@ -615,18 +678,20 @@ fn replay(
     let record = campaign::run_once(&config, names, &trace.input)?;
     if history {
         for event in &record.history {
-            print!("{}", event.render());
+            out!("{}", event.render());
         }
     }
     match &record.violation {
         None => {
             if let Some(issue) = record.known_issue {
-                println!(
+                outln!(
                     "known issue {} (waives \"{}\"): {}",
-                    issue.id, issue.invariant.name, issue.reason
+                    issue.id,
+                    issue.invariant.name,
+                    issue.reason
                 );
             }
-            println!(
+            outln!(
                 "{} operations, {} exchanges, no violation",
                 trace.input.operations.len(),
                 record.history.len()
@@ -634,8 +699,8 @@ fn replay(
             Ok(ExitCode::SUCCESS)
         }
         Some(violation) => {
-            println!("VIOLATION: {violation}");
-            print!("{}", violation.slice(&record.history));
+            outln!("VIOLATION: {violation}");
+            out!("{}", violation.slice(&record.history));
             Ok(ExitCode::from(1))
         }
     }
@@ -709,6 +774,8 @@ fn main() -> ExitCode {
             strict,
             divergences,
             profile,
+            verbose,
+            quiet,
             junit,
             json,
             jobs,
@@ -717,6 +784,11 @@ fn main() -> ExitCode {
             run_id,
         } => {
             let local = tokio::task::LocalSet::new();
+            let detail = match (verbose, quiet) {
+                (true, _) => Detail::Verbose,
+                (_, true) => Detail::Quiet,
+                _ => Detail::Normal,
+            };
             local.block_on(
                 &runtime,
                 check(
@@ -725,6 +797,7 @@ fn main() -> ExitCode {
                     strict,
                     &divergences,
                     profile,
+                    detail,
                     junit,
                     json,
                     jobs,

@@ -353,24 +353,41 @@ pub struct RunRecord {
     pub cleanup_error: Option<String>,
 }
 
+/// Why a run stopped before its end.
+#[derive(Debug)]
+pub enum Halt {
+    /// The coordinator broke an invariant.
+    Violation(Violation),
+    /// Creating, growing or deleting a topic failed. Those are admin requests, not the protocol
+    /// under test, so the run could not be carried out and nothing is proven against the target.
+    TopicChange(String),
+}
+
 /// Runs `input` against `cluster` under `names`: set-up, operations, settling, clean-up. An error
-/// is a set-up that failed, before any operation.
+/// is a run that could not be carried out: its set-up or a change of its topics failed.
 pub fn execute<C: Cluster>(
     cluster: C,
     names: Names,
     input: &RunInput,
 ) -> Result<RunRecord, String> {
     let mut simulation = Simulation::new(cluster, input.setup.clone(), names)?;
-    let violation = input
+    let halt = input
         .operations
         .iter()
         .try_for_each(|operation| simulation.step(*operation))
-        .and_then(|()| simulation.settle())
+        .and_then(|()| simulation.settle().map_err(Halt::Violation))
         .err();
     let cleanup_error = simulation
         .cluster
         .finish(&simulation.names, &input.setup)
         .err();
+    let violation = match halt {
+        None => None,
+        Some(Halt::Violation(violation)) => Some(violation),
+        Some(Halt::TopicChange(error)) => {
+            return Err(format!("operation {}: {error}", simulation.operation))
+        }
+    };
     Ok(RunRecord {
         history: simulation.history,
         violation,
@@ -612,8 +629,59 @@ impl<C: Cluster> Simulation<C> {
     }
 
     /// Applies one operation.
-    pub fn step(&mut self, operation: Operation) -> Result<(), Violation> {
+    pub fn step(&mut self, operation: Operation) -> Result<(), Halt> {
         self.operation += 1;
+        match operation {
+            Operation::Resize { topic, partitions } => self.resize(topic, partitions),
+            Operation::CreateLateTopic => self.create_late_topic(),
+            Operation::DeleteLateTopic => self.delete_late_topic(),
+            _ => return self.exchange_operation(operation).map_err(Halt::Violation),
+        }
+        .map_err(Halt::TopicChange)
+    }
+
+    fn resize(&mut self, topic: u8, partitions: u8) -> Result<(), String> {
+        let Some(topic) = self.setup.resizable_topic(topic) else {
+            return Ok(());
+        };
+        // Kafka only grows partition counts.
+        let wanted = i32::from(partitions % MAX_RESIZE) + 1;
+        if wanted <= self.setup.topics[topic] {
+            return Ok(());
+        }
+        self.cluster
+            .resize(&self.names.topic(topic), wanted)
+            .map_err(|error| format!("growing topic {topic} to {wanted}: {error}"))?;
+        self.setup.topics[topic] = wanted;
+        Ok(())
+    }
+
+    fn create_late_topic(&mut self) -> Result<(), String> {
+        let Some(topic) = self.setup.late_topic.filter(|_| !self.late_topic_created) else {
+            return Ok(());
+        };
+        let (name, partitions) = (self.names.topic(topic), self.setup.topics[topic]);
+        self.cluster
+            .create_topic(&name, partitions)
+            .map_err(|error| format!("creating topic {name}: {error}"))?;
+        self.late_topic_created = true;
+        Ok(())
+    }
+
+    fn delete_late_topic(&mut self) -> Result<(), String> {
+        let Some(topic) = self.setup.late_topic.filter(|_| self.late_topic_created) else {
+            return Ok(());
+        };
+        let name = self.names.topic(topic);
+        self.cluster
+            .delete_topic(&name)
+            .map_err(|error| format!("deleting topic {name}: {error}"))?;
+        self.late_topic_created = false;
+        Ok(())
+    }
+
+    /// Applies an operation of the members (all but the changes of topics).
+    fn exchange_operation(&mut self, operation: Operation) -> Result<(), Violation> {
         let member = |m: u8| usize::from(m) % MEMBERS;
         match operation {
             Operation::Join { member: m } => {
@@ -676,23 +744,6 @@ impl<C: Cluster> Simulation<C> {
                 self.cluster.advance(u64::from(ms % MAX_ADVANCE_MS));
                 Ok(())
             }
-            Operation::Resize { topic, partitions } => {
-                let Some(topic) = self.setup.resizable_topic(topic) else {
-                    return Ok(());
-                };
-                // Kafka only grows partition counts.
-                let wanted = i32::from(partitions % MAX_RESIZE) + 1;
-                if wanted <= self.setup.topics[topic] {
-                    return Ok(());
-                }
-                self.cluster
-                    .resize(&self.names.topic(topic), wanted)
-                    .map_err(|error| {
-                        self.unanswered(format!("growing topic {topic} to {wanted}: {error}"))
-                    })?;
-                self.setup.topics[topic] = wanted;
-                Ok(())
-            }
             Operation::TopologyOnHeartbeat { member: m } => {
                 let index = member(m);
                 let Some(epoch) = self.live_epoch(index) else {
@@ -712,26 +763,8 @@ impl<C: Cluster> Simulation<C> {
                 upgraded.epoch += 1;
                 self.join_with_topology(member(m), upgraded)
             }
-            Operation::CreateLateTopic => {
-                let Some(topic) = self.setup.late_topic.filter(|_| !self.late_topic_created) else {
-                    return Ok(());
-                };
-                let (name, partitions) = (self.names.topic(topic), self.setup.topics[topic]);
-                self.cluster
-                    .create_topic(&name, partitions)
-                    .map_err(|error| self.unanswered(format!("creating topic {name}: {error}")))?;
-                self.late_topic_created = true;
-                Ok(())
-            }
-            Operation::DeleteLateTopic => {
-                let Some(topic) = self.setup.late_topic.filter(|_| self.late_topic_created) else {
-                    return Ok(());
-                };
-                let name = self.names.topic(topic);
-                self.cluster
-                    .delete_topic(&name)
-                    .map_err(|error| self.unanswered(format!("deleting topic {name}: {error}")))?;
-                self.late_topic_created = false;
+            // Applied by `step`.
+            Operation::Resize { .. } | Operation::CreateLateTopic | Operation::DeleteLateTopic => {
                 Ok(())
             }
             Operation::Shutdown { member: m } => {
@@ -969,9 +1002,10 @@ mod tests {
         simulation.step(Operation::Join { member: 0 }).unwrap();
         // Pretend the member had been answered a higher epoch than the coordinator knows.
         simulation.last_epoch.insert("m0-0".to_owned(), (9, 0));
-        let violation = simulation
-            .step(Operation::Heartbeat { member: 0 })
-            .unwrap_err();
+        let Err(Halt::Violation(violation)) = simulation.step(Operation::Heartbeat { member: 0 })
+        else {
+            panic!("the heartbeat breaks an invariant");
+        };
         assert_eq!(violation.invariant, &oracle::EPOCH_NEVER_DECREASES);
         assert_eq!(violation.detail, "m0-0 went from epoch 9 to 2");
         assert_eq!(violation.events, [0, 1]);
@@ -988,10 +1022,12 @@ mod tests {
         assert_eq!(violation.events.len(), 1);
     }
 
-    /// The reference, except that heartbeats after the first `answered` go unanswered.
+    /// The reference, except that heartbeats after the first `answered` go unanswered, and
+    /// creating a topic fails when `topics_refused`.
     struct Unanswering {
         inner: EmbeddedTarget,
         answered: usize,
+        topics_refused: bool,
     }
 
     impl Cluster for Unanswering {
@@ -1015,6 +1051,9 @@ mod tests {
             self.inner.resize(topic, partitions)
         }
         fn create_topic(&mut self, topic: &str, partitions: i32) -> Result<(), String> {
+            if self.topics_refused {
+                return Err("CreateTopics answered POLICY_VIOLATION (44)".to_owned());
+            }
             Cluster::create_topic(&mut self.inner, topic, partitions)
         }
         fn delete_topic(&mut self, topic: &str) -> Result<(), String> {
@@ -1039,12 +1078,14 @@ mod tests {
         let cluster = Unanswering {
             inner: EmbeddedTarget::default(),
             answered: 1,
+            topics_refused: false,
         };
         let mut simulation = Simulation::new(cluster, Setup::default(), Names::new("")).unwrap();
         simulation.step(Operation::Join { member: 0 }).unwrap();
-        let violation = simulation
-            .step(Operation::Heartbeat { member: 0 })
-            .unwrap_err();
+        let Err(Halt::Violation(violation)) = simulation.step(Operation::Heartbeat { member: 0 })
+        else {
+            panic!("the heartbeat breaks an invariant");
+        };
         assert_eq!(violation.invariant, &oracle::ANSWERED);
         assert!(
             violation
@@ -1052,6 +1093,26 @@ mod tests {
                 .starts_with("m0-0 got no answer: no answer within 15000 ms; request {"),
             "{}",
             violation.detail
+        );
+    }
+
+    #[test]
+    fn a_failed_topic_change_is_an_error_of_the_run_not_a_violation() {
+        let cluster = Unanswering {
+            inner: EmbeddedTarget::default(),
+            answered: usize::MAX,
+            topics_refused: true,
+        };
+        let input = RunInput {
+            setup: Setup {
+                late_topic: Some(0),
+                ..Setup::default()
+            },
+            operations: vec![Operation::Join { member: 0 }, Operation::CreateLateTopic],
+        };
+        assert_eq!(
+            execute(cluster, Names::new(""), &input).unwrap_err(),
+            "operation 2: creating topic t0: CreateTopics answered POLICY_VIOLATION (44)"
         );
     }
 
