@@ -179,6 +179,21 @@ fn cut(text: &str, width: usize) -> String {
     format!("{}...", kept.trim_end())
 }
 
+/// Words of `text` in lines of at most `width` characters (a longer word gets a line of its own).
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for word in text.split_whitespace() {
+        match lines.last_mut() {
+            Some(line) if line.chars().count() + 1 + word.chars().count() <= width => {
+                line.push(' ');
+                line.push_str(word);
+            }
+            _ => lines.push(word.to_owned()),
+        }
+    }
+    lines
+}
+
 fn first_line(text: Option<&str>) -> &str {
     text.and_then(|text| text.lines().next())
         .unwrap_or_default()
@@ -444,8 +459,8 @@ impl Report {
         out
     }
 
-    /// Skipped scenarios grouped by reason, a line a reason; the names are cut to the width
-    /// unless verbose.
+    /// Skipped scenarios grouped by reason: a line with the scenarios (cut to the width unless
+    /// verbose), then the reason whole, wrapped, since it says what the target lacks.
     fn write_skips(&self, out: &mut String, console: Console) {
         let mut by_reason: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
         for outcome in self.outcomes.iter().filter(|o| o.verdict == Verdict::Skip) {
@@ -454,33 +469,28 @@ impl Report {
                 .or_default()
                 .push(&outcome.scenario);
         }
-        if !by_reason.is_empty() {
-            out.push('\n');
-        }
         for (reason, names) in by_reason {
-            let head = format!("skipped {}: ", plural(names.len(), "scenario"));
-            let full = format!("{head}{reason} ({})", names.join(", "));
-            if console.detail == Detail::Verbose || full.chars().count() <= console.width {
+            let head = format!("\nskipped {} (", plural(names.len(), "scenario"));
+            let full = format!("{head}{}):", names.join(", "));
+            if console.detail == Detail::Verbose || full.chars().count() <= console.width + 1 {
                 writeln!(out, "{full}").unwrap();
-                continue;
-            }
-            // The reason whole where it fits, then as many names as fit.
-            let room = console.width.saturating_sub(head.len() + " (...)".len());
-            let reason = cut(reason, room);
-            let mut shown: Vec<&str> = Vec::new();
-            for name in &names {
-                let length = head.len()
-                    + reason.chars().count()
-                    + shown.iter().map(|s| s.len() + 2).sum::<usize>()
-                    + name.len()
-                    + " (, ...)".len();
-                if length > console.width {
-                    break;
+            } else {
+                let room = (console.width + 1).saturating_sub(head.len() + ", ...):".len());
+                let mut shown: Vec<&str> = Vec::new();
+                for name in &names {
+                    let length: usize =
+                        shown.iter().map(|s| s.len() + 2).sum::<usize>() + name.len();
+                    if length > room {
+                        break;
+                    }
+                    shown.push(name);
                 }
-                shown.push(name);
+                shown.push("...");
+                writeln!(out, "{head}{}):", shown.join(", ")).unwrap();
             }
-            shown.push("...");
-            writeln!(out, "{head}{reason} ({})", shown.join(", ")).unwrap();
+            for line in wrap(reason, console.width.saturating_sub(2)) {
+                writeln!(out, "  {line}").unwrap();
+            }
         }
     }
 
@@ -917,16 +927,26 @@ mod tests {
         });
         assert!(
             narrow.contains(
-                "\nskipped 2 scenarios: needs StreamsGroupHeartbeat v1; the targ... (...)\n"
+                "\nskipped 2 scenarios (R8-a, R8-b):\n  needs StreamsGroupHeartbeat v1; the target speaks v0\n"
             ),
             "{narrow}"
+        );
+        let narrowest = report.human(Console {
+            detail: Detail::Normal,
+            width: 32,
+        });
+        assert!(
+            narrowest.contains(
+                "\nskipped 2 scenarios (R8-a, ...):\n  needs StreamsGroupHeartbeat\n  v1; the target speaks v0\n"
+            ),
+            "{narrowest}"
         );
         let wider = report.human(Console {
             detail: Detail::Normal,
             width: 85,
         });
         assert!(
-            wider.contains("\nskipped 2 scenarios: needs StreamsGroupHeartbeat v1; the target speaks v0 (R8-a, ...)\n"),
+            wider.contains("\nskipped 2 scenarios (R8-a, R8-b):\n  needs StreamsGroupHeartbeat v1; the target speaks v0\n"),
             "{wider}"
         );
         let lines: Vec<&str> = human.lines().collect();
@@ -946,7 +966,7 @@ mod tests {
             detail: Detail::Normal,
             width: 100,
         });
-        assert!(wide.contains("\nskipped 2 scenarios: needs StreamsGroupHeartbeat v1; the target speaks v0 (R8-a, R8-b)\n"), "{wide}");
+        assert!(wide.contains("\nskipped 2 scenarios (R8-a, R8-b):\n  needs StreamsGroupHeartbeat v1; the target speaks v0\n"), "{wide}");
         assert!(!human.contains("api key"), "{human}");
         let verbose = report.human(Console {
             detail: Detail::Verbose,

@@ -644,7 +644,10 @@ pub async fn unmet_requirement(
             if found.as_deref() != Some(wanted.as_str()) {
                 return Ok(Some(format!(
                     "needs broker config {name}={wanted}; the target has {}",
-                    found.as_deref().unwrap_or("none")
+                    found
+                        .as_deref()
+                        .filter(|value| !value.is_empty())
+                        .unwrap_or("none")
                 )));
             }
         }
@@ -691,11 +694,10 @@ async fn set_initial_group_configs(
                 .map(|(name, value)| format!("{name}={value}"))
                 .collect();
             Ok(Some(format!(
-                "needs group config{} {}; the target refuses: {}{}",
-                if wanted.len() > 1 { "s" } else { "" },
-                wanted.join(", "),
+                "the target refuses the group configs the scenario needs: {}{}; they are {}",
                 ErrorCode(error_code),
-                message.map(|text| format!(" ({text})")).unwrap_or_default()
+                message.map(|text| format!(" ({text})")).unwrap_or_default(),
+                wanted.join(", "),
             )))
         }
         Err(error) => Err(error),
