@@ -417,36 +417,69 @@ const RESOURCE_TYPE_GROUP: i8 = 32;
 const RESOURCE_TYPE_BROKER: i8 = 4;
 /// IncrementalAlterConfigs operation SET.
 const CONFIG_SET: i8 = 0;
+/// IncrementalAlterConfigs operation DELETE: back to the broker's default.
+const CONFIG_DELETE: i8 = 1;
 
 impl KafkaTarget {
+    /// One IncrementalAlterConfigs of `group_id`: each config with its operation and value.
+    async fn alter_group_configs(
+        &mut self,
+        group_id: &str,
+        changes: Vec<AlterableConfig>,
+        what: impl FnOnce() -> String,
+    ) -> TransportResult<()> {
+        let resource = AlterConfigsResource::default()
+            .with_resource_type(RESOURCE_TYPE_GROUP)
+            .with_resource_name(StrBytes::from_string(group_id.to_owned()))
+            .with_configs(changes);
+        let request = IncrementalAlterConfigsRequest::default().with_resources(vec![resource]);
+        let response = self
+            .bootstrap
+            .call_kafka(1, &request, "IncrementalAlterConfigs")
+            .await?;
+        first_failure(&response.responses, what)
+    }
+
+    /// Takes group-level configs of `group_id` back to the broker's defaults, so that a run
+    /// leaves none behind.
+    pub async fn delete_group_configs(
+        &mut self,
+        group_id: &str,
+        names: &[String],
+    ) -> TransportResult<()> {
+        let changes = names
+            .iter()
+            .map(|name| {
+                AlterableConfig::default()
+                    .with_name(StrBytes::from_string(name.clone()))
+                    .with_config_operation(CONFIG_DELETE)
+            })
+            .collect();
+        self.alter_group_configs(group_id, changes, || {
+            format!("deleting group configs {names:?}")
+        })
+        .await
+    }
+
     /// Sets group-level configs (e.g. `streams.num.standby.replicas`) of `group_id`.
     pub async fn set_group_configs(
         &mut self,
         group_id: &str,
         configs: &[(String, String)],
     ) -> TransportResult<()> {
-        let resource = AlterConfigsResource::default()
-            .with_resource_type(RESOURCE_TYPE_GROUP)
-            .with_resource_name(StrBytes::from_string(group_id.to_owned()))
-            .with_configs(
-                configs
-                    .iter()
-                    .map(|(name, value)| {
-                        AlterableConfig::default()
-                            .with_name(StrBytes::from_string(name.clone()))
-                            .with_config_operation(CONFIG_SET)
-                            .with_value(Some(StrBytes::from_string(value.clone())))
-                    })
-                    .collect(),
-            );
-        let request = IncrementalAlterConfigsRequest::default().with_resources(vec![resource]);
-        let response = self
-            .bootstrap
-            .call_kafka(1, &request, "IncrementalAlterConfigs")
-            .await?;
-        first_failure(&response.responses, || {
+        let changes = configs
+            .iter()
+            .map(|(name, value)| {
+                AlterableConfig::default()
+                    .with_name(StrBytes::from_string(name.clone()))
+                    .with_config_operation(CONFIG_SET)
+                    .with_value(Some(StrBytes::from_string(value.clone())))
+            })
+            .collect();
+        self.alter_group_configs(group_id, changes, || {
             format!("setting group configs {configs:?}")
-        })?;
+        })
+        .await?;
         // The configs reach the broker's metadata a little later; wait, bounded, until they read
         // back, so that the scenario's next request meets them.
         let names: Vec<String> = configs.iter().map(|(name, _)| name.clone()).collect();

@@ -161,6 +161,8 @@ struct Context {
     topology: Value,
     /// Resources the scenario set ACLs on, to clear when it ends.
     denied: Vec<Resource>,
+    /// Group configs the scenario set, to take back when it ends.
+    configured: Vec<String>,
 }
 
 impl Context {
@@ -308,6 +310,13 @@ async fn run_step(
             .map(|(name, value)| (name.clone(), value.clone()))
             .collect();
         let outcome = target.set_group_configs(&group, &configs).await;
+        if outcome.is_ok() {
+            for (name, _) in configs.iter() {
+                if !context.configured.contains(name) {
+                    context.configured.push(name.clone());
+                }
+            }
+        }
         let Some(pattern) = &step.expect else {
             return outcome.map_err(StepFailure::from);
         };
@@ -515,6 +524,7 @@ pub async fn run_scenario(scenario: &Scenario, settings: &RunSettings) -> Outcom
         members: BTreeMap::new(),
         topology,
         denied: Vec::new(),
+        configured: Vec::new(),
     };
 
     let result = async {
@@ -529,8 +539,9 @@ pub async fn run_scenario(scenario: &Scenario, settings: &RunSettings) -> Outcom
         if let Some(reason) = unmet_requirement(scenario, &mut target, settings.profile).await? {
             return Ok(Some(reason));
         }
-        if let Some(reason) = set_initial_group_configs(&mut target, scenario, &group).await? {
-            return Ok(Some(reason));
+        match set_initial_group_configs(&mut target, scenario, &group).await? {
+            InitialGroupConfigs::Set(names) => context.configured.extend(names),
+            InitialGroupConfigs::Unmet(reason) => return Ok(Some(reason)),
         }
         target
             .create_topics(&created, &format!("{group}-probe"), settings.io_timeout)
@@ -549,6 +560,12 @@ pub async fn run_scenario(scenario: &Scenario, settings: &RunSettings) -> Outcom
         // Internal topics the coordinator created go too; cleaning up is best effort.
         for resource in &context.denied {
             target.remove_acls(resource).await.ok();
+        }
+        if !context.configured.is_empty() {
+            target
+                .delete_group_configs(&group, &context.configured)
+                .await
+                .ok();
         }
         target
             .delete_topics(&all_topics, settings.io_timeout)
@@ -655,14 +672,23 @@ pub async fn unmet_requirement(
     Ok(None)
 }
 
-/// Sets the scenario's group configs before its first step (spec 9.2), and returns why the
-/// scenario cannot run where the target does not know or refuses one the scenario asks for. A
-/// baseline config the target does not know is left alone: the target has no such delay.
-async fn set_initial_group_configs(
+/// What became of a scenario's group configs before its first step.
+#[derive(Debug)]
+pub enum InitialGroupConfigs {
+    /// These were set (none where the target knows none of the baseline).
+    Set(Vec<String>),
+    /// The scenario cannot run, for this reason.
+    Unmet(String),
+}
+
+/// Sets the scenario's group configs before its first step (spec 9.2); the scenario cannot run
+/// where the target does not know or refuses one the scenario asks for. A baseline config the
+/// target does not know is left alone: the target has no such delay.
+pub async fn set_initial_group_configs(
     target: &mut Target,
     scenario: &Scenario,
     group: &str,
-) -> Result<Option<String>, TransportError> {
+) -> TransportResult<InitialGroupConfigs> {
     let known = match target.group_config_names(group).await {
         Ok(names) => names,
         // A target without group configs knows none of them.
@@ -674,16 +700,18 @@ async fn set_initial_group_configs(
         if known.contains(&name) {
             configs.push((name, value));
         } else if own {
-            return Ok(Some(format!(
+            return Ok(InitialGroupConfigs::Unmet(format!(
                 "needs group config {name}={value}; the target does not know {name}"
             )));
         }
     }
     if configs.is_empty() {
-        return Ok(None);
+        return Ok(InitialGroupConfigs::Set(Vec::new()));
     }
     match target.set_group_configs(group, &configs).await {
-        Ok(()) => Ok(None),
+        Ok(()) => Ok(InitialGroupConfigs::Set(
+            configs.into_iter().map(|(name, _)| name).collect(),
+        )),
         Err(TransportError::Broker {
             error_code,
             message,
@@ -693,7 +721,7 @@ async fn set_initial_group_configs(
                 .iter()
                 .map(|(name, value)| format!("{name}={value}"))
                 .collect();
-            Ok(Some(format!(
+            Ok(InitialGroupConfigs::Unmet(format!(
                 "the target refuses the group configs the scenario needs: {}{}; they are {}",
                 ErrorCode(error_code),
                 message.map(|text| format!(" ({text})")).unwrap_or_default(),

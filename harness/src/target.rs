@@ -173,6 +173,19 @@ impl Target {
         }
     }
 
+    /// Takes group-level configs of `group_id` back to their defaults; the embedded cluster goes
+    /// away with the target.
+    pub async fn delete_group_configs(
+        &mut self,
+        group_id: &str,
+        names: &[String],
+    ) -> TransportResult<()> {
+        match self {
+            Target::Kafka(kafka) => kafka.delete_group_configs(group_id, names).await,
+            Target::Embedded(_) => Ok(()),
+        }
+    }
+
     /// Deletes the scenario's topics; the embedded cluster goes away with the target.
     pub async fn delete_topics(
         &mut self,
