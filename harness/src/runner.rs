@@ -9,6 +9,7 @@ use streamspec_coordinator::access::{Operation, Resource};
 use streamspec_protocol::kafka::{StreamsGroupDescribeRequest, StreamsGroupHeartbeatRequest};
 
 use crate::matcher;
+use crate::scenario::variables::{references, Reference};
 use crate::scenario::{AclOperation, AclResource, Scenario, Step, Template};
 use crate::target::{Target, TargetSpec};
 use crate::transport::{Exchange, TransportError};
@@ -166,28 +167,23 @@ fn template_error(reason: String) -> StepFailure {
 fn substitute(value: &Value, variables: &BTreeMap<String, Value>) -> Result<Value, String> {
     match value {
         Value::String(text) => {
-            if let Some(inner) = text
-                .strip_prefix("${")
-                .and_then(|rest| rest.strip_suffix('}'))
-            {
-                if !inner.contains("${") {
-                    return resolve(inner, variables);
+            let references = references(text)?;
+            if let [whole] = references.as_slice() {
+                if whole.range == (0..text.len()) {
+                    return resolve(whole, variables);
                 }
             }
             let mut out = String::new();
-            let mut rest = text.as_str();
-            while let Some(start) = rest.find("${") {
-                out.push_str(&rest[..start]);
-                let end = rest[start..]
-                    .find('}')
-                    .ok_or_else(|| format!("unclosed reference in {text:?}"))?;
-                match resolve(&rest[start + 2..start + end], variables)? {
+            let mut copied = 0;
+            for reference in &references {
+                out.push_str(&text[copied..reference.range.start]);
+                match resolve(reference, variables)? {
                     Value::String(inner) => out.push_str(&inner),
                     other => out.push_str(&other.to_string()),
                 }
-                rest = &rest[start + end + 1..];
+                copied = reference.range.end;
             }
-            out.push_str(rest);
+            out.push_str(&text[copied..]);
             Ok(Value::String(out))
         }
         Value::Array(items) => items
@@ -203,25 +199,25 @@ fn substitute(value: &Value, variables: &BTreeMap<String, Value>) -> Result<Valu
     }
 }
 
-fn resolve(reference: &str, variables: &BTreeMap<String, Value>) -> Result<Value, String> {
-    let (name, offset) = match reference.find(['+', '-']) {
-        Some(position) if position > 0 => {
-            let offset: i64 = reference[position..]
-                .parse()
-                .map_err(|_| format!("bad offset in ${{{reference}}}"))?;
-            (&reference[..position], Some(offset))
-        }
-        _ => (reference, None),
-    };
+fn resolve(
+    reference: &Reference<'_>,
+    variables: &BTreeMap<String, Value>,
+) -> Result<Value, String> {
+    let name = reference.name;
     let value = variables
         .get(name)
         .ok_or_else(|| format!("unknown variable ${{{name}}}"))?;
-    match offset {
+    match reference.offset {
         None => Ok(value.clone()),
-        Some(offset) => value
-            .as_i64()
-            .map(|number| Value::from(number + offset))
-            .ok_or_else(|| format!("${{{name}}} is not a number: {value}")),
+        Some(offset) => {
+            let number = value
+                .as_i64()
+                .ok_or_else(|| format!("${{{name}}} is not a number: {value}"))?;
+            number
+                .checked_add(offset)
+                .map(Value::from)
+                .ok_or_else(|| format!("${{{name}}}{offset:+} is out of range: {number}"))
+        }
     }
 }
 

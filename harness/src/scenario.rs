@@ -52,6 +52,12 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+mod checks;
+pub mod locate;
+pub(crate) mod variables;
+
+pub use checks::{MAX_PARTITIONS, MAX_WAIT_MS};
+
 /// How much a scenario's outcome counts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "UPPERCASE")]
@@ -377,6 +383,15 @@ pub fn parse(source: &str, text: &str) -> Result<Scenario, ScenarioError> {
                 .map_err(|message| invalid(format!("step {}: expect: {message}", index + 1)))?;
         }
     }
+    checks::check(&scenario).map_err(|checks::Invalid { path, message }| {
+        let (line, column) = locate::locate_nearest(text, &path).unwrap_or((0, 0));
+        ScenarioError {
+            source: source.to_owned(),
+            line,
+            column,
+            message,
+        }
+    })?;
     Ok(scenario)
 }
 
