@@ -8,6 +8,7 @@ use serde_json::{json, Value};
 use streamspec_coordinator::access::{Operation, Resource};
 use streamspec_protocol::kafka::{StreamsGroupDescribeRequest, StreamsGroupHeartbeatRequest};
 
+use crate::embedded::TimerStalled;
 use crate::matcher;
 use crate::scenario::variables::{references, Reference};
 use crate::scenario::{AclOperation, AclResource, Scenario, Step, Template};
@@ -149,6 +150,16 @@ impl From<TransportError> for StepFailure {
         StepFailure {
             verdict: Verdict::Error,
             reason: error.to_string(),
+            exchange: None,
+        }
+    }
+}
+
+impl From<TimerStalled> for StepFailure {
+    fn from(stalled: TimerStalled) -> Self {
+        StepFailure {
+            verdict: Verdict::Error,
+            reason: stalled.to_string(),
             exchange: None,
         }
     }
@@ -324,7 +335,7 @@ async fn run_step(
             .map_err(StepFailure::from);
     }
     if let Some(milliseconds) = step.sleep_ms {
-        target.sleep(Duration::from_millis(milliseconds)).await;
+        target.sleep(Duration::from_millis(milliseconds)).await?;
         return Ok(());
     }
     let mut waited_ms = 0;
@@ -349,7 +360,7 @@ async fn run_step(
             }
             // The bound counts the target's time (virtual in process), not the wall clock.
             (Err(_), Some(until)) if waited_ms < until.within_ms => {
-                target.sleep(Duration::from_millis(until.every_ms)).await;
+                target.sleep(Duration::from_millis(until.every_ms)).await?;
                 waited_ms += until.every_ms;
             }
             (Err(reason), until) => {
@@ -604,6 +615,44 @@ mod tests {
             substitute(&json!("${in+1}"), &variables),
             Err("${in} is not a number: \"run-in\"".to_owned())
         );
+    }
+
+    #[test]
+    fn a_coordinator_whose_timer_does_not_advance_is_a_step_error() {
+        let steps = crate::scenario::parse(
+            "stalled.json",
+            r#"{"name": "stalled", "title": "t", "rules": ["R30"], "grade": "MUST",
+                "topics": [{"name": "in"}],
+                "steps": [{"heartbeat": {"member": "a", "as": "join"}}, {"sleep_ms": 7000}]}"#,
+        )
+        .unwrap()
+        .steps;
+        let embedded = crate::embedded::EmbeddedTarget::default()
+            .with_timeouts_fired_by(crate::embedded::tests::forget_timeouts);
+        let mut target = Target::Embedded(Box::new(embedded));
+        let mut context = Context {
+            variables: BTreeMap::from([
+                ("group".to_owned(), json!("g")),
+                ("in".to_owned(), json!("in")),
+            ]),
+            members: BTreeMap::new(),
+            topology: json!({"epoch": 0, "subtopologies": []}),
+            denied: Vec::new(),
+        };
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        runtime.block_on(async {
+            assert!(run_step(&mut target, &steps[0], &mut context).await.is_ok());
+            let Err(failure) = run_step(&mut target, &steps[1], &mut context).await else {
+                panic!("the sleep should fail");
+            };
+            assert_eq!(failure.verdict, Verdict::Error);
+            assert_eq!(
+                failure.reason,
+                "the coordinator's timer does not advance: after handle_timeout at 6000 ms its next deadline is still 6000 ms"
+            );
+        });
     }
 
     fn outcome(scenario: &str, verdict: Verdict) -> Outcome {

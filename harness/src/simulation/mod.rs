@@ -425,6 +425,13 @@ impl<C: Cluster> Simulation<C> {
         self.violation((&oracle::ANSWERED, detail), Vec::new())
     }
 
+    /// Lets time pass; a coordinator whose clock cannot move on is a finding, not a hang.
+    fn advance(&mut self, ms: u64) -> Result<(), Violation> {
+        self.cluster
+            .advance(ms)
+            .map_err(|error| self.unanswered(format!("time cannot pass: {error}")))
+    }
+
     /// The last exchange of `member`, if any.
     fn last_event_of(&self, member: &str) -> Option<usize> {
         self.history
@@ -672,10 +679,7 @@ impl<C: Cluster> Simulation<C> {
                 sim.forget();
                 Ok(())
             }
-            Operation::Advance { ms } => {
-                self.cluster.advance(u64::from(ms % MAX_ADVANCE_MS));
-                Ok(())
-            }
+            Operation::Advance { ms } => self.advance(u64::from(ms % MAX_ADVANCE_MS)),
             Operation::Resize { topic, partitions } => {
                 let Some(topic) = self.setup.resizable_topic(topic) else {
                     return Ok(());
@@ -805,7 +809,7 @@ impl<C: Cluster> Simulation<C> {
             {
                 return Ok(());
             }
-            self.cluster.advance(interval_ms);
+            self.advance(interval_ms)?;
         }
         Err(self.violation(
             (
@@ -1020,7 +1024,7 @@ mod tests {
         fn delete_topic(&mut self, topic: &str) -> Result<(), String> {
             Cluster::delete_topic(&mut self.inner, topic)
         }
-        fn advance(&mut self, ms: u64) {
+        fn advance(&mut self, ms: u64) -> Result<(), String> {
             self.inner.advance(ms)
         }
         fn now_ms(&self) -> u64 {
@@ -1052,6 +1056,22 @@ mod tests {
                 .starts_with("m0-0 got no answer: no answer within 15000 ms; request {"),
             "{}",
             violation.detail
+        );
+    }
+
+    #[test]
+    fn a_coordinator_whose_timer_does_not_advance_fires_instead_of_hanging() {
+        let cluster = EmbeddedTarget::default()
+            .with_timeouts_fired_by(crate::embedded::tests::forget_timeouts);
+        let mut simulation = Simulation::new(cluster, Setup::default(), Names::new("")).unwrap();
+        simulation.step(Operation::Join { member: 0 }).unwrap();
+        let violation = simulation
+            .step(Operation::Advance { ms: 8_000 })
+            .unwrap_err();
+        assert_eq!(violation.invariant, &oracle::ANSWERED);
+        assert_eq!(
+            violation.detail,
+            "time cannot pass: the coordinator's timer does not advance: after handle_timeout at 6000 ms its next deadline is still 6000 ms"
         );
     }
 
