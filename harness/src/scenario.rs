@@ -44,6 +44,14 @@
 //!   `requires: { "max_heartbeat_version": 0 }` skips it where more is negotiated (behaviour of
 //!   brokers without later versions); `requires: { "metadata_version": 30 }` skips it on a broker whose finalized
 //!   `metadata.version` is lower (behaviour that older Kafka releases lack; 29 is 4.2, 30 is 4.3).
+//!
+//! Loading checks more than the JSON shape, and refuses a file at the line and column of the
+//! offending value: a step's `version` must be one the message has (0 to 1 for both); a topic has
+//! 1 to [`MAX_PARTITIONS`] (10,000) partitions, and an internal topic in a topology at most that
+//! many; `sleep_ms` and `until.within_ms` are at most [`MAX_WAIT_MS`] (600,000 ms), `every_ms`
+//! at least 1 and at most `within_ms`; `fields` and `topology` use only the request's JSON field
+//! names, at every depth; and a `${name}` names `group`, a topic, or a capture of an earlier
+//! step (the scenario's `topology` only `group` and topics).
 
 use std::collections::BTreeMap;
 use std::fmt;
