@@ -351,7 +351,8 @@ impl Coordinator {
         StreamsGroupDescribeResponse::default().with_groups(denied.chain(allowed).collect())
     }
 
-    /// The earliest time at which a timeout is due.
+    /// The earliest time at which a timeout is due; after [`Coordinator::handle_timeout`] at
+    /// `now_ms`, always later than `now_ms` (a driver's clock relies on it to move on).
     pub fn next_deadline(&self) -> Option<u64> {
         self.groups.values().filter_map(Group::next_deadline).min()
     }

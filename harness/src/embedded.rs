@@ -41,7 +41,35 @@ pub struct EmbeddedTarget {
     context: RequestContext,
     /// Whether ACLs are enforced, as on a broker started with an authorizer.
     authorizer: bool,
+    /// Hands a due timeout to the coordinator: [`fire_due_timeouts`], or in tests a coordinator
+    /// that misbehaves.
+    fire_timeouts: fn(&mut Coordinator, u64),
 }
+
+fn fire_due_timeouts(coordinator: &mut Coordinator, now_ms: u64) {
+    // Effects of timeouts (members removed) change nothing outside the coordinator here.
+    coordinator.handle_timeout(now_ms);
+}
+
+/// A coordinator whose timer does not advance: a deadline is still due after `handle_timeout`
+/// was called at it, so the virtual clock cannot move on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TimerStalled {
+    pub deadline_ms: u64,
+    pub now_ms: u64,
+}
+
+impl std::fmt::Display for TimerStalled {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the coordinator's timer does not advance: after handle_timeout at {} ms its next deadline is still {} ms",
+            self.now_ms, self.deadline_ms
+        )
+    }
+}
+
+impl std::error::Error for TimerStalled {}
 
 impl Default for EmbeddedTarget {
     fn default() -> Self {
@@ -51,6 +79,7 @@ impl Default for EmbeddedTarget {
             now_ms: 0,
             context: RequestContext::new("streamspec", "/127.0.0.1"),
             authorizer: false,
+            fire_timeouts: fire_due_timeouts,
         }
     }
 }
@@ -246,13 +275,90 @@ impl EmbeddedTarget {
         self.now_ms
     }
 
-    /// Advances the virtual clock by `duration_ms`, firing every timeout due on the way.
-    pub fn sleep(&mut self, duration_ms: u64) {
-        let until = self.now_ms + duration_ms;
+    /// Advances the virtual clock by `duration_ms`, firing every timeout due on the way. Each
+    /// timeout fired must move the coordinator's next deadline past it, so the loop ends.
+    pub fn sleep(&mut self, duration_ms: u64) -> Result<(), TimerStalled> {
+        let until = self.now_ms.saturating_add(duration_ms);
+        let mut fired_at = None;
         while let Some(deadline) = self.coordinator.next_deadline().filter(|d| *d <= until) {
+            if fired_at.is_some_and(|fired_at| deadline <= fired_at) {
+                return Err(TimerStalled {
+                    deadline_ms: deadline,
+                    now_ms: self.now_ms,
+                });
+            }
             self.now_ms = self.now_ms.max(deadline);
-            self.coordinator.handle_timeout(self.now_ms);
+            (self.fire_timeouts)(&mut self.coordinator, self.now_ms);
+            fired_at = Some(self.now_ms);
         }
         self.now_ms = until;
+        Ok(())
+    }
+
+    /// The target with a coordinator whose timeouts fire through `fire_timeouts`.
+    #[cfg(test)]
+    pub(crate) fn with_timeouts_fired_by(
+        mut self,
+        fire_timeouts: fn(&mut Coordinator, u64),
+    ) -> Self {
+        self.fire_timeouts = fire_timeouts;
+        self
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use streamspec_coordinator::Group;
+
+    /// A coordinator that never expires anything: its session deadlines stay where they were.
+    pub(crate) fn forget_timeouts(_: &mut Coordinator, _: u64) {}
+
+    fn join(target: &mut EmbeddedTarget, member: &str) {
+        let request = StreamsGroupHeartbeatRequest::default()
+            .with_group_id("g")
+            .with_member_id(member)
+            .with_rebalance_timeout_ms(30_000)
+            .with_topology(Some(Default::default()))
+            .with_active_tasks(Some(Vec::new()))
+            .with_standby_tasks(Some(Vec::new()))
+            .with_warmup_tasks(Some(Vec::new()))
+            .with_process_id(Some("p".to_owned()))
+            .with_client_tags(Some(Vec::new()));
+        let (response, _) = target.heartbeat(1, &request).unwrap();
+        assert_eq!(response.error_code, 0, "{response:?}");
+    }
+
+    #[test]
+    fn sleeping_past_a_session_timeout_expires_the_member() {
+        let mut target = EmbeddedTarget::default();
+        join(&mut target, "a");
+        assert_eq!(target.coordinator.next_deadline(), Some(6_000));
+        assert_eq!(target.sleep(7_000), Ok(()));
+        assert_eq!(target.now_ms(), 7_000);
+        assert_eq!(target.coordinator.next_deadline(), None);
+        assert_eq!(
+            target.coordinator.group("g").map(Group::state),
+            Some("Empty")
+        );
+    }
+
+    #[test]
+    fn a_timer_that_does_not_advance_is_an_error_not_a_hang() {
+        let mut target = EmbeddedTarget::default().with_timeouts_fired_by(forget_timeouts);
+        assert_eq!(target.sleep(100), Ok(()), "nothing due yet");
+        join(&mut target, "a");
+        let stalled = target.sleep(10_000).unwrap_err();
+        assert_eq!(
+            stalled,
+            TimerStalled {
+                deadline_ms: 6_100,
+                now_ms: 6_100
+            }
+        );
+        assert_eq!(
+            stalled.to_string(),
+            "the coordinator's timer does not advance: after handle_timeout at 6100 ms its next deadline is still 6100 ms"
+        );
     }
 }

@@ -9,7 +9,9 @@ use streamspec_coordinator::access::{Operation, Resource};
 use streamspec_protocol::codes::ErrorCode;
 use streamspec_protocol::kafka::{StreamsGroupDescribeRequest, StreamsGroupHeartbeatRequest};
 
+use crate::embedded::TimerStalled;
 use crate::matcher;
+use crate::scenario::variables::{references, Reference};
 use crate::scenario::{AclOperation, AclResource, Profile, Scenario, Step, Template};
 use crate::target::{Target, TargetSpec};
 use crate::transport::{Exchange, TransportError, TransportResult};
@@ -192,6 +194,16 @@ impl From<TransportError> for StepFailure {
     }
 }
 
+impl From<TimerStalled> for StepFailure {
+    fn from(stalled: TimerStalled) -> Self {
+        StepFailure {
+            verdict: Verdict::Error,
+            reason: stalled.to_string(),
+            exchange: None,
+        }
+    }
+}
+
 fn template_error(reason: String) -> StepFailure {
     StepFailure {
         verdict: Verdict::Error,
@@ -205,28 +217,23 @@ fn template_error(reason: String) -> StepFailure {
 fn substitute(value: &Value, variables: &BTreeMap<String, Value>) -> Result<Value, String> {
     match value {
         Value::String(text) => {
-            if let Some(inner) = text
-                .strip_prefix("${")
-                .and_then(|rest| rest.strip_suffix('}'))
-            {
-                if !inner.contains("${") {
-                    return resolve(inner, variables);
+            let references = references(text)?;
+            if let [whole] = references.as_slice() {
+                if whole.range == (0..text.len()) {
+                    return resolve(whole, variables);
                 }
             }
             let mut out = String::new();
-            let mut rest = text.as_str();
-            while let Some(start) = rest.find("${") {
-                out.push_str(&rest[..start]);
-                let end = rest[start..]
-                    .find('}')
-                    .ok_or_else(|| format!("unclosed reference in {text:?}"))?;
-                match resolve(&rest[start + 2..start + end], variables)? {
+            let mut copied = 0;
+            for reference in &references {
+                out.push_str(&text[copied..reference.range.start]);
+                match resolve(reference, variables)? {
                     Value::String(inner) => out.push_str(&inner),
                     other => out.push_str(&other.to_string()),
                 }
-                rest = &rest[start + end + 1..];
+                copied = reference.range.end;
             }
-            out.push_str(rest);
+            out.push_str(&text[copied..]);
             Ok(Value::String(out))
         }
         Value::Array(items) => items
@@ -242,25 +249,25 @@ fn substitute(value: &Value, variables: &BTreeMap<String, Value>) -> Result<Valu
     }
 }
 
-fn resolve(reference: &str, variables: &BTreeMap<String, Value>) -> Result<Value, String> {
-    let (name, offset) = match reference.find(['+', '-']) {
-        Some(position) if position > 0 => {
-            let offset: i64 = reference[position..]
-                .parse()
-                .map_err(|_| format!("bad offset in ${{{reference}}}"))?;
-            (&reference[..position], Some(offset))
-        }
-        _ => (reference, None),
-    };
+fn resolve(
+    reference: &Reference<'_>,
+    variables: &BTreeMap<String, Value>,
+) -> Result<Value, String> {
+    let name = reference.name;
     let value = variables
         .get(name)
         .ok_or_else(|| format!("unknown variable ${{{name}}}"))?;
-    match offset {
+    match reference.offset {
         None => Ok(value.clone()),
-        Some(offset) => value
-            .as_i64()
-            .map(|number| Value::from(number + offset))
-            .ok_or_else(|| format!("${{{name}}} is not a number: {value}")),
+        Some(offset) => {
+            let number = value
+                .as_i64()
+                .ok_or_else(|| format!("${{{name}}} is not a number: {value}"))?;
+            number
+                .checked_add(offset)
+                .map(Value::from)
+                .ok_or_else(|| format!("${{{name}}}{offset:+} is out of range: {number}"))
+        }
     }
 }
 
@@ -374,7 +381,7 @@ async fn run_step(
             .map_err(StepFailure::from);
     }
     if let Some(milliseconds) = step.sleep_ms {
-        target.sleep(Duration::from_millis(milliseconds)).await;
+        target.sleep(Duration::from_millis(milliseconds)).await?;
         return Ok(());
     }
     let mut waited_ms = 0;
@@ -399,7 +406,7 @@ async fn run_step(
             }
             // The bound counts the target's time (virtual in process), not the wall clock.
             (Err(_), Some(until)) if waited_ms < until.within_ms => {
-                target.sleep(Duration::from_millis(until.every_ms)).await;
+                target.sleep(Duration::from_millis(until.every_ms)).await?;
                 waited_ms += until.every_ms;
             }
             (Err(reason), until) => {
@@ -775,6 +782,45 @@ mod tests {
             substitute(&json!("${in+1}"), &variables),
             Err("${in} is not a number: \"run-in\"".to_owned())
         );
+    }
+
+    #[test]
+    fn a_coordinator_whose_timer_does_not_advance_is_a_step_error() {
+        let steps = crate::scenario::parse(
+            "stalled.json",
+            r#"{"name": "stalled", "title": "t", "rules": ["R30"], "grade": "MUST",
+                "topics": [{"name": "in"}],
+                "steps": [{"heartbeat": {"member": "a", "as": "join"}}, {"sleep_ms": 7000}]}"#,
+        )
+        .unwrap()
+        .steps;
+        let embedded = crate::embedded::EmbeddedTarget::default()
+            .with_timeouts_fired_by(crate::embedded::tests::forget_timeouts);
+        let mut target = Target::Embedded(Box::new(embedded));
+        let mut context = Context {
+            variables: BTreeMap::from([
+                ("group".to_owned(), json!("g")),
+                ("in".to_owned(), json!("in")),
+            ]),
+            members: BTreeMap::new(),
+            topology: json!({"epoch": 0, "subtopologies": []}),
+            denied: Vec::new(),
+            configured: Vec::new(),
+        };
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        runtime.block_on(async {
+            assert!(run_step(&mut target, &steps[0], &mut context).await.is_ok());
+            let Err(failure) = run_step(&mut target, &steps[1], &mut context).await else {
+                panic!("the sleep should fail");
+            };
+            assert_eq!(failure.verdict, Verdict::Error);
+            assert_eq!(
+                failure.reason,
+                "the coordinator's timer does not advance: after handle_timeout at 6000 ms its next deadline is still 6000 ms"
+            );
+        });
     }
 
     fn outcome(scenario: &str, verdict: Verdict) -> Outcome {

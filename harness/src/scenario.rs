@@ -52,6 +52,14 @@
 //!   brokers without later versions); `requires: { "profiles": ["kafka-4.3", "kafka-4.4"] }`
 //!   runs it only under those behaviour profiles (`check --expect`, default `kafka-4.4`), for
 //!   behaviour that differs between Kafka releases, whatever broker is under test.
+//!
+//! Loading checks more than the JSON shape, and refuses a file at the line and column of the
+//! offending value: a step's `version` must be one the message has (0 to 1 for both); a topic has
+//! 1 to [`MAX_PARTITIONS`] (10,000) partitions, and an internal topic in a topology at most that
+//! many; `sleep_ms` and `until.within_ms` are at most [`MAX_WAIT_MS`] (600,000 ms), `every_ms`
+//! at least 1 and at most `within_ms`; `fields` and `topology` use only the request's JSON field
+//! names, at every depth; and a `${name}` names `group`, a topic, or a capture of an earlier
+//! step (the scenario's `topology` only `group` and topics).
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -59,6 +67,12 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+
+mod checks;
+pub mod locate;
+pub(crate) mod variables;
+
+pub use checks::{MAX_PARTITIONS, MAX_WAIT_MS};
 
 /// How much a scenario's outcome counts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -456,6 +470,15 @@ pub fn parse(source: &str, text: &str) -> Result<Scenario, ScenarioError> {
                 .map_err(|message| invalid(format!("step {}: expect: {message}", index + 1)))?;
         }
     }
+    checks::check(&scenario).map_err(|checks::Invalid { path, message }| {
+        let (line, column) = locate::locate_nearest(text, &path).unwrap_or((0, 0));
+        ScenarioError {
+            source: source.to_owned(),
+            line,
+            column,
+            message,
+        }
+    })?;
     Ok(scenario)
 }
 

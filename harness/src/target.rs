@@ -11,7 +11,7 @@ use streamspec_protocol::kafka::{
 
 use streamspec_coordinator::access::{Operation, Resource};
 
-use crate::embedded::EmbeddedTarget;
+use crate::embedded::{EmbeddedTarget, TimerStalled};
 use crate::kafka::KafkaTarget;
 use crate::transport::{Exchange, TransportResult};
 
@@ -232,10 +232,14 @@ impl Target {
         }
     }
 
-    /// Lets `duration` pass: real time for a broker, virtual time in process.
-    pub async fn sleep(&mut self, duration: Duration) {
+    /// Lets `duration` pass: real time for a broker, virtual time in process (where a coordinator
+    /// whose timer does not advance stops the clock).
+    pub async fn sleep(&mut self, duration: Duration) -> Result<(), TimerStalled> {
         match self {
-            Target::Kafka(_) => tokio::time::sleep(duration).await,
+            Target::Kafka(_) => {
+                tokio::time::sleep(duration).await;
+                Ok(())
+            }
             Target::Embedded(embedded) => embedded.sleep(duration.as_millis() as u64),
         }
     }

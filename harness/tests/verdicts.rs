@@ -313,7 +313,7 @@ fn a_rule_whose_scenarios_were_all_skipped_is_not_checked() {
         "R901  not checked MUST          skipped: describes brokers that speak StreamsGroupHeartbeat v0 at..."
     );
     assert!(run.stdout.contains(
-        "\nskipped 2 scenarios: describes brokers that speak StreamsGroupHeartbeat v0 at most; the tar... (...)\n"
+        "\nskipped 2 scenarios (skipped-a, skipped-b):\n  describes brokers that speak StreamsGroupHeartbeat v0 at most; the target speaks v1\n"
     ), "{}", run.stdout);
     let rules = run.json["rules"].as_array().unwrap();
     assert_eq!(rules[1]["rule"], "R901");

@@ -31,8 +31,9 @@ pub trait Cluster {
     fn create_topic(&mut self, topic: &str, partitions: i32) -> Result<(), String>;
     /// Deletes a source topic.
     fn delete_topic(&mut self, topic: &str) -> Result<(), String>;
-    /// Lets `ms` pass: virtual time in process, real time against a broker.
-    fn advance(&mut self, ms: u64);
+    /// Lets `ms` pass: virtual time in process, real time against a broker. Fails where the
+    /// coordinator's timer does not advance.
+    fn advance(&mut self, ms: u64) -> Result<(), String>;
     /// Milliseconds since the run started.
     fn now_ms(&self) -> u64;
     /// The group's session timeout and heartbeat interval, in milliseconds.
@@ -92,8 +93,8 @@ impl Cluster for EmbeddedTarget {
         Ok(())
     }
 
-    fn advance(&mut self, ms: u64) {
-        self.sleep(ms);
+    fn advance(&mut self, ms: u64) -> Result<(), String> {
+        self.sleep(ms).map_err(|stalled| stalled.to_string())
     }
 
     fn now_ms(&self) -> u64 {
@@ -263,8 +264,9 @@ impl Cluster for RemoteCluster {
             .map_err(|error| error.to_string())
     }
 
-    fn advance(&mut self, ms: u64) {
+    fn advance(&mut self, ms: u64) -> Result<(), String> {
         std::thread::sleep(Duration::from_millis(ms));
+        Ok(())
     }
 
     fn now_ms(&self) -> u64 {

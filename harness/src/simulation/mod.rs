@@ -442,6 +442,13 @@ impl<C: Cluster> Simulation<C> {
         self.violation((&oracle::ANSWERED, detail), Vec::new())
     }
 
+    /// Lets time pass; a coordinator whose clock cannot move on is a finding, not a hang.
+    fn advance(&mut self, ms: u64) -> Result<(), Violation> {
+        self.cluster
+            .advance(ms)
+            .map_err(|error| self.unanswered(format!("time cannot pass: {error}")))
+    }
+
     /// The last exchange of `member`, if any.
     fn last_event_of(&self, member: &str) -> Option<usize> {
         self.history
@@ -740,10 +747,7 @@ impl<C: Cluster> Simulation<C> {
                 sim.forget();
                 Ok(())
             }
-            Operation::Advance { ms } => {
-                self.cluster.advance(u64::from(ms % MAX_ADVANCE_MS));
-                Ok(())
-            }
+            Operation::Advance { ms } => self.advance(u64::from(ms % MAX_ADVANCE_MS)),
             Operation::TopologyOnHeartbeat { member: m } => {
                 let index = member(m);
                 let Some(epoch) = self.live_epoch(index) else {
@@ -838,7 +842,7 @@ impl<C: Cluster> Simulation<C> {
             {
                 return Ok(());
             }
-            self.cluster.advance(interval_ms);
+            self.advance(interval_ms)?;
         }
         Err(self.violation(
             (
@@ -1059,7 +1063,7 @@ mod tests {
         fn delete_topic(&mut self, topic: &str) -> Result<(), String> {
             Cluster::delete_topic(&mut self.inner, topic)
         }
-        fn advance(&mut self, ms: u64) {
+        fn advance(&mut self, ms: u64) -> Result<(), String> {
             self.inner.advance(ms)
         }
         fn now_ms(&self) -> u64 {
@@ -1113,6 +1117,23 @@ mod tests {
         assert_eq!(
             execute(cluster, Names::new(""), &input).unwrap_err(),
             "operation 2: creating topic t0: CreateTopics answered POLICY_VIOLATION (44)"
+        );
+    }
+
+    #[test]
+    fn a_coordinator_whose_timer_does_not_advance_fires_instead_of_hanging() {
+        let cluster = EmbeddedTarget::default()
+            .with_timeouts_fired_by(crate::embedded::tests::forget_timeouts);
+        let mut simulation = Simulation::new(cluster, Setup::default(), Names::new("")).unwrap();
+        simulation.step(Operation::Join { member: 0 }).unwrap();
+        let Err(Halt::Violation(violation)) = simulation.step(Operation::Advance { ms: 8_000 })
+        else {
+            panic!("a stalled timer is the coordinator's fault, a violation");
+        };
+        assert_eq!(violation.invariant, &oracle::ANSWERED);
+        assert_eq!(
+            violation.detail,
+            "time cannot pass: the coordinator's timer does not advance: after handle_timeout at 6000 ms its next deadline is still 6000 ms"
         );
     }
 

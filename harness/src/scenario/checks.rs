@@ -1,0 +1,405 @@
+//! What a scenario must keep to beyond the shape of its JSON, checked when it is loaded: a bad
+//! file is refused with the place of the offending value, instead of failing, hanging or
+//! exhausting memory when it runs.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::Value;
+use streamspec_protocol::kafka::streams_group_heartbeat_request as request;
+use streamspec_protocol::kafka::{StreamsGroupDescribeRequest, StreamsGroupHeartbeatRequest};
+use streamspec_protocol::WireMessage;
+
+use super::locate::Segment;
+use super::variables::references;
+use super::{Scenario, Step, Template};
+
+/// The most partitions a scenario's topic, or an internal topic its topology asks for, may have:
+/// the reference in process holds every partition's task in memory.
+pub const MAX_PARTITIONS: i32 = 10_000;
+
+/// The longest a `sleep_ms` or an `until.within_ms` may wait, in milliseconds (10 minutes).
+pub const MAX_WAIT_MS: u64 = 600_000;
+
+/// A value that breaks a rule, by its path in the file.
+#[derive(Debug)]
+pub struct Invalid {
+    pub path: Vec<Segment>,
+    pub message: String,
+}
+
+fn invalid(path: Vec<Segment>, message: String) -> Invalid {
+    Invalid { path, message }
+}
+
+fn step_path(index: usize, rest: &[&str]) -> Vec<Segment> {
+    let mut path = vec![Segment::from("steps"), Segment::from(index)];
+    path.extend(rest.iter().map(|key| Segment::from(*key)));
+    path
+}
+
+/// Checks versions, partition counts, waits, the heartbeat fields' names and the `${...}`
+/// references of `scenario`.
+pub fn check(scenario: &Scenario) -> Result<(), Invalid> {
+    for (index, topic) in scenario.topics.iter().enumerate() {
+        if !(1..=MAX_PARTITIONS).contains(&topic.partitions) {
+            return Err(invalid(
+                vec!["topics".into(), index.into(), "partitions".into()],
+                format!(
+                    "partitions {} is not in 1 to {MAX_PARTITIONS}",
+                    topic.partitions
+                ),
+            ));
+        }
+    }
+    let exemplar = heartbeat_request_exemplar();
+    let mut known = Known::new(scenario);
+    if let Some(topology) = &scenario.topology {
+        let mut path = vec![Segment::from("topology")];
+        check_fields(topology, &exemplar["topology"], &mut path)?;
+        // The topology goes out with joins; it may name the group and the topics.
+        check_references(topology, &mut path, &known)?;
+    }
+    for (index, step) in scenario.steps.iter().enumerate() {
+        check_step(scenario, index, step, &exemplar, &known)?;
+        known.captured(step);
+    }
+    Ok(())
+}
+
+fn check_step(
+    scenario: &Scenario,
+    index: usize,
+    step: &Step,
+    exemplar: &Value,
+    known: &Known,
+) -> Result<(), Invalid> {
+    if let Some(heartbeat) = &step.heartbeat {
+        if let Some(version) = heartbeat.version {
+            check_version::<StreamsGroupHeartbeatRequest>(
+                version,
+                step_path(index, &["heartbeat", "version"]),
+            )?;
+        }
+        let fields = Value::Object(heartbeat.fields.clone());
+        let mut path = step_path(index, &["heartbeat", "fields"]);
+        check_fields(&fields, exemplar, &mut path)?;
+        check_references(&fields, &mut path, known)?;
+        let member = Value::String(heartbeat.member.clone());
+        check_references(
+            &member,
+            &mut step_path(index, &["heartbeat", "member"]),
+            known,
+        )?;
+        let default_topology = heartbeat.template == Template::Join
+            && scenario.topology.is_none()
+            && !heartbeat.fields.contains_key("topology");
+        if default_topology && !known.names.contains("in") {
+            return Err(invalid(
+                step_path(index, &["heartbeat", "as"]),
+                "a join sends the default topology, which reads topic `in`; the scenario has no \
+                 topic `in` (add it, or a `topology`)"
+                    .to_owned(),
+            ));
+        }
+    }
+    if let Some(describe) = &step.describe {
+        if let Some(version) = describe.version {
+            check_version::<StreamsGroupDescribeRequest>(
+                version,
+                step_path(index, &["describe", "version"]),
+            )?;
+        }
+        let groups = Value::from(describe.groups.clone());
+        check_references(
+            &groups,
+            &mut step_path(index, &["describe", "groups"]),
+            known,
+        )?;
+    }
+    if let Some(deny) = &step.deny {
+        let name = Value::from(deny.name.clone());
+        check_references(&name, &mut step_path(index, &["deny", "name"]), known)?;
+    }
+    if let Some(consumers) = &step.consumer_group {
+        let topics = Value::from(consumers.topics.clone());
+        check_references(
+            &topics,
+            &mut step_path(index, &["consumer_group", "topics"]),
+            known,
+        )?;
+    }
+    if let Some(sleep_ms) = step.sleep_ms {
+        if sleep_ms > MAX_WAIT_MS {
+            return Err(invalid(
+                step_path(index, &["sleep_ms"]),
+                format!("sleep_ms {sleep_ms} is more than {MAX_WAIT_MS}, the longest wait"),
+            ));
+        }
+    }
+    if let Some(until) = step.until {
+        if until.within_ms > MAX_WAIT_MS {
+            return Err(invalid(
+                step_path(index, &["until", "within_ms"]),
+                format!(
+                    "within_ms {} is more than {MAX_WAIT_MS}, the longest wait",
+                    until.within_ms
+                ),
+            ));
+        }
+        if !(1..=until.within_ms).contains(&until.every_ms) {
+            return Err(invalid(
+                step_path(index, &["until", "every_ms"]),
+                format!(
+                    "every_ms {} is not in 1 to within_ms ({})",
+                    until.every_ms, until.within_ms
+                ),
+            ));
+        }
+    }
+    if let Some(expect) = &step.expect {
+        check_references(expect, &mut step_path(index, &["expect"]), known)?;
+    }
+    Ok(())
+}
+
+fn check_version<M: WireMessage>(version: i16, path: Vec<Segment>) -> Result<(), Invalid> {
+    let versions = M::VERSIONS;
+    if (versions.min..=versions.max).contains(&version) {
+        return Ok(());
+    }
+    let name = M::NAME.trim_end_matches("Request");
+    Err(invalid(
+        path,
+        format!(
+            "{name} version {version} is not in {} to {}",
+            versions.min, versions.max
+        ),
+    ))
+}
+
+/// The variables a step may use: the group, the topics, and what earlier steps captured.
+struct Known {
+    names: BTreeSet<String>,
+    /// Of each captured name, the 1-based steps that capture it, to tell a capture used too early
+    /// from a misspelling.
+    captures: BTreeMap<String, Vec<usize>>,
+}
+
+impl Known {
+    fn new(scenario: &Scenario) -> Self {
+        let mut captures: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+        for (index, step) in scenario.steps.iter().enumerate() {
+            for name in step.capture.keys() {
+                captures.entry(name.clone()).or_default().push(index + 1);
+            }
+        }
+        Known {
+            names: std::iter::once("group".to_owned())
+                .chain(scenario.topics.iter().map(|topic| topic.name.clone()))
+                .collect(),
+            captures,
+        }
+    }
+
+    fn captured(&mut self, step: &Step) {
+        self.names.extend(step.capture.keys().cloned());
+    }
+
+    fn unknown(&self, name: &str) -> String {
+        match self.captures.get(name) {
+            Some(steps) => format!("${{{name}}} is used before step {} captures it", steps[0]),
+            None => {
+                let names: Vec<String> = self
+                    .names
+                    .iter()
+                    .map(|name| format!("${{{name}}}"))
+                    .collect();
+                format!(
+                    "unknown variable ${{{name}}}; known here: {}",
+                    names.join(", ")
+                )
+            }
+        }
+    }
+}
+
+/// Refuses a reference to a variable `known` lacks, anywhere in `value`.
+fn check_references(value: &Value, path: &mut Vec<Segment>, known: &Known) -> Result<(), Invalid> {
+    match value {
+        Value::String(text) => {
+            for reference in references(text).map_err(|message| invalid(path.clone(), message))? {
+                if !known.names.contains(reference.name) {
+                    return Err(invalid(path.clone(), known.unknown(reference.name)));
+                }
+            }
+            Ok(())
+        }
+        Value::Array(items) => items.iter().enumerate().try_for_each(|(index, item)| {
+            path.push(index.into());
+            check_references(item, path, known)?;
+            path.pop();
+            Ok(())
+        }),
+        Value::Object(map) => map.iter().try_for_each(|(key, item)| {
+            path.push(key.as_str().into());
+            check_references(item, path, known)?;
+            path.pop();
+            Ok(())
+        }),
+        _ => Ok(()),
+    }
+}
+
+/// Refuses keys that `exemplar` (the JSON form of the message, see
+/// [`heartbeat_request_exemplar`]) lacks, at any depth, and internal topics of more than
+/// [`MAX_PARTITIONS`] partitions. The message's own Deserialize ignores unknown keys, so a typo
+/// would otherwise send a default instead.
+fn check_fields(value: &Value, exemplar: &Value, path: &mut Vec<Segment>) -> Result<(), Invalid> {
+    match (value, exemplar) {
+        (Value::Object(map), Value::Object(fields)) => map.iter().try_for_each(|(key, item)| {
+            path.push(key.as_str().into());
+            let Some(field) = fields.get(key) else {
+                let expected: Vec<String> = fields.keys().map(|key| format!("`{key}`")).collect();
+                return Err(invalid(
+                    path.clone(),
+                    format!(
+                        "unknown field `{key}`, expected one of {}",
+                        expected.join(", ")
+                    ),
+                ));
+            };
+            // Values below 1 stay allowed: scenarios send them to check that they are refused.
+            if let (true, Value::Number(number)) = (key == "partitions", item) {
+                if number
+                    .as_i64()
+                    .is_none_or(|n| n > i64::from(MAX_PARTITIONS))
+                {
+                    return Err(invalid(
+                        path.clone(),
+                        format!("partitions {number} is more than {MAX_PARTITIONS}"),
+                    ));
+                }
+            }
+            check_fields(item, field, path)?;
+            path.pop();
+            Ok(())
+        }),
+        (Value::Array(items), Value::Array(shape)) => match shape.first() {
+            Some(item_shape) => items.iter().enumerate().try_for_each(|(index, item)| {
+                path.push(index.into());
+                check_fields(item, item_shape, path)?;
+                path.pop();
+                Ok(())
+            }),
+            None => Ok(()),
+        },
+        // Type mismatches are the request's Deserialize's to report, once references are resolved.
+        _ => Ok(()),
+    }
+}
+
+/// The heartbeat request with every optional field set and every list holding one item, so that
+/// its JSON form has every key a scenario may write, at every depth. (Unknown tagged fields are
+/// not Kafka's JSON and are left out.)
+fn heartbeat_request_exemplar() -> Value {
+    let strings = || vec![String::new()];
+    let key_values = || vec![request::KeyValue::default()];
+    let topic_infos = || vec![request::TopicInfo::default().with_topic_configs(key_values())];
+    let task_ids = || Some(vec![request::TaskIds::default().with_partitions(vec![0])]);
+    let task_offsets = || Some(vec![request::TaskOffset::default()]);
+    let copartition_group = request::CopartitionGroup::default()
+        .with_source_topics(vec![0])
+        .with_source_topic_regex(vec![0])
+        .with_repartition_source_topics(vec![0]);
+    let subtopology = request::Subtopology::default()
+        .with_source_topics(strings())
+        .with_source_topic_regex(strings())
+        .with_state_changelog_topics(topic_infos())
+        .with_repartition_sink_topics(strings())
+        .with_repartition_source_topics(topic_infos())
+        .with_copartition_groups(vec![copartition_group]);
+    let request = StreamsGroupHeartbeatRequest::default()
+        .with_instance_id(Some(String::new()))
+        .with_rack_id(Some(String::new()))
+        .with_topology(Some(
+            request::Topology::default().with_subtopologies(vec![subtopology]),
+        ))
+        .with_active_tasks(task_ids())
+        .with_standby_tasks(task_ids())
+        .with_warmup_tasks(task_ids())
+        .with_process_id(Some(String::new()))
+        .with_user_endpoint(Some(request::Endpoint::default()))
+        .with_client_tags(Some(key_values()))
+        .with_task_offsets(task_offsets())
+        .with_task_end_offsets(task_offsets());
+    serde_json::to_value(request).expect("requests serialize")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A null or an empty list would hide the keys below it: a field added to the message must
+    /// be set in the exemplar too.
+    fn assert_complete(value: &Value, path: &str) {
+        match value {
+            Value::Null => panic!("{path} is null in the exemplar"),
+            Value::Array(items) => {
+                assert_eq!(items.len(), 1, "{path} in the exemplar");
+                assert_complete(&items[0], &format!("{path}[0]"));
+            }
+            Value::Object(map) => {
+                for (key, item) in map {
+                    assert_complete(item, &format!("{path}.{key}"));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    #[test]
+    fn the_exemplar_has_every_field_at_every_depth() {
+        let exemplar = heartbeat_request_exemplar();
+        assert_complete(&exemplar, "request");
+        assert_eq!(exemplar.as_object().map(|map| map.len()), Some(17));
+        assert_eq!(
+            exemplar["topology"]["subtopologies"][0]["stateChangelogTopics"][0]
+                .as_object()
+                .map(|map| map.keys().cloned().collect::<Vec<_>>()),
+            Some(vec![
+                "name".to_owned(),
+                "partitions".to_owned(),
+                "replicationFactor".to_owned(),
+                "topicConfigs".to_owned()
+            ])
+        );
+    }
+
+    #[test]
+    fn unknown_keys_are_refused_at_any_depth_with_their_path() {
+        let exemplar = heartbeat_request_exemplar();
+        let fields = serde_json::json!({
+            "memberEpoch": 1,
+            "topology": {"subtopologies": [{"subtopologyId": "0"}, {"sourceTopic": ["x"]}]}
+        });
+        let mut path = Vec::new();
+        let error = check_fields(&fields, &exemplar, &mut path).unwrap_err();
+        assert_eq!(
+            error.path,
+            vec![
+                Segment::from("topology"),
+                "subtopologies".into(),
+                1.into(),
+                "sourceTopic".into()
+            ]
+        );
+        assert_eq!(
+            error.message,
+            "unknown field `sourceTopic`, expected one of `subtopologyId`, `sourceTopics`, \
+             `sourceTopicRegex`, `stateChangelogTopics`, `repartitionSinkTopics`, \
+             `repartitionSourceTopics`, `copartitionGroups`"
+        );
+        let fields = serde_json::json!({"activeTasks": [{"subtopologyId": "0", "partitions": [2000000000]}]});
+        assert!(check_fields(&fields, &exemplar, &mut Vec::new()).is_ok());
+    }
+}

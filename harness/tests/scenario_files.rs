@@ -1,0 +1,258 @@
+//! Scenario files that cannot run as written are refused when loaded: exit 2 and one line
+//! `path:line:column: message` that points at the offending value.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+/// A scenario file in a folder of its own, removed when dropped.
+struct ScenarioFile {
+    dir: PathBuf,
+    path: String,
+}
+
+impl ScenarioFile {
+    /// A scenario with topic `in` and these steps, one a line from line 5 on.
+    fn with_steps(test: &str, topics: &str, steps: &[&str]) -> Self {
+        let text = format!(
+            "{{\n  \"name\": \"bad\", \"title\": \"t\", \"rules\": [\"R1\"], \"grade\": \"MUST\",\n  \"topics\": [{topics}],\n  \"steps\": [\n    {}\n  ]\n}}\n",
+            steps.join(",\n    ")
+        );
+        let dir = std::env::temp_dir().join(format!(
+            "streamspec-scenario-files-{}-{test}",
+            std::process::id()
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("bad.json");
+        std::fs::write(&path, text).unwrap();
+        ScenarioFile {
+            path: path.to_str().unwrap().to_owned(),
+            dir,
+        }
+    }
+
+    /// Runs `check` and `list` on the file alone; asserts that both exit 2 with the same one
+    /// line on stderr, and returns it.
+    fn refusal(&self) -> Vec<String> {
+        let [check, list] = ["check", "list"].map(|command| {
+            let output = Command::new(env!("CARGO_BIN_EXE_streamspec"))
+                .args([command, "--only-scenarios", "--scenarios", &self.path])
+                .output()
+                .expect("the streamspec binary runs");
+            let stderr: Vec<String> = String::from_utf8_lossy(&output.stderr)
+                .lines()
+                .map(str::to_owned)
+                .collect();
+            assert_eq!(output.status.code(), Some(2), "{command}: {stderr:?}");
+            assert!(output.stdout.is_empty(), "{command}");
+            stderr
+        });
+        assert_eq!(check, list);
+        check
+    }
+}
+
+impl Drop for ScenarioFile {
+    fn drop(&mut self) {
+        std::fs::remove_dir_all(&self.dir).ok();
+    }
+}
+
+const IN: &str = r#"{"name": "in", "partitions": 2}"#;
+const JOIN: &str =
+    r#"{ "heartbeat": {"member": "a", "as": "join"}, "capture": {"e": "/memberEpoch"} }"#;
+
+#[test]
+fn a_heartbeat_version_the_message_lacks() {
+    let file = ScenarioFile::with_steps(
+        "version",
+        IN,
+        &[r#"{ "heartbeat": {"member": "a", "as": "join", "version": 7} }"#],
+    );
+    assert_eq!(
+        file.refusal(),
+        [format!(
+            "streamspec: {}:5:61: StreamsGroupHeartbeat version 7 is not in 0 to 1",
+            file.path
+        )]
+    );
+}
+
+#[test]
+fn a_describe_version_the_message_lacks() {
+    let file = ScenarioFile::with_steps(
+        "describe-version",
+        IN,
+        &[r#"{ "describe": {"version": -1} }"#],
+    );
+    assert_eq!(
+        file.refusal(),
+        [format!(
+            "streamspec: {}:5:31: StreamsGroupDescribe version -1 is not in 0 to 1",
+            file.path
+        )]
+    );
+}
+
+#[test]
+fn two_billion_partitions() {
+    let file = ScenarioFile::with_steps(
+        "partitions",
+        r#"{"name": "in", "partitions": 2000000000}"#,
+        &[JOIN],
+    );
+    assert_eq!(
+        file.refusal(),
+        [format!(
+            "streamspec: {}:3:43: partitions 2000000000 is not in 1 to 10000",
+            file.path
+        )]
+    );
+}
+
+#[test]
+fn an_internal_topic_of_two_billion_partitions() {
+    let file = ScenarioFile::with_steps(
+        "internal-partitions",
+        IN,
+        &[
+            r#"{ "heartbeat": {"member": "a", "as": "join", "fields": {"topology": {"epoch": 0, "subtopologies": [{"subtopologyId": "0", "sourceTopics": ["${in}"], "repartitionSourceTopics": [{"name": "r", "partitions": 2000000000}]}]}}} }"#,
+        ],
+    );
+    assert_eq!(
+        file.refusal(),
+        [format!(
+            "streamspec: {}:5:210: partitions 2000000000 is more than 10000",
+            file.path
+        )]
+    );
+}
+
+#[test]
+fn polling_every_zero_ms() {
+    let file = ScenarioFile::with_steps(
+        "every",
+        IN,
+        &[
+            JOIN,
+            r#"{ "describe": {}, "expect": {"errorCode": 0}, "until": {"within_ms": 1000, "every_ms": 0} }"#,
+        ],
+    );
+    assert_eq!(
+        file.refusal(),
+        [format!(
+            "streamspec: {}:6:92: every_ms 0 is not in 1 to within_ms (1000)",
+            file.path
+        )]
+    );
+}
+
+#[test]
+fn a_sleep_of_a_day() {
+    let file = ScenarioFile::with_steps("sleep", IN, &[JOIN, r#"{ "sleep_ms": 86400000 }"#]);
+    assert_eq!(
+        file.refusal(),
+        [format!(
+            "streamspec: {}:6:19: sleep_ms 86400000 is more than 600000, the longest wait",
+            file.path
+        )]
+    );
+}
+
+#[test]
+fn an_until_of_a_day() {
+    let file = ScenarioFile::with_steps(
+        "within",
+        IN,
+        &[
+            JOIN,
+            r#"{ "describe": {}, "expect": {"errorCode": 0}, "until": {"within_ms": 86400000} }"#,
+        ],
+    );
+    assert_eq!(
+        file.refusal(),
+        [format!(
+            "streamspec: {}:6:74: within_ms 86400000 is more than 600000, the longest wait",
+            file.path
+        )]
+    );
+}
+
+#[test]
+fn a_typo_in_a_heartbeat_field() {
+    let file = ScenarioFile::with_steps(
+        "typo",
+        IN,
+        &[
+            JOIN,
+            r#"{ "heartbeat": {"member": "a", "fields": {"memberEpok": 1}} }"#,
+        ],
+    );
+    assert_eq!(
+        file.refusal(),
+        [format!(
+            "streamspec: {}:6:61: unknown field `memberEpok`, expected one of `groupId`, `memberId`, \
+             `memberEpoch`, `endpointInformationEpoch`, `instanceId`, `rackId`, `rebalanceTimeoutMs`, \
+             `topology`, `activeTasks`, `standbyTasks`, `warmupTasks`, `processId`, `userEndpoint`, \
+             `clientTags`, `taskOffsets`, `taskEndOffsets`, `shutdownApplication`",
+            file.path
+        )]
+    );
+}
+
+#[test]
+fn a_typo_inside_the_topology() {
+    let file = ScenarioFile::with_steps(
+        "nested-typo",
+        IN,
+        &[
+            r#"{ "heartbeat": {"member": "a", "as": "join", "fields": {"topology": {"epoch": 0, "subtopologies": [{"subtopologyId": "0", "sourceTopic": ["${in}"]}]}}} }"#,
+        ],
+    );
+    assert_eq!(
+        file.refusal(),
+        [format!(
+            "streamspec: {}:5:142: unknown field `sourceTopic`, expected one of `subtopologyId`, \
+             `sourceTopics`, `sourceTopicRegex`, `stateChangelogTopics`, `repartitionSinkTopics`, \
+             `repartitionSourceTopics`, `copartitionGroups`",
+            file.path
+        )]
+    );
+}
+
+#[test]
+fn an_unknown_variable() {
+    let file = ScenarioFile::with_steps(
+        "variable",
+        IN,
+        &[
+            JOIN,
+            r#"{ "describe": {}, "expect": {"groups": [{"groupId": "${grup}"}]} }"#,
+        ],
+    );
+    assert_eq!(
+        file.refusal(),
+        [format!(
+            "streamspec: {}:6:57: unknown variable ${{grup}}; known here: ${{e}}, ${{group}}, ${{in}}",
+            file.path
+        )]
+    );
+}
+
+#[test]
+fn a_capture_used_before_it_is_captured() {
+    let file = ScenarioFile::with_steps(
+        "capture",
+        IN,
+        &[
+            r#"{ "heartbeat": {"member": "a", "as": "join", "fields": {"memberEpoch": "${e+1}"}} }"#,
+            JOIN,
+        ],
+    );
+    assert_eq!(
+        file.refusal(),
+        [format!(
+            "streamspec: {}:5:76: ${{e}} is used before step 2 captures it",
+            file.path
+        )]
+    );
+}
