@@ -307,6 +307,7 @@ async fn check(
         target: target.clone(),
         run_id: run_id.clone(),
         io_timeout: timeout,
+        breaker: Default::default(),
     });
 
     let progress = ProgressBar::new(scenarios.len() as u64);
@@ -357,6 +358,9 @@ async fn check(
         outcomes.push((index, outcome));
     }
     progress.finish_and_clear();
+    if let Some(line) = settings.breaker.tripped(&target) {
+        return Err(line);
+    }
     outcomes.sort_by_key(|(index, _)| *index);
     let mut outcomes: Vec<_> = outcomes.into_iter().map(|(_, outcome)| outcome).collect();
     streamspec::runner::apply_divergences(
