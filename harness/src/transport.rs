@@ -450,7 +450,7 @@ impl Connection {
 /// `kafka-protocol` decodes it: that decoder reserves room for every announced element up front,
 /// so a peer announcing 2^32 api keys would abort the process for want of memory. Anything
 /// else malformed is left to the decoder, which reports it.
-fn check_api_versions_counts(body: &[u8], version: i16) -> Result<(), String> {
+pub(crate) fn check_api_versions_counts(body: &[u8], version: i16) -> Result<(), String> {
     /// Api key, min and max version; flexible versions add at least a tagged-field count.
     const API_KEY_BYTES: usize = 6;
     /// Name (at least its length), min and max level, tagged-field count.
