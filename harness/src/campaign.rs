@@ -290,14 +290,21 @@ pub fn shrink(
     record: RunRecord,
 ) -> (RunInput, RunRecord) {
     let mut attempt = 0u32;
+    // A candidate that cannot even be set up means the target stopped answering: the others
+    // would each wait out the timeout too.
+    let mut target_lost = false;
     shrink_with(config.shrink_budget, input, record, |candidate| {
+        if target_lost {
+            return None;
+        }
         attempt += 1;
-        run_once(
+        let result = run_once(
             config,
             config.names(run, &format!("-shrink{attempt}")),
             candidate,
-        )
-        .ok()
+        );
+        target_lost = result.is_err();
+        result.ok()
     })
 }
 

@@ -6,6 +6,7 @@ pub mod campaign;
 pub mod embedded;
 pub mod kafka;
 pub mod matcher;
+pub mod proxy;
 pub mod report;
 pub mod runner;
 pub mod scenario;

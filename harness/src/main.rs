@@ -201,6 +201,25 @@ enum Command {
         #[arg(long)]
         history: bool,
     },
+    /// A Kafka-protocol proxy in front of one broker: keeps clients on itself, and can lower
+    /// advertised versions and refuse the default replication factor.
+    Proxy {
+        /// Where clients connect, HOST:PORT.
+        #[arg(long, value_name = "HOST:PORT")]
+        listen: String,
+        /// The broker behind the proxy, HOST:PORT.
+        #[arg(long, value_name = "HOST:PORT")]
+        upstream: String,
+        /// Lowers the max version ApiVersions advertises for an api key, e.g. 88=0; repeatable.
+        #[arg(long = "cap-version", value_name = "API=MAX", value_parser = streamspec::proxy::parse_version_cap)]
+        cap_version: Vec<(i16, i16)>,
+        /// Answers CreateTopics for topics with replication factor -1 with error 38.
+        #[arg(long)]
+        refuse_default_replication_factor: bool,
+        /// Stops after this long, e.g. 60s; runs until interrupted without it.
+        #[arg(long, value_parser = parse_duration)]
+        duration: Option<Duration>,
+    },
     /// Lists the rules and the scenarios that check them.
     List {
         #[command(flatten)]
@@ -429,6 +448,7 @@ async fn check(
         io_timeout: timeout,
         replication_factor,
         profile,
+        breaker: Default::default(),
     });
 
     let total = scenarios.len();
@@ -494,6 +514,9 @@ async fn check(
         outcomes.push((index, outcome));
     }
     progress.finish_and_clear();
+    if let Some(line) = settings.breaker.tripped(&target) {
+        return Err(line);
+    }
     outcomes.sort_by_key(|(index, _)| *index);
     let mut outcomes: Vec<_> = outcomes.into_iter().map(|(_, outcome)| outcome).collect();
     streamspec::runner::apply_divergences(&mut outcomes, &target, &divergences);
@@ -714,6 +737,21 @@ fn main() -> ExitCode {
         .expect("a tokio runtime");
     let result = match cli.command {
         Command::List { source, evidence } => list(&source, evidence),
+        Command::Proxy {
+            listen,
+            upstream,
+            cap_version,
+            refuse_default_replication_factor,
+            duration,
+        } => runtime.block_on(streamspec::proxy::run(
+            &listen,
+            streamspec::proxy::ProxyConfig {
+                upstream,
+                version_caps: cap_version.into_iter().collect(),
+                refuse_default_replication_factor,
+            },
+            duration,
+        )),
         Command::Fuzz {
             target,
             duration,

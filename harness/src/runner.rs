@@ -1,6 +1,7 @@
 //! Runs scenarios against a target and grades them.
 
 use std::collections::BTreeMap;
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
@@ -148,6 +149,72 @@ pub struct RunSettings {
     pub replication_factor: i16,
     /// Whose behaviour the scenarios expect where Kafka releases differ.
     pub profile: Profile,
+    /// Stops starting scenarios once the target has stopped answering.
+    pub breaker: std::sync::Arc<Breaker>,
+}
+
+/// Scenarios in a row without an answer from the target after which no further one starts.
+const SILENT_SCENARIOS_LIMIT: usize = 3;
+
+/// A circuit breaker over a run: a target that answered the preflight and then stopped answering
+/// would otherwise cost every remaining scenario a full `--timeout-ms`.
+#[derive(Debug, Default)]
+pub struct Breaker {
+    state: Mutex<BreakerState>,
+}
+
+#[derive(Debug, Default)]
+struct BreakerState {
+    /// Scenarios in a row that ended without an answer, and the last such error.
+    silent_in_a_row: usize,
+    last_silence: String,
+    /// Whether it has tripped, and how many scenarios it kept from starting since.
+    open: bool,
+    not_run: usize,
+}
+
+impl Breaker {
+    /// Whether a scenario may start; counts the ones that may not.
+    fn admit(&self) -> bool {
+        let mut state = self
+            .state
+            .lock()
+            .expect("the breaker lock is never poisoned");
+        state.not_run += usize::from(state.open);
+        !state.open
+    }
+
+    /// Feeds the breaker with how a scenario ended: `silence` is the error when the target
+    /// stopped answering, `None` when it answered (rightly or not).
+    fn record(&self, silence: Option<&str>) {
+        let mut state = self
+            .state
+            .lock()
+            .expect("the breaker lock is never poisoned");
+        match silence {
+            Some(error) => {
+                state.silent_in_a_row += 1;
+                state.last_silence = error.to_owned();
+                state.open |= state.silent_in_a_row >= SILENT_SCENARIOS_LIMIT;
+            }
+            None if !state.open => state.silent_in_a_row = 0,
+            None => {}
+        }
+    }
+
+    /// Once tripped: one line saying why and how many scenarios did not run.
+    pub fn tripped(&self, target: &TargetSpec) -> Option<String> {
+        let state = self
+            .state
+            .lock()
+            .expect("the breaker lock is never poisoned");
+        state.open.then(|| {
+            format!(
+                "{target} stopped answering: {} scenarios in a row got no answer (last: {}); {} scenarios not run",
+                state.silent_in_a_row, state.last_silence, state.not_run
+            )
+        })
+    }
 }
 
 /// Per-member state carried between steps.
@@ -182,6 +249,9 @@ struct StepFailure {
     verdict: Verdict,
     reason: String,
     exchange: Option<Exchange>,
+    /// Whether the target stopped answering (see [`TransportError::is_silence`]), for the
+    /// [`Breaker`].
+    silence: bool,
 }
 
 impl From<TransportError> for StepFailure {
@@ -190,6 +260,7 @@ impl From<TransportError> for StepFailure {
             verdict: Verdict::Error,
             reason: error.to_string(),
             exchange: None,
+            silence: error.is_silence(),
         }
     }
 }
@@ -200,6 +271,7 @@ impl From<TimerStalled> for StepFailure {
             verdict: Verdict::Error,
             reason: stalled.to_string(),
             exchange: None,
+            silence: false,
         }
     }
 }
@@ -209,6 +281,7 @@ fn template_error(reason: String) -> StepFailure {
         verdict: Verdict::Error,
         reason,
         exchange: None,
+        silence: false,
     }
 }
 
@@ -340,6 +413,7 @@ async fn run_step(
             verdict: Verdict::Fail,
             reason: format!("IncrementalAlterConfigs answered {answer}: {reason}"),
             exchange: None,
+            silence: false,
         });
     }
     if let Some(consumers) = &step.consumer_group {
@@ -421,6 +495,7 @@ async fn run_step(
                         None => reason,
                     },
                     exchange: Some(exchange),
+                    silence: false,
                 })
             }
         }
@@ -534,6 +609,11 @@ pub async fn run_scenario(scenario: &Scenario, settings: &RunSettings) -> Outcom
         configured: Vec::new(),
     };
 
+    if !settings.breaker.admit() {
+        outcome.verdict = Verdict::Error;
+        outcome.reason = Some("not run: the target stopped answering".to_owned());
+        return outcome;
+    }
     let result = async {
         let mut target = Target::open(
             &settings.target,
@@ -580,7 +660,12 @@ pub async fn run_scenario(scenario: &Scenario, settings: &RunSettings) -> Outcom
             .ok();
         failure.map_or(Ok(None), Err)
     };
-    match result.await {
+    let result = result.await;
+    settings.breaker.record(match &result {
+        Err(FailureAt { failure, .. }) if failure.silence => Some(failure.reason.as_str()),
+        _ => None,
+    });
+    match result {
         Ok(None) => {}
         Ok(Some(reason)) => {
             outcome.verdict = Verdict::Skip;
@@ -909,6 +994,31 @@ mod tests {
         assert_eq!(
             parse_divergences("mine.json", "[{\"scenario\": 1}]").unwrap_err(),
             "mine.json:1:15: not a list of divergences: invalid type: integer `1`, expected a string"
+        );
+    }
+
+    #[test]
+    fn the_breaker_trips_after_scenarios_in_a_row_without_an_answer() {
+        let silence = "h:1 did not answer FindCoordinator within 500 ms";
+        let target = TargetSpec::Kafka("h:1".to_owned());
+        let breaker = Breaker::default();
+        for _ in 1..SILENT_SCENARIOS_LIMIT {
+            assert!(breaker.admit());
+            breaker.record(Some(silence));
+        }
+        // An answer, even a failing one, starts the count again.
+        breaker.record(None);
+        for _ in 1..SILENT_SCENARIOS_LIMIT {
+            breaker.record(Some(silence));
+        }
+        assert_eq!(breaker.tripped(&target), None);
+        assert!(breaker.admit());
+        breaker.record(Some(silence));
+        assert!(!breaker.admit());
+        assert!(!breaker.admit());
+        assert_eq!(
+            breaker.tripped(&target).as_deref(),
+            Some("h:1 stopped answering: 3 scenarios in a row got no answer (last: h:1 did not answer FindCoordinator within 500 ms); 2 scenarios not run")
         );
     }
 

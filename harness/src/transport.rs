@@ -32,18 +32,33 @@ pub enum TransportError {
         what: String,
         after: Duration,
     },
-    /// The peer closed the connection while a response was due.
+    /// The peer closed (or reset) the connection while a response was due.
     Closed { address: String, what: String },
     Io {
         address: String,
         source: std::io::Error,
     },
     /// A response frame that could not be read.
-    Frame { what: String, source: FrameError },
+    Frame {
+        address: String,
+        what: String,
+        source: FrameError,
+    },
+    /// A standard Kafka response body that did not decode.
+    Malformed {
+        address: String,
+        what: String,
+        reason: String,
+    },
     /// A streams response body that did not decode.
     Decode { what: String, source: DecodeError },
     /// A response to another request than the one sent.
-    CorrelationMismatch { expected: i32, received: i32 },
+    CorrelationMismatch {
+        address: String,
+        what: String,
+        expected: i32,
+        received: i32,
+    },
     /// The broker does not offer an API the harness needs.
     Unsupported { api: String },
     /// A set-up call (topics, coordinator lookup) answered with an error code.
@@ -75,11 +90,25 @@ impl fmt::Display for TransportError {
                 write!(f, "{address} closed the connection while {what} was due")
             }
             TransportError::Io { address, source } => write!(f, "{address}: {source}"),
-            TransportError::Frame { what, source } => write!(f, "{what}: {source}"),
+            TransportError::Frame {
+                address,
+                what,
+                source,
+            } => write!(f, "{address}: response to {what}: {source}"),
+            TransportError::Malformed {
+                address,
+                what,
+                reason,
+            } => write!(f, "{address}: response to {what}: malformed body: {reason}"),
             TransportError::Decode { what, source } => write!(f, "{what}: {source}"),
-            TransportError::CorrelationMismatch { expected, received } => write!(
+            TransportError::CorrelationMismatch {
+                address,
+                what,
+                expected,
+                received,
+            } => write!(
                 f,
-                "response carries correlation id {received}, expected {expected}"
+                "{address}: response to {what} carries correlation id {received}, expected {expected}"
             ),
             TransportError::Unsupported { api } => write!(f, "the broker does not offer {api}"),
             TransportError::Broker {
@@ -100,6 +129,37 @@ impl fmt::Display for TransportError {
 }
 
 impl std::error::Error for TransportError {}
+
+impl TransportError {
+    /// Whether the target stopped answering (no answer in time, the connection closed, or no
+    /// connection at all), as opposed to answering wrongly.
+    pub fn is_silence(&self) -> bool {
+        matches!(
+            self,
+            TransportError::Timeout { .. }
+                | TransportError::Closed { .. }
+                | TransportError::Connect { .. }
+        )
+    }
+}
+
+/// An I/O error on an open connection; a reset or broken pipe is the peer closing it.
+fn io_error(address: &str, what: &str, source: std::io::Error) -> TransportError {
+    use std::io::ErrorKind;
+    match source.kind() {
+        ErrorKind::ConnectionReset
+        | ErrorKind::ConnectionAborted
+        | ErrorKind::BrokenPipe
+        | ErrorKind::UnexpectedEof => TransportError::Closed {
+            address: address.to_owned(),
+            what: what.to_owned(),
+        },
+        _ => TransportError::Io {
+            address: address.to_owned(),
+            source,
+        },
+    }
+}
 
 pub type TransportResult<T> = Result<T, TransportError>;
 
@@ -259,36 +319,33 @@ impl Connection {
     ) -> TransportResult<Vec<u8>> {
         let address = self.address.clone();
         let timeout = self.timeout;
-        let io_error = |source| TransportError::Io {
+        let frame_error = |source| TransportError::Frame {
             address: address.clone(),
+            what: what.to_owned(),
             source,
         };
         let exchange = async {
             self.stream
                 .write_all(request_frame)
                 .await
-                .map_err(io_error)?;
+                .map_err(|source| io_error(&address, what, source))?;
             loop {
-                let split =
-                    frame::split_frame(&mut self.buffer, FRAME_SIZE_MAX).map_err(|source| {
-                        TransportError::Frame {
-                            what: format!("response to {what}"),
-                            source,
-                        }
-                    })?;
-                if let Some(frame) = split {
+                if let Some(frame) =
+                    frame::split_frame(&mut self.buffer, FRAME_SIZE_MAX).map_err(frame_error)?
+                {
                     return Ok(frame);
                 }
                 let read = self
                     .stream
                     .read_buf(&mut self.buffer)
                     .await
-                    .map_err(io_error)?;
+                    .map_err(|source| io_error(&address, what, source))?;
                 if read == 0 {
-                    return Err(TransportError::Closed {
-                        address: address.clone(),
-                        what: what.to_owned(),
-                    });
+                    return Err(io_error(
+                        &address,
+                        what,
+                        std::io::ErrorKind::UnexpectedEof.into(),
+                    ));
                 }
             }
         };
@@ -300,15 +357,12 @@ impl Connection {
                 after: timeout,
             })??;
         let mut body = &frame[..];
-        let header =
-            ResponseHeader::decode(&mut body, response_header_version).map_err(|error| {
-                TransportError::Frame {
-                    what: format!("response to {what}"),
-                    source: FrameError::Header(error),
-                }
-            })?;
+        let header = ResponseHeader::decode(&mut body, response_header_version)
+            .map_err(|error| frame_error(FrameError::Header(error)))?;
         if header.correlation_id != correlation_id {
             return Err(TransportError::CorrelationMismatch {
+                address: self.address.clone(),
+                what: what.to_owned(),
                 expected: correlation_id,
                 received: header.correlation_id,
             });
@@ -345,10 +399,15 @@ impl Connection {
                 what,
             )
             .await?;
-        R::Response::decode(&mut &body[..], version).map_err(|error| TransportError::Frame {
-            what: format!("response to {what}"),
-            source: FrameError::Header(error),
-        })
+        let malformed = |reason: String| TransportError::Malformed {
+            address: self.address.clone(),
+            what: what.to_owned(),
+            reason,
+        };
+        if R::KEY == ApiVersionsRequest::KEY {
+            check_api_versions_counts(&body, version).map_err(malformed)?;
+        }
+        R::Response::decode(&mut &body[..], version).map_err(|error| malformed(error.to_string()))
     }
 
     /// Calls api key 88 or 89 with our messages; returns the response and the exchange as bytes.
@@ -386,5 +445,154 @@ impl Connection {
             }
         })?;
         Ok((response, exchange))
+    }
+}
+
+/// Refuses an ApiVersions response whose array counts exceed what its bytes can hold, before
+/// `kafka-protocol` decodes it: that decoder reserves room for every announced element up front,
+/// so a peer announcing 2^32 api keys would abort the process for want of memory. Anything
+/// else malformed is left to the decoder, which reports it.
+pub(crate) fn check_api_versions_counts(body: &[u8], version: i16) -> Result<(), String> {
+    /// Api key, min and max version; flexible versions add at least a tagged-field count.
+    const API_KEY_BYTES: usize = 6;
+    /// Name (at least its length), min and max level, tagged-field count.
+    const FEATURE_BYTES: usize = 6;
+    let mut reader = CountReader { rest: body };
+    let plausible = |what: &str, count: usize, room: usize, each: usize| {
+        if count > room / each {
+            Err(format!("{what} announces {count} entries in {room} bytes"))
+        } else {
+            Ok(())
+        }
+    };
+    let Some(_error_code) = reader.take(2) else {
+        return Ok(());
+    };
+    if version < 3 {
+        let Some(count) = reader.take(4) else {
+            return Ok(());
+        };
+        let count = i32::from_be_bytes([count[0], count[1], count[2], count[3]]);
+        let count = usize::try_from(count).unwrap_or(0);
+        return plausible("api_keys", count, reader.rest.len(), API_KEY_BYTES);
+    }
+    let Some(count) = reader.compact_count() else {
+        return Ok(());
+    };
+    plausible("api_keys", count, reader.rest.len(), API_KEY_BYTES + 1)?;
+    for _ in 0..count {
+        if reader.take(API_KEY_BYTES).is_none() || !reader.skip_tagged_fields() {
+            return Ok(());
+        }
+    }
+    let Some(_throttle_time_ms) = reader.take(4) else {
+        return Ok(());
+    };
+    let Some(tags) = reader.varint() else {
+        return Ok(());
+    };
+    for _ in 0..tags {
+        let (Some(tag), Some(size)) = (reader.varint(), reader.varint()) else {
+            return Ok(());
+        };
+        let Some(field) = reader.take(size as usize) else {
+            return Ok(());
+        };
+        // Tags 0 and 2: supported and finalized features, each an array.
+        if tag == 0 || tag == 2 {
+            let mut inner = CountReader { rest: field };
+            if let Some(count) = inner.compact_count() {
+                plausible("features", count, inner.rest.len(), FEATURE_BYTES)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Reads the few primitive forms [`check_api_versions_counts`] needs; `None` when too short.
+struct CountReader<'a> {
+    rest: &'a [u8],
+}
+
+impl<'a> CountReader<'a> {
+    fn take(&mut self, bytes: usize) -> Option<&'a [u8]> {
+        if self.rest.len() < bytes {
+            return None;
+        }
+        let (taken, rest) = self.rest.split_at(bytes);
+        self.rest = rest;
+        Some(taken)
+    }
+
+    /// An unsigned varint of at most 5 bytes.
+    fn varint(&mut self) -> Option<u32> {
+        let mut value = 0u32;
+        for shift in (0..35).step_by(7) {
+            let byte = self.take(1)?[0];
+            value |= u32::from(byte & 0x7f).checked_shl(shift)?;
+            if byte & 0x80 == 0 {
+                return Some(value);
+            }
+        }
+        None
+    }
+
+    /// The element count of a compact array (its varint is count + 1, 0 for null).
+    fn compact_count(&mut self) -> Option<usize> {
+        Some(self.varint()?.saturating_sub(1) as usize)
+    }
+
+    fn skip_tagged_fields(&mut self) -> bool {
+        let Some(count) = self.varint() else {
+            return false;
+        };
+        for _ in 0..count {
+            let (Some(_tag), Some(size)) = (self.varint(), self.varint()) else {
+                return false;
+            };
+            if self.take(size as usize).is_none() {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kafka_protocol::messages::api_versions_response::{ApiVersion, FinalizedFeatureKey};
+    use kafka_protocol::messages::ApiVersionsResponse;
+
+    #[test]
+    fn api_versions_counts_beyond_the_bytes_are_refused_before_decoding() {
+        let response = ApiVersionsResponse::default()
+            .with_api_keys(vec![ApiVersion::default()
+                .with_api_key(88)
+                .with_max_version(1)])
+            .with_finalized_features(vec![FinalizedFeatureKey::default()
+                .with_name(StrBytes::from_static_str("streams.version"))
+                .with_max_version_level(1)]);
+        let mut body = BytesMut::new();
+        response.encode(&mut body, 3).unwrap();
+        assert_eq!(check_api_versions_counts(&body, 3), Ok(()));
+
+        // Error code 0, then a compact array of 2^32 - 2 api keys.
+        let bomb = [0, 0, 0xff, 0xff, 0xff, 0xff, 0x0f];
+        assert_eq!(
+            check_api_versions_counts(&bomb, 3),
+            Err("api_keys announces 4294967294 entries in 0 bytes".to_owned())
+        );
+        // No api keys, throttle 0, then tag 2 (finalized features) of 5 bytes announcing 2^28 - 1.
+        let bomb = [0, 0, 1, 0, 0, 0, 0, 1, 2, 5, 0x80, 0x80, 0x80, 0x80, 0x01];
+        assert_eq!(
+            check_api_versions_counts(&bomb, 3),
+            Err("features announces 268435455 entries in 0 bytes".to_owned())
+        );
+        let bomb = [0, 0, 0x7f, 0xff, 0xff, 0xff];
+        assert_eq!(
+            check_api_versions_counts(&bomb, 0),
+            Err("api_keys announces 2147483647 entries in 0 bytes".to_owned())
+        );
     }
 }

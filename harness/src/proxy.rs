@@ -1,0 +1,518 @@
+//! A Kafka-protocol proxy in front of one broker: it forwards every request and response as it
+//! is, except that it keeps clients on itself (broker addresses in Metadata and FindCoordinator
+//! answers become its own), can lower the versions ApiVersions advertises, and can refuse topics
+//! created with the broker's default replication factor. It reads request headers to match each
+//! response to its request; traffic it cannot read is forwarded untouched.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+use bytes::BytesMut;
+use kafka_protocol::messages::create_topics_response::CreatableTopicResult;
+use kafka_protocol::messages::{
+    ApiVersionsRequest, ApiVersionsResponse, CreateTopicsRequest, CreateTopicsResponse,
+    FindCoordinatorRequest, FindCoordinatorResponse, MetadataRequest, MetadataResponse,
+    RequestHeader, ResponseHeader,
+};
+use kafka_protocol::protocol::{Decodable, Encodable, HeaderVersion, Request, StrBytes};
+use streamspec_protocol::frame;
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::mpsc;
+
+/// The largest frame passed on either way, as Kafka's `socket.request.max.bytes` default.
+const FRAME_SIZE_MAX: usize = 100 << 20;
+/// Requests sent upstream and not yet answered, per connection; a client waits beyond it.
+const IN_FLIGHT_MAX: usize = 256;
+/// A connection idle this long is closed, as Kafka's `connections.max.idle.ms` default.
+const IDLE_MAX: Duration = Duration::from_secs(600);
+/// Bound on connecting to the upstream broker.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+/// Kafka's INVALID_REPLICATION_FACTOR.
+pub const INVALID_REPLICATION_FACTOR: i16 = 38;
+/// The message of a refused default replication factor.
+pub const DEFAULT_REPLICATION_FACTOR_REFUSED: &str = "Replication factor must be set explicitly";
+
+/// What the proxy changes on the way.
+#[derive(Debug, Clone, Default)]
+pub struct ProxyConfig {
+    /// The broker behind the proxy.
+    pub upstream: String,
+    /// Per api key, the highest version ApiVersions may advertise.
+    pub version_caps: BTreeMap<i16, i16>,
+    /// Answer CreateTopics for topics with replication factor -1 with INVALID_REPLICATION_FACTOR.
+    pub refuse_default_replication_factor: bool,
+}
+
+/// `API=MAX`, e.g. `88=0`, for `--cap-version`.
+pub fn parse_version_cap(text: &str) -> Result<(i16, i16), String> {
+    let parsed = text
+        .split_once('=')
+        .and_then(|(key, max)| Some((key.trim().parse().ok()?, max.trim().parse().ok()?)));
+    parsed.ok_or_else(|| format!("not a version cap: {text:?} (use API=MAX, e.g. 88=0)"))
+}
+
+/// Where clients are sent back to: the proxy's own address.
+#[derive(Debug, Clone)]
+struct Advertised {
+    host: StrBytes,
+    port: i32,
+}
+
+/// A proxy listening for clients.
+#[derive(Debug)]
+pub struct Proxy {
+    listener: TcpListener,
+    config: Arc<ProxyConfig>,
+    advertised: Advertised,
+}
+
+impl Proxy {
+    /// Listens at `listen` (HOST:PORT; port 0 picks one).
+    pub async fn bind(listen: &str, config: ProxyConfig) -> Result<Proxy, String> {
+        let listener = TcpListener::bind(listen)
+            .await
+            .map_err(|error| format!("cannot listen at {listen}: {error}"))?;
+        let local = listener
+            .local_addr()
+            .map_err(|error| format!("{listen}: {error}"))?;
+        Ok(Proxy {
+            listener,
+            config: Arc::new(config),
+            advertised: Advertised {
+                host: StrBytes::from_string(local.ip().to_string()),
+                port: i32::from(local.port()),
+            },
+        })
+    }
+
+    /// The address clients connect to.
+    pub fn address(&self) -> String {
+        format!("{}:{}", self.advertised.host, self.advertised.port)
+    }
+
+    /// Serves clients until the task is dropped, each connection on a task of its own.
+    pub async fn serve(self) {
+        loop {
+            let Ok((client, peer)) = self.listener.accept().await else {
+                continue;
+            };
+            let config = Arc::clone(&self.config);
+            let advertised = self.advertised.clone();
+            tokio::spawn(async move {
+                if let Err(error) = relay(client, &config, &advertised).await {
+                    eprintln!("streamspec proxy: connection from {peer}: {error}");
+                }
+            });
+        }
+    }
+}
+
+/// Why a proxied connection ended early.
+#[derive(Debug)]
+enum RelayError {
+    Upstream(String),
+    Io(std::io::Error),
+    Frame(String),
+    /// A response whose correlation id is not the one of the oldest pending request.
+    OutOfOrder {
+        expected: i32,
+        received: i32,
+    },
+}
+
+impl fmt::Display for RelayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RelayError::Upstream(reason) => write!(f, "upstream: {reason}"),
+            RelayError::Io(error) => write!(f, "{error}"),
+            RelayError::Frame(reason) => write!(f, "{reason}"),
+            RelayError::OutOfOrder { expected, received } => write!(
+                f,
+                "upstream answered correlation id {received} while {expected} was due; connection closed"
+            ),
+        }
+    }
+}
+
+/// A request on its way, for the response it awaits.
+#[derive(Debug)]
+struct Pending {
+    api_key: i16,
+    version: i16,
+    correlation_id: i32,
+    answer: Answer,
+}
+
+#[derive(Debug)]
+enum Answer {
+    /// Upstream answers; `refused` are CreateTopics results the proxy adds to that answer.
+    Upstream { refused: Vec<CreatableTopicResult> },
+    /// The proxy answers itself with this frame, in turn.
+    Local(Vec<u8>),
+}
+
+/// Carries one client connection to the upstream broker and back.
+async fn relay(
+    client: TcpStream,
+    config: &ProxyConfig,
+    advertised: &Advertised,
+) -> Result<(), RelayError> {
+    let upstream = tokio::time::timeout(CONNECT_TIMEOUT, TcpStream::connect(&config.upstream))
+        .await
+        .map_err(|_| RelayError::Upstream(format!("no connection to {} in time", config.upstream)))?
+        .map_err(|error| RelayError::Upstream(format!("{}: {error}", config.upstream)))?;
+    client.set_nodelay(true).ok();
+    upstream.set_nodelay(true).ok();
+    let (mut client_read, mut client_write) = client.into_split();
+    let (mut upstream_read, mut upstream_write) = upstream.into_split();
+    let (pending_tx, mut pending_rx) = mpsc::channel::<Pending>(IN_FLIGHT_MAX);
+
+    let requests = async {
+        let mut buffer = BytesMut::new();
+        while let Some(request) = read_frame(&mut client_read, &mut buffer).await? {
+            let (pending, forward) = intercept_request(&request, config)?;
+            if let Some(forward) = forward {
+                upstream_write
+                    .write_all(&forward)
+                    .await
+                    .map_err(RelayError::Io)?;
+            }
+            if let Some(pending) = pending {
+                if pending_tx.send(pending).await.is_err() {
+                    break;
+                }
+            }
+        }
+        Ok::<(), RelayError>(())
+    };
+    let responses = async {
+        let mut buffer = BytesMut::new();
+        while let Some(pending) = pending_rx.recv().await {
+            let frame = match pending.answer {
+                Answer::Local(frame) => frame,
+                Answer::Upstream { ref refused } => {
+                    let Some(response) = read_frame(&mut upstream_read, &mut buffer).await? else {
+                        break;
+                    };
+                    let received = correlation_id(&response)?;
+                    if received != pending.correlation_id {
+                        return Err(RelayError::OutOfOrder {
+                            expected: pending.correlation_id,
+                            received,
+                        });
+                    }
+                    rewrite_response(&pending, refused, &response, config, advertised)
+                        .unwrap_or_else(|| with_size_prefix(&response))
+                }
+            };
+            client_write
+                .write_all(&frame)
+                .await
+                .map_err(RelayError::Io)?;
+        }
+        Ok(())
+    };
+    // Either side ending ends the connection.
+    tokio::select! {
+        result = requests => result,
+        result = responses => result,
+    }
+}
+
+/// Reads one frame (without its size prefix); `None` when the peer closed between frames.
+async fn read_frame(
+    reader: &mut (impl AsyncRead + Unpin),
+    buffer: &mut BytesMut,
+) -> Result<Option<BytesMut>, RelayError> {
+    loop {
+        if let Some(frame) = frame::split_frame(buffer, FRAME_SIZE_MAX)
+            .map_err(|error| RelayError::Frame(error.to_string()))?
+        {
+            return Ok(Some(frame));
+        }
+        let read = tokio::time::timeout(IDLE_MAX, reader.read_buf(buffer))
+            .await
+            .map_err(|_| RelayError::Frame(format!("idle for {} s", IDLE_MAX.as_secs())))?
+            .map_err(RelayError::Io)?;
+        if read == 0 {
+            return if buffer.is_empty() {
+                Ok(None)
+            } else {
+                Err(RelayError::Frame("closed within a frame".to_owned()))
+            };
+        }
+    }
+}
+
+fn correlation_id(response: &[u8]) -> Result<i32, RelayError> {
+    response
+        .get(..4)
+        .map(|bytes| i32::from_be_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]))
+        .ok_or_else(|| RelayError::Frame("a response shorter than its header".to_owned()))
+}
+
+fn with_size_prefix(body: &[u8]) -> Vec<u8> {
+    let mut frame = Vec::with_capacity(4 + body.len());
+    frame.extend((body.len() as i32).to_be_bytes());
+    frame.extend_from_slice(body);
+    frame
+}
+
+/// What to await for a client request, and the frame to send upstream (none when the proxy
+/// answers itself).
+fn intercept_request(
+    request: &[u8],
+    config: &ProxyConfig,
+) -> Result<(Option<Pending>, Option<Vec<u8>>), RelayError> {
+    // Api key, version and correlation id open every request header version.
+    let Some(fixed) = request.get(..8) else {
+        return Err(RelayError::Frame(
+            "a request shorter than its header; connection closed".to_owned(),
+        ));
+    };
+    let api_key = i16::from_be_bytes([fixed[0], fixed[1]]);
+    let version = i16::from_be_bytes([fixed[2], fixed[3]]);
+    let correlation_id = i32::from_be_bytes([fixed[4], fixed[5], fixed[6], fixed[7]]);
+    let pending = |answer| Pending {
+        api_key,
+        version,
+        correlation_id,
+        answer,
+    };
+    if api_key == CreateTopicsRequest::KEY && config.refuse_default_replication_factor {
+        if let Some((forward, refused)) = refuse_default_replication_factor(request, version) {
+            return Ok(match forward {
+                None => (
+                    Some(pending(Answer::Local(create_topics_answer(
+                        correlation_id,
+                        version,
+                        refused,
+                    )))),
+                    None,
+                ),
+                Some(forward) => (Some(pending(Answer::Upstream { refused })), Some(forward)),
+            });
+        }
+    }
+    // Kafka sends no response to a produce request with acks 0.
+    if api_key == 0 && produce_without_acks(request, version) {
+        return Ok((None, Some(with_size_prefix(request))));
+    }
+    Ok((
+        Some(pending(Answer::Upstream {
+            refused: Vec::new(),
+        })),
+        Some(with_size_prefix(request)),
+    ))
+}
+
+/// Whether a Produce request asks for no answer (acks 0).
+fn produce_without_acks(request: &[u8], version: i16) -> bool {
+    use kafka_protocol::messages::ProduceRequest;
+    let mut body = request;
+    RequestHeader::decode(&mut body, ProduceRequest::header_version(version))
+        .ok()
+        .and_then(|_| ProduceRequest::decode(&mut body, version).ok())
+        .is_some_and(|produce| produce.acks == 0)
+}
+
+/// For a CreateTopics request naming topics with replication factor -1: the request to forward
+/// without them (none if no topic is left) and their refusals. `None` when no topic asks for -1
+/// or the request does not decode.
+fn refuse_default_replication_factor(
+    request: &[u8],
+    version: i16,
+) -> Option<(Option<Vec<u8>>, Vec<CreatableTopicResult>)> {
+    let header_version = CreateTopicsRequest::header_version(version);
+    let mut body = request;
+    let header = RequestHeader::decode(&mut body, header_version).ok()?;
+    check_create_topics_counts(body, version)?;
+    let mut create = CreateTopicsRequest::decode(&mut body, version).ok()?;
+    let (refused, kept): (Vec<_>, Vec<_>) = std::mem::take(&mut create.topics)
+        .into_iter()
+        .partition(|topic| topic.replication_factor == -1);
+    if refused.is_empty() {
+        return None;
+    }
+    let refused = refused
+        .into_iter()
+        .map(|topic| {
+            CreatableTopicResult::default()
+                .with_name(topic.name)
+                .with_error_code(INVALID_REPLICATION_FACTOR)
+                .with_error_message(Some(StrBytes::from_static_str(
+                    DEFAULT_REPLICATION_FACTOR_REFUSED,
+                )))
+                .with_num_partitions(-1)
+                .with_replication_factor(-1)
+                .with_configs((version >= 5).then(Vec::new))
+        })
+        .collect();
+    if kept.is_empty() {
+        return Some((None, refused));
+    }
+    create.topics = kept;
+    let mut forward = BytesMut::zeroed(4);
+    header.encode(&mut forward, header_version).ok()?;
+    create.encode(&mut forward, version).ok()?;
+    let size = (forward.len() - 4) as i32;
+    forward[..4].copy_from_slice(&size.to_be_bytes());
+    Some((Some(forward.to_vec()), refused))
+}
+
+/// A CreateTopics response frame with only `results`.
+fn create_topics_answer(
+    correlation_id: i32,
+    version: i16,
+    results: Vec<CreatableTopicResult>,
+) -> Vec<u8> {
+    let response = CreateTopicsResponse::default().with_topics(results);
+    encode_response(correlation_id, version, &response)
+        .expect("a CreateTopics response of a version the request decoded at encodes")
+}
+
+fn encode_response<R: Encodable + HeaderVersion>(
+    correlation_id: i32,
+    version: i16,
+    response: &R,
+) -> Option<Vec<u8>> {
+    let mut frame = BytesMut::zeroed(4);
+    ResponseHeader::default()
+        .with_correlation_id(correlation_id)
+        .encode(&mut frame, R::header_version(version))
+        .ok()?;
+    response.encode(&mut frame, version).ok()?;
+    let size = (frame.len() - 4) as i32;
+    frame[..4].copy_from_slice(&size.to_be_bytes());
+    Some(frame.to_vec())
+}
+
+fn decode_response<R: Decodable + HeaderVersion>(frame: &[u8], version: i16) -> Option<R> {
+    let mut body = frame;
+    ResponseHeader::decode(&mut body, R::header_version(version)).ok()?;
+    let response = R::decode(&mut body, version).ok()?;
+    // Bytes this decoder does not know of would be lost in re-encoding: forward as is then.
+    body.is_empty().then_some(response)
+}
+
+/// The response frame to send the client instead of `response`, or `None` to forward it as is.
+fn rewrite_response(
+    pending: &Pending,
+    refused: &[CreatableTopicResult],
+    response: &[u8],
+    config: &ProxyConfig,
+    advertised: &Advertised,
+) -> Option<Vec<u8>> {
+    let (version, correlation_id) = (pending.version, pending.correlation_id);
+    match pending.api_key {
+        ApiVersionsRequest::KEY if !config.version_caps.is_empty() => {
+            let body = response.get(4..)?;
+            crate::transport::check_api_versions_counts(body, version).ok()?;
+            let mut answer: ApiVersionsResponse = decode_response(response, version)?;
+            cap_versions(&mut answer, &config.version_caps);
+            encode_response(correlation_id, version, &answer)
+        }
+        MetadataRequest::KEY => {
+            let mut answer: MetadataResponse = decode_response(response, version)?;
+            for broker in &mut answer.brokers {
+                broker.host = advertised.host.clone();
+                broker.port = advertised.port;
+            }
+            encode_response(correlation_id, version, &answer)
+        }
+        FindCoordinatorRequest::KEY => {
+            let mut answer: FindCoordinatorResponse = decode_response(response, version)?;
+            if answer.error_code == 0 && version < 4 {
+                answer.host = advertised.host.clone();
+                answer.port = advertised.port;
+            }
+            for coordinator in answer.coordinators.iter_mut().filter(|c| c.error_code == 0) {
+                coordinator.host = advertised.host.clone();
+                coordinator.port = advertised.port;
+            }
+            encode_response(correlation_id, version, &answer)
+        }
+        CreateTopicsRequest::KEY if !refused.is_empty() => {
+            let mut answer: CreateTopicsResponse = decode_response(response, version)?;
+            answer.topics.extend(refused.iter().cloned());
+            encode_response(correlation_id, version, &answer)
+        }
+        _ => None,
+    }
+}
+
+/// Lowers the advertised max version of each capped api key; a key capped below its min
+/// version is no longer offered.
+fn cap_versions(answer: &mut ApiVersionsResponse, caps: &BTreeMap<i16, i16>) {
+    answer
+        .api_keys
+        .retain_mut(|api| match caps.get(&api.api_key) {
+            None => true,
+            Some(&cap) => {
+                api.max_version = api.max_version.min(cap);
+                api.max_version >= api.min_version
+            }
+        });
+}
+
+/// Refuses a CreateTopics request body whose topic count exceeds what its bytes can hold, before
+/// `kafka-protocol` reserves room for every announced topic (see
+/// `transport::check_api_versions_counts`). `None` when refused or too short to tell.
+fn check_create_topics_counts(body: &[u8], version: i16) -> Option<()> {
+    /// Name, partitions, replication factor, assignments, configs: a byte each at least.
+    const TOPIC_BYTES: usize = 5;
+    let topics = if version >= 5 {
+        compact_count(body)?
+    } else {
+        let bytes = body.get(..4)?;
+        usize::try_from(i32::from_be_bytes([bytes[0], bytes[1], bytes[2], bytes[3]])).unwrap_or(0)
+    };
+    (topics <= body.len() / TOPIC_BYTES).then_some(())
+}
+
+fn compact_count(bytes: &[u8]) -> Option<usize> {
+    let mut value = 0u32;
+    for (index, byte) in bytes.iter().take(5).enumerate() {
+        value |= u32::from(byte & 0x7f) << (7 * index);
+        if byte & 0x80 == 0 {
+            return Some(value.saturating_sub(1) as usize);
+        }
+    }
+    None
+}
+
+/// `streamspec proxy`: serves until `duration` has passed, or for good.
+pub async fn run(
+    listen: &str,
+    config: ProxyConfig,
+    duration: Option<Duration>,
+) -> Result<std::process::ExitCode, String> {
+    let caps: Vec<String> = config
+        .version_caps
+        .iter()
+        .map(|(key, max)| format!("{key}<={max}"))
+        .collect();
+    let upstream = config.upstream.clone();
+    let refuse = config.refuse_default_replication_factor;
+    let proxy = Proxy::bind(listen, config).await?;
+    eprintln!(
+        "streamspec proxy: {} -> {upstream}; versions capped: {}; default replication factor {}",
+        proxy.address(),
+        if caps.is_empty() {
+            "none".to_owned()
+        } else {
+            caps.join(", ")
+        },
+        if refuse { "refused" } else { "forwarded" }
+    );
+    match duration {
+        Some(duration) => {
+            tokio::time::timeout(duration, proxy.serve()).await.ok();
+        }
+        None => proxy.serve().await,
+    }
+    Ok(std::process::ExitCode::SUCCESS)
+}

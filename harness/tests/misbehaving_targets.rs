@@ -1,0 +1,325 @@
+//! Targets that misbehave on the wire: each is a small server on loopback, and `streamspec` must
+//! end against it with exit 2, one clear line on stderr and within a bound, never a panic or hang.
+
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use bytes::BytesMut;
+use kafka_protocol::messages::api_versions_response::{ApiVersion, FinalizedFeatureKey};
+use kafka_protocol::messages::{ApiVersionsResponse, RequestHeader, ResponseHeader};
+use kafka_protocol::protocol::{Decodable, Encodable, StrBytes};
+
+/// Far above what any of these runs needs; only a hang gets near it.
+const NO_HANG_BOUND: Duration = Duration::from_secs(20);
+/// The `--timeout-ms` every run gets.
+const TIMEOUT_MS: &str = "500";
+
+/// How a server answers each connection.
+type Behaviour = fn(TcpStream);
+
+/// Serves every connection on 127.0.0.1 with `behaviour`, each on a thread of its own; returns
+/// the address. The threads end with the test process.
+fn serve(behaviour: Behaviour) -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("a loopback port");
+    let address = listener.local_addr().expect("a bound address").to_string();
+    std::thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            std::thread::spawn(move || behaviour(stream));
+        }
+    });
+    address
+}
+
+/// Reads one request frame; its header and version, or `None` once the client has gone.
+fn read_request(stream: &mut TcpStream) -> Option<(RequestHeader, Vec<u8>)> {
+    let mut size = [0u8; 4];
+    stream.read_exact(&mut size).ok()?;
+    let mut frame = vec![0u8; i32::from_be_bytes(size).clamp(0, 1 << 20) as usize];
+    stream.read_exact(&mut frame).ok()?;
+    // ApiVersions requests use request header v2 from version 3 on, as streamspec sends.
+    let mut body = &frame[..];
+    let header = RequestHeader::decode(&mut body, 2).ok()?;
+    Some((header, body.to_vec()))
+}
+
+/// The ApiVersions answer of a broker with the Streams rebalance protocol on: keys 88 and 89 at
+/// versions 0 to 1, or without them.
+fn api_versions(with_streams: bool) -> ApiVersionsResponse {
+    let mut keys = vec![(18, 0, 4), (10, 0, 6), (3, 0, 13), (19, 0, 7), (20, 0, 6)];
+    if with_streams {
+        keys.extend([(88, 0, 1), (89, 0, 1)]);
+    }
+    ApiVersionsResponse::default()
+        .with_api_keys(
+            keys.into_iter()
+                .map(|(key, min, max)| {
+                    ApiVersion::default()
+                        .with_api_key(key)
+                        .with_min_version(min)
+                        .with_max_version(max)
+                })
+                .collect(),
+        )
+        .with_finalized_features(vec![
+            FinalizedFeatureKey::default()
+                .with_name(StrBytes::from_static_str("metadata.version"))
+                .with_min_version_level(33)
+                .with_max_version_level(33),
+            FinalizedFeatureKey::default()
+                .with_name(StrBytes::from_static_str("streams.version"))
+                .with_min_version_level(1)
+                .with_max_version_level(1),
+        ])
+}
+
+/// A response frame: size, response header v0 (as ApiVersions answers always have), body.
+fn response_frame(correlation_id: i32, version: i16, body: &ApiVersionsResponse) -> Vec<u8> {
+    let mut frame = BytesMut::zeroed(4);
+    ResponseHeader::default()
+        .with_correlation_id(correlation_id)
+        .encode(&mut frame, 0)
+        .expect("a response header encodes");
+    body.encode(&mut frame, version)
+        .expect("an ApiVersions response encodes");
+    let size = (frame.len() - 4) as i32;
+    frame[..4].copy_from_slice(&size.to_be_bytes());
+    frame.to_vec()
+}
+
+/// Answers ApiVersions as a broker would (with a correlation id shifted by `shift`), then reads
+/// and ignores every further request.
+fn answer_api_versions_then_ignore(mut stream: TcpStream, with_streams: bool, shift: i32) {
+    let Some((header, _)) = read_request(&mut stream) else {
+        return;
+    };
+    let frame = response_frame(
+        header.correlation_id + shift,
+        header.request_api_version,
+        &api_versions(with_streams),
+    );
+    if stream.write_all(&frame).is_err() {
+        return;
+    }
+    while read_request(&mut stream).is_some() {}
+}
+
+/// The outcome of one run of the binary.
+struct Run {
+    code: Option<i32>,
+    stderr: Vec<String>,
+    stdout: String,
+    elapsed: Duration,
+}
+
+fn streamspec(args: &[&str]) -> Run {
+    let started = Instant::now();
+    let output = Command::new(env!("CARGO_BIN_EXE_streamspec"))
+        .args(args)
+        .output()
+        .expect("the streamspec binary runs");
+    let elapsed = started.elapsed();
+    assert!(
+        elapsed < NO_HANG_BOUND,
+        "streamspec {args:?} took {elapsed:?}"
+    );
+    Run {
+        code: output.status.code(),
+        stderr: String::from_utf8_lossy(&output.stderr)
+            .lines()
+            .map(str::to_owned)
+            .collect(),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        elapsed,
+    }
+}
+
+fn check(address: &str) -> Run {
+    streamspec(&["check", "--target", address, "--timeout-ms", TIMEOUT_MS])
+}
+
+/// Exit 2 and exactly `line` on stderr.
+fn assert_refused(run: &Run, line: &str) {
+    assert_eq!(run.code, Some(2), "stderr {:?}", run.stderr);
+    assert_eq!(run.stderr, [line], "stdout {}", run.stdout);
+}
+
+#[test]
+fn a_target_that_closes_on_accept() {
+    let address = serve(drop);
+    assert_refused(
+        &check(&address),
+        &format!("streamspec: {address} closed the connection while ApiVersions was due"),
+    );
+}
+
+#[test]
+fn a_target_that_answers_garbage() {
+    let address = serve(|mut stream| {
+        read_request(&mut stream);
+        stream.write_all(b"HTTP/1.1 400 Bad Request\r\n\r\n").ok();
+    });
+    // "HTTP" read as a size prefix.
+    assert_refused(
+        &check(&address),
+        &format!("streamspec: {address}: response to ApiVersions: frame of 1213486160 bytes exceeds the limit of 67108864"),
+    );
+}
+
+#[test]
+fn a_target_that_announces_a_huge_frame() {
+    let address = serve(|mut stream| {
+        read_request(&mut stream);
+        stream.write_all(&[0x7f, 0xff, 0xff, 0xff, 0, 0]).ok();
+        while read_request(&mut stream).is_some() {}
+    });
+    assert_refused(
+        &check(&address),
+        &format!("streamspec: {address}: response to ApiVersions: frame of 2147483647 bytes exceeds the limit of 67108864"),
+    );
+}
+
+#[test]
+fn a_target_that_answers_with_a_truncated_header() {
+    let address = serve(|mut stream| {
+        read_request(&mut stream);
+        stream.write_all(&[0, 0, 0, 2, 0xde, 0xad]).ok();
+        while read_request(&mut stream).is_some() {}
+    });
+    assert_refused(
+        &check(&address),
+        &format!("streamspec: {address}: response to ApiVersions: malformed header: Not enough bytes remaining in buffer to read value (requested 4 but only 2 available)"),
+    );
+}
+
+#[test]
+fn a_target_that_answers_with_an_array_length_bomb() {
+    let address = serve(|mut stream| {
+        let Some((header, _)) = read_request(&mut stream) else {
+            return;
+        };
+        // Correlation id, error code 0, then a compact array claiming 2^32 - 2 entries.
+        let mut frame = vec![0, 0, 0, 11];
+        frame.extend(header.correlation_id.to_be_bytes());
+        frame.extend([0, 0, 0xff, 0xff, 0xff, 0xff, 0x0f]);
+        stream.write_all(&frame).ok();
+        while read_request(&mut stream).is_some() {}
+    });
+    assert_refused(
+        &check(&address),
+        &format!("streamspec: {address}: response to ApiVersions: malformed body: api_keys announces 4294967294 entries in 0 bytes"),
+    );
+}
+
+#[test]
+fn a_target_that_answers_with_another_correlation_id() {
+    let address = serve(|stream| answer_api_versions_then_ignore(stream, true, 1000));
+    assert_refused(
+        &check(&address),
+        &format!("streamspec: {address}: response to ApiVersions carries correlation id 1001, expected 1"),
+    );
+}
+
+#[test]
+fn a_target_without_the_streams_apis() {
+    let address = serve(|stream| answer_api_versions_then_ignore(stream, false, 0));
+    assert_refused(
+        &check(&address),
+        &format!(
+            "streamspec: {address} does not offer api key 88: is the Streams rebalance protocol enabled?"
+        ),
+    );
+}
+
+#[test]
+fn a_target_that_answers_too_late() {
+    let address = serve(|mut stream| {
+        let Some((header, _)) = read_request(&mut stream) else {
+            return;
+        };
+        std::thread::sleep(Duration::from_millis(1_500));
+        let frame = response_frame(
+            header.correlation_id,
+            header.request_api_version,
+            &api_versions(true),
+        );
+        stream.write_all(&frame).ok();
+    });
+    assert_refused(
+        &check(&address),
+        &format!("streamspec: {address} did not answer ApiVersions within 500 ms"),
+    );
+}
+
+#[test]
+fn check_against_a_target_that_goes_silent_after_api_versions() {
+    let address = serve(|stream| answer_api_versions_then_ignore(stream, true, 0));
+    let run = streamspec(&[
+        "check",
+        "--target",
+        &address,
+        "--timeout-ms",
+        TIMEOUT_MS,
+        "--jobs",
+        "1",
+    ]);
+    // One scenario at a time, so that exactly the limit of them waits out the timeout.
+    let scenarios = streamspec::scenario::catalogue().len();
+    assert_eq!(run.code, Some(2), "stderr {:?}", run.stderr);
+    assert_eq!(run.stderr.len(), 2, "{:?}", run.stderr);
+    assert!(
+        run.stderr[0].starts_with(&format!(
+            "streamspec check --target {address}: {scenarios} scenarios, run id "
+        )),
+        "{:?}",
+        run.stderr
+    );
+    assert_eq!(
+        run.stderr[1],
+        format!("streamspec: {address} stopped answering: 3 scenarios in a row got no answer (last: {address} did not answer FindCoordinator within 500 ms); {} scenarios not run", scenarios - 3),
+    );
+    assert!(run.stdout.is_empty(), "{}", run.stdout);
+    assert!(run.elapsed < Duration::from_secs(10), "{:?}", run.elapsed);
+}
+
+#[test]
+fn fuzz_against_a_target_that_goes_silent_after_api_versions() {
+    let address = serve(|stream| answer_api_versions_then_ignore(stream, true, 0));
+    let run = streamspec(&[
+        "fuzz",
+        "--target",
+        &address,
+        "--timeout-ms",
+        TIMEOUT_MS,
+        "--duration",
+        "2s",
+        "--groups",
+        "1",
+    ]);
+    // A run that cannot be set up ends the campaign as an error of the run (exit 1: an error
+    // of any grade fails it); the report says why and that it stopped early.
+    assert_eq!(run.code, Some(1), "{}", run.stdout);
+    let cause = format!("run 0: {address} did not answer FindCoordinator within 500 ms");
+    assert!(
+        run.stdout.contains(&format!(
+            "\nERROR run set-up (set-up, MUST) in fuzz\n  {cause}\n"
+        )),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains(&format!(
+            "\nstopped early: a run could not be carried out ({cause}); a campaign stops at the first such run\n"
+        )),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .lines()
+            .any(|line| line.ends_with("; FAILED (1 fail the run)")),
+        "{}",
+        run.stdout
+    );
+}
