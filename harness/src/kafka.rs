@@ -171,7 +171,10 @@ impl KafkaTarget {
         for topic in &response.topics {
             if topic.error_code != 0 && topic.error_code != TOPIC_ALREADY_EXISTS {
                 return Err(broker_error(
-                    &format!("creating topic {}", topic.name.0),
+                    &format!(
+                        "creating topic {} with replication factor {} (--replication-factor)",
+                        topic.name.0, self.replication_factor
+                    ),
                     topic.error_code,
                     topic.error_message.as_ref(),
                 ));

@@ -136,7 +136,7 @@ enum Command {
         #[arg(long, default_value_t = 15_000)]
         timeout_ms: u64,
         /// Replicas of the topics created on a broker (-1: the broker's default).
-        #[arg(long, default_value_t = 1, value_parser = parse_replication_factor)]
+        #[arg(long, default_value_t = 1, value_parser = parse_replication_factor, allow_negative_numbers = true)]
         replication_factor: i16,
         /// Makes group and topic names unique; defaults to the current time.
         #[arg(long)]
@@ -178,7 +178,7 @@ enum Command {
         #[arg(long, default_value_t = 15_000)]
         timeout_ms: u64,
         /// Replicas of the topics created on a broker (-1: the broker's default).
-        #[arg(long, default_value_t = 1, value_parser = parse_replication_factor)]
+        #[arg(long, default_value_t = 1, value_parser = parse_replication_factor, allow_negative_numbers = true)]
         replication_factor: i16,
         /// Makes group and topic names on a broker unique; defaults to the current time.
         #[arg(long)]
@@ -195,7 +195,7 @@ enum Command {
         #[arg(long, default_value_t = 15_000)]
         timeout_ms: u64,
         /// Replicas of the topics created on a broker (-1: the broker's default).
-        #[arg(long, default_value_t = 1, value_parser = parse_replication_factor)]
+        #[arg(long, default_value_t = 1, value_parser = parse_replication_factor, allow_negative_numbers = true)]
         replication_factor: i16,
         /// Print every exchange, not only those that show a violation.
         #[arg(long)]
