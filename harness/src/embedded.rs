@@ -266,6 +266,12 @@ impl EmbeddedTarget {
                 Some(config.heartbeat_interval_bounds_ms.1.to_string())
             }
             "group.streams.max.standby.replicas" => Some(config.max_standby_replicas.to_string()),
+            "group.streams.initial.rebalance.delay.ms" => {
+                Some(config.initial_rebalance_delay_ms.to_string())
+            }
+            "group.streams.assignment.interval.ms" => {
+                Some(config.assignment_interval_ms.to_string())
+            }
             _ => None,
         }
     }

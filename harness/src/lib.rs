@@ -3,6 +3,7 @@
 //! invariant oracle, seeded campaigns).
 
 pub mod campaign;
+pub mod doctor;
 pub mod embedded;
 pub mod kafka;
 pub mod matcher;

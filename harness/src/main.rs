@@ -201,6 +201,24 @@ enum Command {
         #[arg(long)]
         history: bool,
     },
+    /// What a target offers (APIs, features, configs), and which scenarios a `check` would skip
+    /// there and why; changes nothing that outlasts it.
+    Doctor {
+        /// The coordinator: HOST:PORT of a broker, or `embedded`.
+        #[arg(long, default_value = "embedded", value_name = "HOST:PORT|embedded")]
+        target: String,
+        #[command(flatten)]
+        source: ScenarioSource,
+        /// Whose behaviour to expect where Kafka releases differ.
+        #[arg(long = "expect", value_enum, default_value_t = Profile::Kafka44)]
+        profile: Profile,
+        /// Also list every skipped scenario by name.
+        #[arg(short, long)]
+        verbose: bool,
+        /// Bound on every single wait for the target, in milliseconds.
+        #[arg(long, default_value_t = 15_000)]
+        timeout_ms: u64,
+    },
     /// A Kafka-protocol proxy in front of one broker: keeps clients on itself, and can lower
     /// advertised versions and refuse the default replication factor.
     Proxy {
@@ -349,24 +367,40 @@ async fn preflight(target: &TargetSpec, timeout: Duration) -> Result<(), String>
     let connection = Connection::connect(address, timeout)
         .await
         .map_err(|error| error.to_string())?;
-    for key in [88, 89] {
-        if connection.versions(key).is_none() {
-            return Err(format!(
-                "{address} does not offer api key {key}: is the Streams rebalance protocol enabled?"
-            ));
-        }
+    match streamspec::doctor::streams_unusable(&connection) {
+        Some(reason) => Err(reason),
+        None => Ok(()),
     }
-    // Kafka 4.4.0 advertises 88 and 89 even when the feature is off, and then answers every
-    // request UNSUPPORTED_VERSION (open question 3); a broker that reports features tells.
-    if connection.feature_level("metadata.version").is_some() {
-        let level = connection.feature_level("streams.version").unwrap_or(0);
-        if level < 1 {
-            return Err(format!(
-                "{address} has the Streams rebalance protocol off: its finalized feature streams.version is {level} (needs 1)"
-            ));
-        }
-    }
-    Ok(())
+}
+
+/// `doctor`: exit 0 when a `check` would run some scenario, 1 when it would run none.
+async fn doctor(
+    target: TargetSpec,
+    source: &ScenarioSource,
+    profile: Profile,
+    verbose: bool,
+    timeout: Duration,
+) -> Result<ExitCode, String> {
+    let scenarios = select(source)?.scenarios;
+    let console = Console {
+        detail: if verbose {
+            Detail::Verbose
+        } else {
+            Detail::Normal
+        },
+        width: console_width(),
+    };
+    let run_id = default_run_id(&target);
+    let diagnosis =
+        streamspec::doctor::diagnose(&target, &scenarios, profile, timeout, &run_id, console)
+            .await
+            .map_err(|error| error.to_string())?;
+    out!("{}", diagnosis.text);
+    Ok(if diagnosis.runnable > 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }
 
 /// In process every run has a coordinator of its own, so names need no uniqueness and the run
@@ -737,6 +771,19 @@ fn main() -> ExitCode {
         .expect("a tokio runtime");
     let result = match cli.command {
         Command::List { source, evidence } => list(&source, evidence),
+        Command::Doctor {
+            target,
+            source,
+            profile,
+            verbose,
+            timeout_ms,
+        } => runtime.block_on(doctor(
+            TargetSpec::parse(&target),
+            &source,
+            profile,
+            verbose,
+            Duration::from_millis(timeout_ms),
+        )),
         Command::Proxy {
             listen,
             upstream,

@@ -237,6 +237,13 @@ impl Report {
         }
     }
 
+    /// The skipped scenarios grouped by reason, as the console shows them.
+    pub fn skips(&self, console: Console) -> String {
+        let mut out = String::new();
+        self.write_skips(&mut out, console);
+        out
+    }
+
     /// Whether `outcome` fails this run (see [`counts_against_run`]).
     pub fn fails_run(&self, outcome: &Outcome) -> bool {
         counts_against_run(outcome, self.strict)

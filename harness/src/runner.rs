@@ -54,6 +54,24 @@ pub struct Outcome {
     pub duration_ms: u64,
 }
 
+impl Outcome {
+    /// The outcome of `scenario` before anything went wrong: a pass.
+    pub fn of(scenario: &Scenario) -> Outcome {
+        Outcome {
+            scenario: scenario.name.clone(),
+            title: scenario.title.clone(),
+            rules: scenario.rules.clone(),
+            grade: scenario.grade,
+            source: scenario.source.clone(),
+            verdict: Verdict::Pass,
+            reason: None,
+            step: None,
+            wire: None,
+            duration_ms: 0,
+        }
+    }
+}
+
 /// A known, explained difference between a target and Kafka: the scenario is expected to fail
 /// there. Ours are kept in `harness/divergences.json`; a vendor keeps theirs in a file of the same
 /// form (`check --divergences FILE`).
@@ -574,18 +592,7 @@ fn kafka_name(parts: &[&str]) -> String {
 /// Runs one scenario against a Kafka broker, on connections of its own.
 pub async fn run_scenario(scenario: &Scenario, settings: &RunSettings) -> Outcome {
     let started = Instant::now();
-    let mut outcome = Outcome {
-        scenario: scenario.name.clone(),
-        title: scenario.title.clone(),
-        rules: scenario.rules.clone(),
-        grade: scenario.grade,
-        source: scenario.source.clone(),
-        verdict: Verdict::Pass,
-        reason: None,
-        step: None,
-        wire: None,
-        duration_ms: 0,
-    };
+    let mut outcome = Outcome::of(scenario);
     let group = kafka_name(&["streamspec", &settings.run_id, &scenario.name]);
     let mut variables = BTreeMap::from([("group".to_owned(), Value::String(group.clone()))]);
     let mut created = Vec::new();
@@ -774,8 +781,10 @@ pub enum InitialGroupConfigs {
 }
 
 /// Sets the scenario's group configs before its first step (spec 9.2); the scenario cannot run
-/// where the target does not know or refuses one the scenario asks for. A baseline config the
-/// target does not know is left alone: the target has no such delay.
+/// where the target refuses one the scenario asks for. A baseline config the target does not
+/// list among its group configs is left alone: the target has no such delay. (Kafka 4.4.0 does
+/// not list every config it takes, e.g. `streams.num.warmup.replicas`, so the list only decides
+/// about the baseline.)
 pub async fn set_initial_group_configs(
     target: &mut Target,
     scenario: &Scenario,
@@ -787,16 +796,12 @@ pub async fn set_initial_group_configs(
         Err(TransportError::Broker { .. } | TransportError::Unsupported { .. }) => Vec::new(),
         Err(error) => return Err(error),
     };
-    let mut configs = Vec::new();
-    for (name, value, own) in scenario.initial_group_configs() {
-        if known.contains(&name) {
-            configs.push((name, value));
-        } else if own {
-            return Ok(InitialGroupConfigs::Unmet(format!(
-                "needs group config {name}={value}; the target does not know {name}"
-            )));
-        }
-    }
+    let configs: Vec<(String, String)> = scenario
+        .initial_group_configs()
+        .into_iter()
+        .filter(|(name, _, own)| *own || known.contains(name))
+        .map(|(name, value, _)| (name, value))
+        .collect();
     if configs.is_empty() {
         return Ok(InitialGroupConfigs::Set(Vec::new()));
     }

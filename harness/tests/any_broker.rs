@@ -167,9 +167,45 @@ fn stock_broker_refusing_the_default_replication_factor_passes_what_it_runs(stoc
     });
 }
 
+/// `doctor` foresees exactly the skips `check` makes.
+fn doctor_foresees_the_skips_of_check(stock: &str) {
+    let output = Command::new(env!("CARGO_BIN_EXE_streamspec"))
+        .args(["doctor", "--target", stock, "--verbose"])
+        .env("COLUMNS", "1000")
+        .output()
+        .expect("the streamspec binary runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{stdout}");
+    let skipped = expected_skips(|_| false);
+    let total = streamspec::scenario::catalogue().len();
+    assert!(
+        stdout.contains(&format!(
+            "\nthe catalogue under --expect kafka-4.4: {total} scenarios, {} would run, {} would be skipped\n",
+            total - skipped.len(),
+            skipped.len()
+        )),
+        "{stdout}"
+    );
+    for name in &skipped {
+        assert!(stdout.contains(name.as_str()), "{name}\n{stdout}");
+    }
+    assert!(
+        stdout.contains("\n  StreamsGroupHeartbeat     88  v0-1     the protocol under test\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("\n  group.streams.min.session.timeout.ms         45000\n"),
+        "{stdout}"
+    );
+}
+
 type BrokerTest = (&'static str, fn(&str));
 
 const TESTS: &[BrokerTest] = &[
+    (
+        "doctor_foresees_the_skips_of_check",
+        doctor_foresees_the_skips_of_check,
+    ),
     (
         "stock_broker_passes_what_it_runs",
         stock_broker_passes_what_it_runs,

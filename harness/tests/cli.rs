@@ -286,3 +286,58 @@ fn replay_runs_a_saved_trace_through_the_oracle() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn doctor_on_the_reference_foresees_its_skips() {
+    let output = streamspec(&["doctor"]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{stdout}");
+    let catalogue = streamspec::scenario::catalogue();
+    // As `check` finds it: only the scenarios about releases before 4.4 are skipped.
+    let skipped: Vec<&str> = catalogue
+        .iter()
+        .filter(|scenario| {
+            let profiles = &scenario.requires.profiles;
+            !profiles.is_empty() && !profiles.contains(&streamspec::scenario::Profile::Kafka44)
+        })
+        .map(|scenario| scenario.name.as_str())
+        .collect();
+    assert_eq!(skipped.len(), 2);
+    assert!(
+        stdout.contains(&format!(
+            "\nthe catalogue under --expect kafka-4.4: {} scenarios, {} would run, 2 would be skipped\n",
+            catalogue.len(),
+            catalogue.len() - 2
+        )),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("\n  group.streams.min.session.timeout.ms         1000\n"),
+        "{stdout}"
+    );
+    let under_4_3 = streamspec(&[
+        "doctor",
+        "--expect",
+        "kafka-4.3",
+        "--rules",
+        "R49-static-membership-refused-before-v1",
+    ]);
+    assert_eq!(under_4_3.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&under_4_3.stdout)
+        .contains(": 1 scenario, 1 would run, 0 would be skipped\n"));
+}
+
+#[test]
+fn doctor_says_when_nothing_can_run() {
+    let output = streamspec(&[
+        "doctor",
+        "--rules",
+        "R49-static-membership-refused-before-v1",
+    ]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains(": 1 scenario, 0 would run, 1 would be skipped\n"),
+        "{stdout}"
+    );
+}

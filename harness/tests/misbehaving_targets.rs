@@ -233,6 +233,26 @@ fn a_target_without_the_streams_apis() {
 }
 
 #[test]
+fn doctor_shows_a_target_without_the_streams_apis() {
+    let address = serve(|stream| answer_api_versions_then_ignore(stream, false, 0));
+    let run = streamspec(&["doctor", "--target", &address, "--timeout-ms", TIMEOUT_MS]);
+    assert_eq!(run.code, Some(1), "{}", run.stdout);
+    assert!(
+        run.stdout
+            .contains("\n  StreamsGroupHeartbeat     88  MISSING  the protocol under test\n"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.ends_with(&format!(
+            "\nno scenario can run: {address} does not offer api key 88: is the Streams rebalance protocol enabled?\n"
+        )),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
 fn a_target_that_answers_too_late() {
     let address = serve(|mut stream| {
         let Some((header, _)) = read_request(&mut stream) else {

@@ -1,0 +1,240 @@
+//! `streamspec doctor`: what a target offers, what the catalogue needs of it, and which scenarios
+//! a `check` would skip there and why, on one screen, before a run.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::time::Duration;
+
+use crate::report::{Console, Report};
+use crate::runner::{
+    set_initial_group_configs, unmet_requirement, InitialGroupConfigs, Outcome, Verdict,
+};
+use crate::scenario::{Profile, Scenario};
+use crate::target::{Target, TargetSpec};
+use crate::transport::{Connection, TransportResult};
+
+/// The Kafka APIs the harness calls, and what for.
+const APIS: [(i16, &str, &str); 14] = [
+    (88, "StreamsGroupHeartbeat", "the protocol under test"),
+    (89, "StreamsGroupDescribe", "the protocol under test"),
+    (18, "ApiVersions", "versions and finalized features"),
+    (10, "FindCoordinator", "each group's coordinator"),
+    (3, "Metadata", "waiting until topics exist"),
+    (19, "CreateTopics", "each scenario's topics"),
+    (20, "DeleteTopics", "clean-up"),
+    (32, "DescribeConfigs", "broker and group configs"),
+    (
+        44,
+        "IncrementalAlterConfigs",
+        "group configs a scenario sets",
+    ),
+    (37, "CreatePartitions", "topic growth in campaigns"),
+    (68, "ConsumerGroupHeartbeat", "R19: a consumer group's id"),
+    (29, "DescribeAcls", "authorization scenarios"),
+    (30, "CreateAcls", "authorization scenarios"),
+    (31, "DeleteAcls", "authorization scenarios"),
+];
+
+/// Broker configs that decide what scenarios can run (spec 9.1).
+const BROKER_CONFIGS: [&str; 12] = [
+    "group.streams.session.timeout.ms",
+    "group.streams.min.session.timeout.ms",
+    "group.streams.max.session.timeout.ms",
+    "group.streams.heartbeat.interval.ms",
+    "group.streams.min.heartbeat.interval.ms",
+    "group.streams.max.heartbeat.interval.ms",
+    "group.streams.initial.rebalance.delay.ms",
+    "group.streams.assignment.interval.ms",
+    "group.streams.max.size",
+    "group.streams.num.standby.replicas",
+    "group.streams.max.standby.replicas",
+    "authorizer.class.name",
+];
+
+/// Why the Streams protocol cannot be used at all at a broker whose ApiVersions answer is
+/// `connection`'s, if it cannot.
+pub fn streams_unusable(connection: &Connection) -> Option<String> {
+    let address = connection.address();
+    for key in [88, 89] {
+        if connection.versions(key).is_none() {
+            return Some(format!(
+                "{address} does not offer api key {key}: is the Streams rebalance protocol enabled?"
+            ));
+        }
+    }
+    // Kafka 4.4.0 advertises 88 and 89 even when the feature is off, and then answers every
+    // request UNSUPPORTED_VERSION (open question 3); a broker that reports features tells.
+    if connection.feature_level("metadata.version").is_some() {
+        let level = connection.feature_level("streams.version").unwrap_or(0);
+        if level < 1 {
+            return Some(format!(
+                "{address} has the Streams rebalance protocol off: its finalized feature streams.version is {level} (needs 1)"
+            ));
+        }
+    }
+    None
+}
+
+/// What `doctor` found, and whether a `check` can run anything.
+#[derive(Debug)]
+pub struct Diagnosis {
+    pub text: String,
+    /// Scenarios a `check` would run.
+    pub runnable: usize,
+}
+
+/// Looks at `spec` and plans `scenarios` on it under `profile`, changing nothing that outlasts
+/// the look: group configs tried on a throwaway group are taken back.
+pub async fn diagnose(
+    spec: &TargetSpec,
+    scenarios: &[Scenario],
+    profile: Profile,
+    timeout: Duration,
+    run_id: &str,
+    console: Console,
+) -> TransportResult<Diagnosis> {
+    let mut text = format!("streamspec doctor --target {spec}\n");
+    if let TargetSpec::Kafka(address) = spec {
+        let connection = Connection::connect(address, timeout).await?;
+        describe_apis(&mut text, &connection);
+        if let Some(reason) = streams_unusable(&connection) {
+            writeln!(text, "\nno scenario can run: {reason}").unwrap();
+            return Ok(Diagnosis { text, runnable: 0 });
+        }
+    } else {
+        text.push_str("\nthe reference coordinator in process, on a virtual clock\n");
+    }
+    let group = format!("streamspec-doctor-{run_id}");
+    let mut target = Target::open(spec, &group, timeout, 1, &BTreeMap::new()).await?;
+    let names: Vec<String> = BROKER_CONFIGS
+        .iter()
+        .map(|name| (*name).to_owned())
+        .collect();
+    let values = target.broker_configs(&names).await?;
+    writeln!(text, "\nbroker configs of the group coordinator:").unwrap();
+    for (name, value) in names.iter().zip(&values) {
+        let value = match value.as_deref() {
+            None => "(not reported)",
+            Some("") => "(none)",
+            Some(value) => value,
+        };
+        writeln!(text, "  {name:<44} {value}").unwrap();
+    }
+    let mut known: Vec<String> = target
+        .group_config_names(&group)
+        .await
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|name| name.starts_with("streams."))
+        .collect();
+    known.sort();
+    writeln!(
+        text,
+        "streams group configs it lists: {}",
+        if known.is_empty() {
+            "none".to_owned()
+        } else {
+            known.join(", ")
+        }
+    )
+    .unwrap();
+
+    let outcomes = plan(spec, scenarios, profile, &group, timeout).await?;
+    let runnable = outcomes
+        .iter()
+        .filter(|o| o.verdict != Verdict::Skip)
+        .count();
+    writeln!(
+        text,
+        "\nthe catalogue under --expect {profile}: {} scenario{}, {runnable} would run, {} would be skipped",
+        outcomes.len(),
+        if outcomes.len() == 1 { "" } else { "s" },
+        outcomes.len() - runnable
+    )
+    .unwrap();
+    let report = Report::new(
+        "doctor",
+        spec.to_string(),
+        run_id.to_owned(),
+        false,
+        outcomes,
+    );
+    text.push_str(&report.skips(console));
+    Ok(Diagnosis { text, runnable })
+}
+
+/// A line per API the harness calls: what the target offers, and what it is for.
+fn describe_apis(text: &mut String, connection: &Connection) {
+    writeln!(text, "\nAPIs the harness calls (offered versions):").unwrap();
+    for (key, name, purpose) in APIS {
+        let offered = match connection.versions(key) {
+            Some(span) => format!("v{}-{}", span.min, span.max),
+            None => "MISSING".to_owned(),
+        };
+        writeln!(text, "  {name:<24} {key:>3}  {offered:<8} {purpose}").unwrap();
+    }
+    let features: Vec<String> = ["metadata.version", "streams.version", "group.version"]
+        .iter()
+        .filter_map(|name| {
+            connection
+                .feature_level(name)
+                .map(|level| format!("{name} {level}"))
+        })
+        .collect();
+    writeln!(
+        text,
+        "finalized features: {}",
+        if features.is_empty() {
+            "none reported".to_owned()
+        } else {
+            features.join(", ")
+        }
+    )
+    .unwrap();
+}
+
+/// Each scenario as a `check` would find it before its first step: skipped with the reason, or
+/// to run. The target is opened for each as `check` opens it (the reference in process starts
+/// with the broker configs a scenario asks for); the group configs a scenario needs are tried
+/// on a throwaway group and taken back.
+async fn plan(
+    spec: &TargetSpec,
+    scenarios: &[Scenario],
+    profile: Profile,
+    group: &str,
+    timeout: Duration,
+) -> TransportResult<Vec<Outcome>> {
+    let mut tried: BTreeMap<Vec<(String, String, bool)>, Option<String>> = BTreeMap::new();
+    let mut outcomes = Vec::new();
+    for scenario in scenarios {
+        let broker_configs = &scenario.requires.broker_configs;
+        let target = &mut Target::open(spec, group, timeout, 1, broker_configs).await?;
+        let mut reason = unmet_requirement(scenario, target, profile).await?;
+        if reason.is_none() {
+            let configs = scenario.initial_group_configs();
+            reason = match tried.get(&configs) {
+                Some(known) => known.clone(),
+                None => {
+                    let found = match set_initial_group_configs(target, scenario, group).await? {
+                        InitialGroupConfigs::Set(names) => {
+                            if !names.is_empty() {
+                                target.delete_group_configs(group, &names).await?;
+                            }
+                            None
+                        }
+                        InitialGroupConfigs::Unmet(reason) => Some(reason),
+                    };
+                    tried.insert(configs, found.clone());
+                    found
+                }
+            };
+        }
+        let mut outcome = Outcome::of(scenario);
+        if let Some(reason) = reason {
+            outcome.verdict = Verdict::Skip;
+            outcome.reason = Some(reason);
+        }
+        outcomes.push(outcome);
+    }
+    Ok(outcomes)
+}
