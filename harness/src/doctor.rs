@@ -204,14 +204,15 @@ async fn plan(
     group: &str,
     timeout: Duration,
 ) -> TransportResult<Vec<Outcome>> {
-    let mut tried: BTreeMap<Vec<(String, String, bool)>, Option<String>> = BTreeMap::new();
+    // The baseline is the same for every scenario: the scenario's own configs decide.
+    let mut tried: BTreeMap<BTreeMap<String, String>, Option<String>> = BTreeMap::new();
     let mut outcomes = Vec::new();
     for scenario in scenarios {
         let broker_configs = &scenario.requires.broker_configs;
         let target = &mut Target::open(spec, group, timeout, 1, broker_configs).await?;
         let mut reason = unmet_requirement(scenario, target, profile).await?;
         if reason.is_none() {
-            let configs = scenario.initial_group_configs();
+            let configs = scenario.group_configs.clone();
             reason = match tried.get(&configs) {
                 Some(known) => known.clone(),
                 None => {

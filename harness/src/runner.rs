@@ -13,7 +13,9 @@ use streamspec_protocol::kafka::{StreamsGroupDescribeRequest, StreamsGroupHeartb
 use crate::embedded::TimerStalled;
 use crate::matcher;
 use crate::scenario::variables::{references, Reference};
-use crate::scenario::{AclOperation, AclResource, Profile, Scenario, Step, Template};
+use crate::scenario::{
+    listed_baseline_group_configs, AclOperation, AclResource, Profile, Scenario, Step, Template,
+};
 use crate::target::{Target, TargetSpec};
 use crate::transport::{Exchange, TransportError, TransportResult};
 
@@ -796,12 +798,9 @@ pub async fn set_initial_group_configs(
         Err(TransportError::Broker { .. } | TransportError::Unsupported { .. }) => Vec::new(),
         Err(error) => return Err(error),
     };
-    let configs: Vec<(String, String)> = scenario
-        .initial_group_configs()
-        .into_iter()
-        .filter(|(name, _, own)| *own || known.contains(name))
-        .map(|(name, value, _)| (name, value))
-        .collect();
+    let mut configs = listed_baseline_group_configs(&known);
+    configs.retain(|(name, _)| !scenario.group_configs.contains_key(name));
+    configs.extend(scenario.group_configs.clone());
     if configs.is_empty() {
         return Ok(InitialGroupConfigs::Set(Vec::new()));
     }

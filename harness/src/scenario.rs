@@ -133,6 +133,16 @@ pub const BASELINE_GROUP_CONFIGS: [(&str, &str); 2] = [
     ("streams.assignment.interval.ms", "0"),
 ];
 
+/// The baseline configs a target lists among its group configs (`listed`), to set on a group;
+/// those it does not list are left alone (it has no such delay).
+pub fn listed_baseline_group_configs(listed: &[String]) -> Vec<(String, String)> {
+    BASELINE_GROUP_CONFIGS
+        .iter()
+        .filter(|(name, _)| listed.iter().any(|known| known == name))
+        .map(|(name, value)| ((*name).to_owned(), (*value).to_owned()))
+        .collect()
+}
+
 impl Scenario {
     /// How many members join the scenario's group (distinct `join` members; a static member's
     /// rejoin under a new member id counts as well, as the group holds both for a while).
@@ -147,22 +157,6 @@ impl Scenario {
         members.sort_unstable();
         members.dedup();
         members.len()
-    }
-
-    /// The group configs to set before the first step, each with whether the scenario itself
-    /// asks for it (else it comes from [`BASELINE_GROUP_CONFIGS`]).
-    pub fn initial_group_configs(&self) -> Vec<(String, String, bool)> {
-        let mut configs: Vec<(String, String, bool)> = BASELINE_GROUP_CONFIGS
-            .iter()
-            .filter(|(name, _)| !self.group_configs.contains_key(*name))
-            .map(|(name, value)| ((*name).to_owned(), (*value).to_owned(), false))
-            .collect();
-        configs.extend(
-            self.group_configs
-                .iter()
-                .map(|(name, value)| (name.clone(), value.clone(), true)),
-        );
-        configs
     }
 
     /// Whether the scenario sets something on the whole cluster (an ACL on it), which other

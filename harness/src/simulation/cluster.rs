@@ -1,6 +1,7 @@
 //! What a randomized run drives: the reference coordinator in process on a virtual clock, or a
 //! broker over TCP on real time. Both go through the wire codec.
 
+use crate::scenario::listed_baseline_group_configs;
 use std::time::{Duration, Instant};
 
 use streamspec_protocol::kafka::streams_group_describe_response::DescribedGroup;
@@ -184,9 +185,12 @@ impl Cluster for RemoteCluster {
                 kafka
                     .await_topics_at_coordinator(&probe, &created, timeout)
                     .await?;
-                kafka
-                    .set_group_configs(&names.group, &setup.group_configs())
-                    .await?;
+                // As a scenario's group does, the run's group assigns at once where the broker
+                // lets it, whatever the broker's defaults.
+                let listed = kafka.group_config_names(&names.group).await?;
+                let mut configs = listed_baseline_group_configs(&listed);
+                configs.extend(setup.group_configs());
+                kafka.set_group_configs(&names.group, &configs).await?;
                 // The broker's own timing, which the run must know to let sessions expire.
                 let timing = [SESSION_TIMEOUT.to_owned(), HEARTBEAT_INTERVAL.to_owned()];
                 kafka.group_configs(&names.group, &timing).await
