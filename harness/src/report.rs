@@ -58,7 +58,10 @@ impl RunVerdict {
 
 /// Whether `outcome` fails the run. A failure counts by its grade (SHOULD only under `strict`);
 /// an error or a timeout counts whatever the grade, because then the target could not be judged
-/// at all, and a grade says how much a judgement weighs, not whether one may be missing.
+/// at all, and a grade says how much a judgement weighs, not whether one may be missing. An unmet
+/// precondition does not count: the scenario's rules were never reached, and what the set-up
+/// step is about has scenarios of its own (the first join's answer is R25's), which fail the
+/// run where that behaviour is wrong.
 pub fn counts_against_run(outcome: &Outcome, strict: bool) -> bool {
     match outcome.verdict {
         Verdict::Error | Verdict::Timeout => true,
@@ -67,7 +70,7 @@ pub fn counts_against_run(outcome: &Outcome, strict: bool) -> bool {
             Grade::Should => strict,
             Grade::Informational => false,
         },
-        Verdict::Pass | Verdict::Skip | Verdict::Divergent => false,
+        Verdict::Pass | Verdict::Skip | Verdict::Divergent | Verdict::PreconditionNotMet => false,
     }
 }
 
@@ -80,7 +83,8 @@ pub enum RuleVerdict {
     Timeout,
     Error,
     Divergent,
-    /// Every scenario of the rule was skipped: the rule was not checked, which is no pass.
+    /// Every scenario of the rule was skipped or stopped at an unmet precondition: the rule was
+    /// not checked, which is no pass.
     NotChecked,
 }
 
@@ -92,7 +96,7 @@ impl RuleVerdict {
             Verdict::Timeout => RuleVerdict::Timeout,
             Verdict::Error => RuleVerdict::Error,
             Verdict::Divergent => RuleVerdict::Divergent,
-            Verdict::Skip => RuleVerdict::NotChecked,
+            Verdict::Skip | Verdict::PreconditionNotMet => RuleVerdict::NotChecked,
         }
     }
 
@@ -121,6 +125,8 @@ pub struct RuleLine {
     pub decided_by: String,
     pub scenarios: usize,
     pub skipped: usize,
+    /// Scenarios that stopped at an unmet precondition, before reaching the rule.
+    pub preconditions_not_met: usize,
 }
 
 /// How much of a run the console shows.
@@ -154,11 +160,13 @@ impl Default for Console {
 fn severity(verdict: Verdict) -> u8 {
     match verdict {
         Verdict::Skip => 0,
-        Verdict::Pass => 1,
-        Verdict::Divergent => 2,
-        Verdict::Fail => 3,
-        Verdict::Timeout => 4,
-        Verdict::Error => 5,
+        // Above a skip: it ran, and what stopped it says more about the target.
+        Verdict::PreconditionNotMet => 1,
+        Verdict::Pass => 2,
+        Verdict::Divergent => 3,
+        Verdict::Fail => 4,
+        Verdict::Timeout => 5,
+        Verdict::Error => 6,
     }
 }
 
@@ -250,14 +258,17 @@ impl Report {
     }
 
     /// The one decision on the run, which the console summary, the reports and the exit code
-    /// all state.
+    /// all state. A run can pass with some scenarios stopped at unmet preconditions (their
+    /// rules read "not checked", as for skips), since the behaviour a precondition assumes is
+    /// judged by scenarios of its own; but not when no scenario got past its skips and
+    /// preconditions, as then nothing was shown to work.
     pub fn verdict(&self) -> RunVerdict {
         if self.outcomes.iter().any(|outcome| self.fails_run(outcome)) {
             RunVerdict::Failed
         } else if self
             .outcomes
             .iter()
-            .all(|outcome| outcome.verdict == Verdict::Skip)
+            .all(|outcome| matches!(outcome.verdict, Verdict::Skip | Verdict::PreconditionNotMet))
         {
             RunVerdict::NothingChecked
         } else {
@@ -301,9 +312,35 @@ impl Report {
                         .iter()
                         .filter(|outcome| outcome.verdict == Verdict::Skip)
                         .count(),
+                    preconditions_not_met: outcomes
+                        .iter()
+                        .filter(|outcome| outcome.verdict == Verdict::PreconditionNotMet)
+                        .count(),
                 }
             })
             .collect()
+    }
+
+    /// How many scenarios ended with each verdict, by the verdict's JSON name.
+    fn counts(&self) -> BTreeMap<String, usize> {
+        [
+            Verdict::Pass,
+            Verdict::Fail,
+            Verdict::Error,
+            Verdict::Timeout,
+            Verdict::Skip,
+            Verdict::PreconditionNotMet,
+            Verdict::Divergent,
+        ]
+        .into_iter()
+        .map(|verdict| {
+            let name = serde_json::to_value(verdict).expect("verdicts serialize");
+            (
+                name.as_str().unwrap_or_default().to_owned(),
+                self.count(verdict),
+            )
+        })
+        .collect()
     }
 
     fn count(&self, verdict: Verdict) -> usize {
@@ -322,24 +359,33 @@ impl Report {
     /// What the rule line says after its verdict and grade.
     fn rule_detail(&self, line: &RuleLine) -> String {
         let deciding = self.outcome(&line.decided_by);
+        let reason = first_line(deciding.and_then(|outcome| outcome.reason.as_deref()));
         match line.verdict {
-            RuleVerdict::Pass if line.skipped > 0 => format!(
-                "{} passed, {} skipped",
-                line.scenarios - line.skipped,
-                line.skipped
-            ),
+            RuleVerdict::Pass if line.skipped + line.preconditions_not_met > 0 => {
+                let mut parts = vec![format!(
+                    "{} passed",
+                    line.scenarios - line.skipped - line.preconditions_not_met
+                )];
+                if line.skipped > 0 {
+                    parts.push(format!("{} skipped", line.skipped));
+                }
+                if line.preconditions_not_met > 0 {
+                    parts.push(format!(
+                        "{} precondition not met",
+                        line.preconditions_not_met
+                    ));
+                }
+                parts.join(", ")
+            }
             // A campaign's invariant is its own single entry: nothing to add.
             RuleVerdict::Pass if line.decided_by == line.rule => String::new(),
             RuleVerdict::Pass => plural(line.scenarios, "scenario"),
-            RuleVerdict::NotChecked => format!(
-                "skipped: {}",
-                first_line(deciding.and_then(|outcome| outcome.reason.as_deref()))
-            ),
-            _ => format!(
-                "{}: {}",
-                line.decided_by,
-                first_line(deciding.and_then(|outcome| outcome.reason.as_deref()))
-            ),
+            // The reason starts "precondition not met at step N"; the scenario says where.
+            RuleVerdict::NotChecked if line.preconditions_not_met > 0 => {
+                format!("{}: {reason}", line.decided_by)
+            }
+            RuleVerdict::NotChecked => format!("skipped: {reason}"),
+            _ => format!("{}: {reason}", line.decided_by),
         }
     }
 
@@ -368,6 +414,10 @@ impl Report {
                     .filter(|outcome| self.fails_run(outcome))
                     .count()
             ),
+            RunVerdict::NothingChecked if self.count(Verdict::PreconditionNotMet) > 0 => {
+                "NOTHING CHECKED: every scenario was skipped or stopped at an unmet precondition"
+                    .to_owned()
+            }
             RunVerdict::NothingChecked => "NOTHING CHECKED: every scenario was skipped".to_owned(),
         }
     }
@@ -414,7 +464,7 @@ impl Report {
                     writeln!(
                         out,
                         "      {:<9} {:<13} {} {}",
-                        format!("{:?}", outcome.verdict).to_lowercase(),
+                        outcome.verdict.label(),
                         outcome.grade.to_string(),
                         outcome.scenario,
                         outcome.title
@@ -424,7 +474,13 @@ impl Report {
             }
         }
         if !quiet {
-            self.write_skips(&mut out, console);
+            self.write_grouped(&mut out, console, Verdict::Skip, "skipped");
+            self.write_grouped(
+                &mut out,
+                console,
+                Verdict::PreconditionNotMet,
+                "unmet precondition in",
+            );
             for outcome in self
                 .outcomes
                 .iter()
@@ -451,7 +507,7 @@ impl Report {
             .count();
         writeln!(
             out,
-            "\n{} rules ({failing_rules} failing, {not_checked} not checked) in {} scenarios: {} passed, {} failed, {} errors, {} timed out, {} skipped, {} known divergences; {}",
+            "\n{} rules ({failing_rules} failing, {not_checked} not checked) in {} scenarios: {} passed, {} failed, {} errors, {} timed out, {} skipped, {} preconditions not met, {} known divergences; {}",
             rules.len(),
             self.outcomes.len(),
             self.count(Verdict::Pass),
@@ -459,6 +515,7 @@ impl Report {
             self.count(Verdict::Error),
             self.count(Verdict::Timeout),
             self.count(Verdict::Skip),
+            self.count(Verdict::PreconditionNotMet),
             self.count(Verdict::Divergent),
             self.verdict_text()
         )
@@ -466,18 +523,19 @@ impl Report {
         out
     }
 
-    /// Skipped scenarios grouped by reason: a line with the scenarios (cut to the width unless
-    /// verbose), then the reason whole, wrapped, since it says what the target lacks.
-    fn write_skips(&self, out: &mut String, console: Console) {
+    /// Scenarios of `verdict` (skipped, or stopped at a precondition) grouped by reason: a line
+    /// `{heading} N scenarios (names):` (cut to the width unless verbose), then the reason whole,
+    /// wrapped, since it says what the target lacks or answered instead.
+    fn write_grouped(&self, out: &mut String, console: Console, verdict: Verdict, heading: &str) {
         let mut by_reason: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
-        for outcome in self.outcomes.iter().filter(|o| o.verdict == Verdict::Skip) {
+        for outcome in self.outcomes.iter().filter(|o| o.verdict == verdict) {
             by_reason
                 .entry(outcome.reason.as_deref().unwrap_or("no reason given"))
                 .or_default()
                 .push(&outcome.scenario);
         }
         for (reason, names) in by_reason {
-            let head = format!("\nskipped {} (", plural(names.len(), "scenario"));
+            let head = format!("\n{heading} {} (", plural(names.len(), "scenario"));
             let full = format!("{head}{}):", names.join(", "));
             if console.detail == Detail::Verbose || full.chars().count() <= console.width + 1 {
                 writeln!(out, "{full}").unwrap();
@@ -575,7 +633,7 @@ impl Report {
             "tests=\"{}\" failures=\"{failures}\" errors=\"{}\" skipped=\"{}\" time=\"{:.3}\"",
             self.outcomes.len() + self.witnesses.len(),
             self.count(Verdict::Error),
-            self.count(Verdict::Skip),
+            self.count(Verdict::Skip) + self.count(Verdict::PreconditionNotMet),
             self.outcomes
                 .iter()
                 .map(|outcome| outcome.duration_ms)
@@ -661,6 +719,10 @@ impl Report {
         match outcome.verdict {
             Verdict::Pass => {}
             Verdict::Skip => writeln!(out, "      <skipped message=\"{reason}\"/>").unwrap(),
+            // Not judged, as a skip is; the exchange shows what the set-up got instead.
+            Verdict::PreconditionNotMet => {
+                writeln!(out, "      <skipped message=\"{reason}\">{body}</skipped>").unwrap()
+            }
             Verdict::Error => writeln!(
                 out,
                 "      <error message=\"{reason}\" type=\"Error\">{body}</error>"
@@ -705,6 +767,7 @@ impl Report {
             "verdict": verdict,
             "passed": verdict == RunVerdict::Passed,
             "exit_code": verdict.exit_code(),
+            "counts": self.counts(),
             "rules": self.rules(),
             "scenarios": self.outcomes,
             "witnesses": self.witnesses,
@@ -790,6 +853,7 @@ mod tests {
             decided_by: decided_by.into(),
             scenarios,
             skipped,
+            preconditions_not_met: 0,
         }
     }
 
@@ -869,6 +933,7 @@ mod tests {
             (false, Grade::Informational, Verdict::Timeout, Failed),
             (false, Grade::Must, Verdict::Divergent, Passed),
             (false, Grade::Must, Verdict::Skip, Passed),
+            (true, Grade::Must, Verdict::PreconditionNotMet, Passed),
         ];
         for (strict, grade, outcome, expected) in table {
             assert_eq!(
@@ -882,6 +947,14 @@ mod tests {
             vec![outcome("s", &["R1"], Grade::Must, Verdict::Skip)],
         );
         assert_eq!(all_skipped.verdict(), NothingChecked);
+        let nothing_past_set_up = report(
+            false,
+            vec![
+                outcome("s", &["R1"], Grade::Must, Verdict::Skip),
+                outcome("p", &["R2"], Grade::Must, Verdict::PreconditionNotMet),
+            ],
+        );
+        assert_eq!(nothing_past_set_up.verdict(), NothingChecked);
         assert_eq!(report(false, Vec::new()).verdict(), NothingChecked);
         assert_eq!(
             [Passed, Failed, NothingChecked].map(RunVerdict::exit_code),
@@ -990,6 +1063,127 @@ mod tests {
         });
         assert!(quiet.starts_with("R7 "), "{quiet}");
         assert!(!quiet.contains("R8"), "{quiet}");
+    }
+
+    /// A scenario that stopped at its set-up: the reason the runner gives it.
+    fn unmet(name: &str, rules: &[&str]) -> Outcome {
+        let mut unmet = outcome(name, rules, Grade::Must, Verdict::PreconditionNotMet);
+        unmet.reason =
+            Some("precondition not met at step 1: .memberEpoch: expected 2, found 1".to_owned());
+        unmet.step = Some(1);
+        unmet.wire = Some("0000 00 58 | api key".to_owned());
+        unmet
+    }
+
+    #[test]
+    fn an_unmet_precondition_leaves_its_rule_not_checked() {
+        let report = report(
+            true,
+            vec![
+                unmet("R21-a", &["R21"]),
+                unmet("R21-b", &["R21"]),
+                outcome("R23-a", &["R23"], Grade::Must, Verdict::Pass),
+                unmet("R23-b", &["R23"]),
+                outcome("R27-a", &["R27"], Grade::Must, Verdict::Skip),
+                unmet("R27-b", &["R27"]),
+            ],
+        );
+        let with_unmet = |line: RuleLine, unmet: usize| RuleLine {
+            preconditions_not_met: unmet,
+            ..line
+        };
+        assert_eq!(
+            report.rules(),
+            vec![
+                with_unmet(
+                    line(
+                        "R21",
+                        RuleVerdict::NotChecked,
+                        Grade::Must,
+                        false,
+                        "R21-b",
+                        2,
+                        0
+                    ),
+                    2
+                ),
+                with_unmet(
+                    line("R23", RuleVerdict::Pass, Grade::Must, false, "R23-a", 2, 0),
+                    1
+                ),
+                // The unmet precondition names the rule's standing rather than the skip: the
+                // scenario ran, and its set-up answered otherwise.
+                with_unmet(
+                    line(
+                        "R27",
+                        RuleVerdict::NotChecked,
+                        Grade::Must,
+                        false,
+                        "R27-b",
+                        2,
+                        1
+                    ),
+                    1
+                ),
+            ]
+        );
+        assert_eq!(report.verdict(), RunVerdict::Passed);
+        let human = report.human(Console {
+            detail: Detail::Normal,
+            width: 110,
+        });
+        let lines: Vec<&str> = human.lines().collect();
+        assert_eq!(
+            lines[..3],
+            [
+                "R21   not checked MUST          R21-b: precondition not met at step 1: .memberEpoch: expected 2, found 1",
+                "R23   pass        MUST          1 passed, 1 precondition not met",
+                "R27   not checked MUST          R27-b: precondition not met at step 1: .memberEpoch: expected 2, found 1",
+            ]
+        );
+        assert!(
+            human.contains(
+                "\nunmet precondition in 4 scenarios (R21-a, R21-b, R23-b, R27-b):\n  precondition not met at step 1: .memberEpoch: expected 2, found 1\n"
+            ),
+            "{human}"
+        );
+        // Neither a failure nor its wire exchange on the console.
+        assert!(!human.contains("\nFAIL"), "{human}");
+        assert!(!human.contains("api key"), "{human}");
+        assert!(
+            human.trim_end().ends_with(
+                "3 rules (0 failing, 2 not checked) in 6 scenarios: 1 passed, 0 failed, 0 errors, 0 timed out, 1 skipped, 4 preconditions not met, 0 known divergences; PASSED"
+            ),
+            "{human}"
+        );
+        let verbose = report.human(Console {
+            detail: Detail::Verbose,
+            width: 110,
+        });
+        assert!(
+            verbose.contains("\n      precondition not met MUST          R21-a title of R21-a\n"),
+            "{verbose}"
+        );
+
+        let json: serde_json::Value = serde_json::from_str(&report.json()).unwrap();
+        assert_eq!(
+            json["counts"],
+            serde_json::json!({"pass": 1, "fail": 0, "error": 0, "timeout": 0, "skip": 1,
+                               "precondition_not_met": 4, "divergent": 0})
+        );
+        assert_eq!(json["scenarios"][0]["verdict"], "precondition_not_met");
+        assert_eq!(json["scenarios"][0]["step"], 1);
+        assert_eq!(json["rules"][0]["verdict"], "not_checked");
+        assert_eq!(json["rules"][0]["preconditions_not_met"], 2);
+
+        let xml = report.junit();
+        assert!(xml.contains("<testsuites name=\"streamspec\" tests=\"6\" failures=\"0\" errors=\"0\" skipped=\"5\" time=\"9.000\">"), "{xml}");
+        assert!(
+            xml.contains("<property name=\"verdict\" value=\"precondition_not_met\"/>"),
+            "{xml}"
+        );
+        assert!(xml.contains("<skipped message=\"precondition not met at step 1: .memberEpoch: expected 2, found 1\">0000 00 58 | api key</skipped>"), "{xml}");
+        roxmltree::Document::parse(&xml).expect("well-formed JUnit XML");
     }
 
     #[test]

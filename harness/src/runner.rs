@@ -33,6 +33,25 @@ pub enum Verdict {
     Divergent,
     /// The scenario could not be carried out (transport error, bad request template).
     Error,
+    /// A step marked `precondition` (set-up for the rule under test) did not get the answer the
+    /// scenario builds on, so the rule was never reached: no judgement of it either way.
+    #[serde(rename = "precondition_not_met")]
+    PreconditionNotMet,
+}
+
+impl Verdict {
+    /// How reports name the verdict to people.
+    pub fn label(self) -> &'static str {
+        match self {
+            Verdict::Pass => "pass",
+            Verdict::Fail => "fail",
+            Verdict::Skip => "skip",
+            Verdict::Timeout => "timeout",
+            Verdict::Divergent => "divergent",
+            Verdict::Error => "error",
+            Verdict::PreconditionNotMet => "precondition not met",
+        }
+    }
 }
 
 /// A scenario's outcome, with what a reader needs to see why.
@@ -153,7 +172,8 @@ pub fn apply_divergences(
                     divergence.source
                 ));
             }
-            Verdict::Skip | Verdict::Divergent => {}
+            // The divergent behaviour was never reached: whether it still fires is unknown.
+            Verdict::Skip | Verdict::Divergent | Verdict::PreconditionNotMet => {}
         }
     }
 }
@@ -302,6 +322,20 @@ fn template_error(reason: String) -> StepFailure {
         reason,
         exchange: None,
         silence: false,
+    }
+}
+
+/// A precondition step's answer that differed (or never came within its `until`) is no failure
+/// of the scenario's rules; an error still is an error, since then the target could not be
+/// judged at all.
+fn precondition_not_met(step: usize, failure: StepFailure) -> StepFailure {
+    match failure.verdict {
+        Verdict::Fail | Verdict::Timeout => StepFailure {
+            verdict: Verdict::PreconditionNotMet,
+            reason: format!("precondition not met at step {step}: {}", failure.reason),
+            exchange: failure.exchange,
+        },
+        _ => failure,
     }
 }
 
@@ -647,7 +681,11 @@ pub async fn run_scenario(scenario: &Scenario, settings: &RunSettings) -> Outcom
             if let Err(error) = run_step(&mut target, step, &mut context).await {
                 failure = Some(FailureAt {
                     step: Some(index + 1),
-                    failure: error,
+                    failure: if step.precondition {
+                        precondition_not_met(index + 1, error)
+                    } else {
+                        error
+                    },
                 });
                 break;
             }

@@ -45,6 +45,11 @@
 //! - `expect` is matched against the response's JSON (see [`crate::matcher`]); `capture` stores
 //!   values of the response by JSON pointer for later `${name}` (or `${name+1}`) references.
 //! - `until: { "within_ms": N }` repeats the step until `expect` matches, within the bound.
+//! - `"precondition": true` marks a step as set-up for the rule under test, not the rule itself
+//!   (e.g. the join that makes a member, in a scenario about fencing it). When its `expect` does
+//!   not hold (or its `until` runs out), the scenario ends there with the verdict
+//!   `precondition_not_met`, naming the step and what differed, instead of failing its rules. It
+//!   needs an `expect`, and a scenario needs at least one step that is no precondition.
 //! - `requires: { "heartbeat_version": 1 }` skips the scenario where less is negotiated;
 //!   `requires: { "broker_configs": { "group.streams.max.size": "2" } }` skips it on a broker whose
 //!   configs have other values (the reference in process starts with them);
@@ -58,8 +63,9 @@
 //! 1 to [`MAX_PARTITIONS`] (10,000) partitions, and an internal topic in a topology at most that
 //! many; `sleep_ms` and `until.within_ms` are at most [`MAX_WAIT_MS`] (600,000 ms), `every_ms`
 //! at least 1 and at most `within_ms`; `fields` and `topology` use only the request's JSON field
-//! names, at every depth; and a `${name}` names `group`, a topic, or a capture of an earlier
-//! step (the scenario's `topology` only `group` and topics).
+//! names, at every depth; a `${name}` names `group`, a topic, or a capture of an earlier step
+//! (the scenario's `topology` only `group` and topics); and a precondition has an `expect`, and
+//! not every step is one.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -260,6 +266,10 @@ pub struct Step {
     pub capture: BTreeMap<String, String>,
     #[serde(default)]
     pub until: Option<Until>,
+    /// Set-up for the rule under test: an unmet `expect` ends the scenario as
+    /// `precondition_not_met`, not as a failure of its rules.
+    #[serde(default)]
+    pub precondition: bool,
     /// Says what the step is for, in reports.
     #[serde(default)]
     pub note: Option<String>,

@@ -267,6 +267,8 @@ fn every_must_and_should_scenario_passes(run: &CatalogueRun) {
         .map(|outcome| outcome["scenario"].as_str().unwrap().to_owned())
         .collect();
     assert_eq!(skipped, skipped_on_the_test_broker(), "{}", run.stdout);
+    // Kafka 4.4.0 is the broker the catalogue's set-up steps describe: an unmet precondition
+    // there is as wrong as a failure, so only passes and the skips above are allowed.
     let failing: Vec<String> = scenarios
         .iter()
         .filter(|outcome| {

@@ -256,3 +256,40 @@ fn a_capture_used_before_it_is_captured() {
         )]
     );
 }
+
+#[test]
+fn a_precondition_without_an_expect() {
+    let file = ScenarioFile::with_steps(
+        "precondition-expect",
+        IN,
+        &[
+            r#"{ "heartbeat": {"member": "a", "as": "join"}, "precondition": true }"#,
+            r#"{ "heartbeat": {"member": "a"}, "expect": {"errorCode": 0} }"#,
+        ],
+    );
+    assert_eq!(
+        file.refusal(),
+        [format!(
+            "streamspec: {}:5:67: a precondition needs an expect: what the set-up must answer",
+            file.path
+        )]
+    );
+}
+
+#[test]
+fn only_preconditions() {
+    let file = ScenarioFile::with_steps(
+        "only-preconditions",
+        IN,
+        &[
+            r#"{ "heartbeat": {"member": "a", "as": "join"}, "precondition": true, "expect": {"errorCode": 0} }"#,
+        ],
+    );
+    assert_eq!(
+        file.refusal(),
+        [format!(
+            "streamspec: {}:4:12: every step is a precondition: no step checks the scenario's rules",
+            file.path
+        )]
+    );
+}

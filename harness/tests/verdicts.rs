@@ -88,6 +88,23 @@ fn skipped(name: &str) -> Value {
     scenario
 }
 
+/// A scenario of rule R902 whose set-up join expects a first epoch the reference does not give
+/// (it gives 2), then a step that would fail if it ran.
+fn unmet_precondition(name: &str) -> Value {
+    serde_json::json!({
+        "name": name,
+        "title": format!("the {name} case"),
+        "rules": ["R902"],
+        "grade": "MUST",
+        "topics": [{"name": "in", "partitions": 2}],
+        "steps": [
+            {"heartbeat": {"member": "a", "as": "join"}, "precondition": true,
+             "expect": {"errorCode": 0, "memberEpoch": 99}},
+            {"heartbeat": {"member": "a"}, "expect": {"errorCode": 99}}
+        ]
+    })
+}
+
 struct Run {
     exit_code: i32,
     stdout: String,
@@ -139,10 +156,11 @@ fn agree(run: &Run, verdict: &str, exit_code: i32) {
     let stated = match verdict {
         "passed" => summary.contains("; PASSED"),
         "failed" => summary.contains("; FAILED ("),
-        _ => {
-            summary.starts_with("NOTHING CHECKED")
-                || summary.ends_with("; NOTHING CHECKED: every scenario was skipped")
-        }
+        _ => summary.starts_with("NOTHING CHECKED")
+            || summary.ends_with("; NOTHING CHECKED: every scenario was skipped")
+            || summary.ends_with(
+                "; NOTHING CHECKED: every scenario was skipped or stopped at an unmet precondition",
+            ),
     };
     assert!(stated, "{summary}");
 
@@ -324,6 +342,87 @@ fn a_rule_whose_scenarios_were_all_skipped_is_not_checked() {
         .last()
         .unwrap()
         .starts_with("2 rules (0 failing, 1 not checked) in 3 scenarios: 1 passed, "));
+}
+
+#[test]
+fn an_unmet_precondition_is_no_failure_of_the_rule() {
+    let folder = Folder::new("precondition");
+    folder
+        .add(&passing("MUST"))
+        .add(&unmet_precondition("unmet-a"))
+        .add(&unmet_precondition("unmet-b"));
+    for flags in [&[][..], &["--strict"]] {
+        let run = check(&folder, flags);
+        agree(&run, "passed", 0);
+        assert_eq!(
+            rule_line(&run, "R902"),
+            "R902  not checked MUST          unmet-b: precondition not met at step 1: .memberEpoch: expected 9..."
+        );
+        assert!(run.stdout.contains(
+            "\nunmet precondition in 2 scenarios (unmet-a, unmet-b):\n  precondition not met at step 1: .memberEpoch: expected 99, found 2\n"
+        ), "{}", run.stdout);
+        assert!(!run.stdout.contains("\nFAIL"), "{}", run.stdout);
+        assert!(run.stdout.lines().last().unwrap().starts_with(
+            "2 rules (0 failing, 1 not checked) in 3 scenarios: 1 passed, 0 failed, 0 errors, 0 timed out, 0 skipped, 2 preconditions not met, 0 known divergences; PASSED"
+        ), "{}", run.stdout);
+
+        // The step after the precondition never ran: the verdict is the precondition's.
+        let scenarios = run.json["scenarios"].as_array().unwrap();
+        let unmet = scenarios
+            .iter()
+            .find(|outcome| outcome["scenario"] == "unmet-a")
+            .unwrap();
+        assert_eq!(unmet["verdict"], "precondition_not_met");
+        assert_eq!(unmet["step"], 1);
+        assert_eq!(
+            unmet["reason"],
+            "precondition not met at step 1: .memberEpoch: expected 99, found 2"
+        );
+        assert_eq!(run.json["counts"]["precondition_not_met"], 2);
+        assert_eq!(run.json["counts"]["pass"], 1);
+        assert_eq!(run.json["rules"][1]["verdict"], "not_checked");
+
+        let testcase = run
+            .junit
+            .split("<testcase ")
+            .find(|case| case.contains("name=\"unmet-a "))
+            .unwrap();
+        assert!(
+            testcase.contains("<skipped message=\"precondition not met at step 1: .memberEpoch: expected 99, found 2\">"),
+            "{testcase}"
+        );
+        assert!(
+            testcase.contains("<property name=\"verdict\" value=\"precondition_not_met\"/>"),
+            "{testcase}"
+        );
+        assert!(run.junit.contains(" skipped=\"2\" "), "{}", run.junit);
+    }
+
+    // With nothing past its preconditions, nothing was shown to work.
+    let alone = Folder::new("precondition-alone");
+    alone.add(&unmet_precondition("unmet-a"));
+    let run = check(&alone, &[]);
+    agree(&run, "nothing_checked", 2);
+    assert!(run.stdout.lines().last().unwrap().ends_with(
+        "; NOTHING CHECKED: every scenario was skipped or stopped at an unmet precondition"
+    ));
+
+    // A precondition that cannot be carried out is an error like any other step's.
+    let broken = Folder::new("precondition-error");
+    let mut scenario = erring("MUST");
+    scenario["steps"][0]["precondition"] = true.into();
+    scenario["steps"][0]["expect"] = serde_json::json!({"errorCode": 0});
+    scenario["steps"]
+        .as_array_mut()
+        .unwrap()
+        .push(serde_json::json!({"heartbeat": {"member": "a"}}));
+    broken.add(&scenario);
+    let run = check(&broken, &[]);
+    agree(&run, "failed", 1);
+    assert_eq!(
+        rule_line(&run, "R900"),
+        "R900  error       MUST          errs: capture x: no value at /noSuchField"
+    );
 }
 
 #[test]

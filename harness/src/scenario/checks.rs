@@ -37,8 +37,8 @@ fn step_path(index: usize, rest: &[&str]) -> Vec<Segment> {
     path
 }
 
-/// Checks versions, partition counts, waits, the heartbeat fields' names and the `${...}`
-/// references of `scenario`.
+/// Checks versions, partition counts, waits, the heartbeat fields' names, the `${...}`
+/// references and the preconditions of `scenario`.
 pub fn check(scenario: &Scenario) -> Result<(), Invalid> {
     for (index, topic) in scenario.topics.iter().enumerate() {
         if !(1..=MAX_PARTITIONS).contains(&topic.partitions) {
@@ -62,6 +62,25 @@ pub fn check(scenario: &Scenario) -> Result<(), Invalid> {
     for (index, step) in scenario.steps.iter().enumerate() {
         check_step(scenario, index, step, &exemplar, &known)?;
         known.captured(step);
+    }
+    check_preconditions(scenario)
+}
+
+/// A precondition is judged by its `expect`, and the scenario by a step that is none.
+fn check_preconditions(scenario: &Scenario) -> Result<(), Invalid> {
+    for (index, step) in scenario.steps.iter().enumerate() {
+        if step.precondition && step.expect.is_none() {
+            return Err(invalid(
+                step_path(index, &["precondition"]),
+                "a precondition needs an expect: what the set-up must answer".to_owned(),
+            ));
+        }
+    }
+    if scenario.steps.iter().all(|step| step.precondition) {
+        return Err(invalid(
+            vec!["steps".into()],
+            "every step is a precondition: no step checks the scenario's rules".to_owned(),
+        ));
     }
     Ok(())
 }
