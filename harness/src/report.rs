@@ -248,7 +248,7 @@ impl Report {
     /// The skipped scenarios grouped by reason, as the console shows them.
     pub fn skips(&self, console: Console) -> String {
         let mut out = String::new();
-        self.write_skips(&mut out, console);
+        self.write_grouped(&mut out, console, Verdict::Skip, "skipped");
         out
     }
 

@@ -334,6 +334,7 @@ fn precondition_not_met(step: usize, failure: StepFailure) -> StepFailure {
             verdict: Verdict::PreconditionNotMet,
             reason: format!("precondition not met at step {step}: {}", failure.reason),
             exchange: failure.exchange,
+            silence: false,
         },
         _ => failure,
     }
