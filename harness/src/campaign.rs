@@ -18,6 +18,7 @@ use crate::simulation::oracle::{self, KnownIssue, Violation};
 use crate::simulation::setup::Names;
 use crate::simulation::{self, execute, run_bytes, trace_hash, RunInput, RunRecord};
 use crate::target::TargetSpec;
+use crate::NAME_PREFIX;
 
 /// Bytes a run's setup draws from before its operations.
 const SETUP_BYTES: usize = 48;
@@ -79,9 +80,10 @@ impl CampaignConfig {
     fn names(&self, run: u64, attempt: &str) -> Names {
         match self.target {
             TargetSpec::Embedded => Names::new(""),
-            TargetSpec::Kafka(_) => {
-                Names::new(&format!("streamspec-fuzz-{}-{run}{attempt}-", self.run_id))
-            }
+            TargetSpec::Kafka(_) => Names::new(&format!(
+                "{NAME_PREFIX}fuzz-{}-{run}{attempt}-",
+                self.run_id
+            )),
         }
     }
 }

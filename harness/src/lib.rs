@@ -2,6 +2,10 @@
 //! target rule by rule, reports, and randomized runs (generators, simulated members, the
 //! invariant oracle, seeded campaigns).
 
+/// What the name of every topic, group and ACL resource the tool makes on a broker starts with,
+/// so that `streamspec clean` can find what interrupted runs left behind.
+pub const NAME_PREFIX: &str = "streamspec-";
+
 pub mod campaign;
 pub mod embedded;
 pub mod kafka;

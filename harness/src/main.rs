@@ -673,7 +673,7 @@ fn replay(
     );
     let names = streamspec::simulation::setup::Names::new(&match config.target {
         TargetSpec::Embedded => String::new(),
-        TargetSpec::Kafka(_) => format!("streamspec-replay-{}-", config.run_id),
+        TargetSpec::Kafka(_) => format!("{}replay-{}-", streamspec::NAME_PREFIX, config.run_id),
     });
     let record = campaign::run_once(&config, names, &trace.input)?;
     if history {

@@ -15,6 +15,7 @@ use crate::scenario::variables::{references, Reference};
 use crate::scenario::{AclOperation, AclResource, Profile, Scenario, Step, Template};
 use crate::target::{Target, TargetSpec};
 use crate::transport::{Exchange, TransportError, TransportResult};
+use crate::NAME_PREFIX;
 
 /// How a scenario ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -481,10 +482,11 @@ async fn send(
     ))
 }
 
-/// A name Kafka accepts for a topic or group: letters, digits, `.`, `_`, `-`.
+/// A name Kafka accepts for a topic or group, [`NAME_PREFIX`] then `parts`: letters, digits,
+/// `.`, `_`, `-`.
 fn kafka_name(parts: &[&str]) -> String {
-    parts
-        .join("-")
+    let joined = parts.join("-");
+    let legal: String = joined
         .chars()
         .map(|ch| {
             if ch.is_ascii_alphanumeric() || ch == '.' || ch == '_' || ch == '-' {
@@ -493,7 +495,8 @@ fn kafka_name(parts: &[&str]) -> String {
                 '_'
             }
         })
-        .collect()
+        .collect();
+    format!("{NAME_PREFIX}{legal}")
 }
 
 /// Runs one scenario against a Kafka broker, on connections of its own.
@@ -511,7 +514,7 @@ pub async fn run_scenario(scenario: &Scenario, settings: &RunSettings) -> Outcom
         wire: None,
         duration_ms: 0,
     };
-    let group = kafka_name(&["streamspec", &settings.run_id, &scenario.name]);
+    let group = kafka_name(&[&settings.run_id, &scenario.name]);
     let mut variables = BTreeMap::from([("group".to_owned(), Value::String(group.clone()))]);
     let mut created = Vec::new();
     let mut all_topics = Vec::new();
@@ -915,8 +918,26 @@ mod tests {
     #[test]
     fn names_are_legal_kafka_names() {
         assert_eq!(
-            kafka_name(&["streamspec", "r1", "R25 join/a"]),
+            kafka_name(&["r1", "R25 join/a"]),
             "streamspec-r1-R25_join_a"
         );
+    }
+
+    #[test]
+    fn catalogue_names_start_with_the_prefix_and_fit_kafka() {
+        // A run id as `check` makes it (milliseconds in hex), and room for the suffixes of the
+        // internal topics a coordinator derives from the group id.
+        const RUN_ID: &str = "19a2b3c4d5e";
+        const INTERNAL_SUFFIX_ROOM: usize = 64;
+        for scenario in crate::scenario::catalogue() {
+            let group = kafka_name(&[RUN_ID, &scenario.name]);
+            assert!(group.starts_with(NAME_PREFIX), "{group}");
+            assert!(group.len() + INTERNAL_SUFFIX_ROOM <= 249, "{group}");
+            for topic in &scenario.topics {
+                let name = kafka_name(&[RUN_ID, &scenario.name, &topic.name]);
+                assert!(name.starts_with(NAME_PREFIX), "{name}");
+                assert!(name.len() <= 249, "{name}");
+            }
+        }
     }
 }
