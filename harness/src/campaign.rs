@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 use crate::embedded::EmbeddedTarget;
+use crate::interrupt::Interrupt;
 use crate::report::{Report, WitnessCount};
 use crate::runner::{Outcome, Verdict};
 use crate::scenario::Grade;
@@ -44,6 +45,8 @@ pub struct CampaignConfig {
     pub run_id: String,
     /// Time allowed for shrinking a violation.
     pub shrink_budget: Duration,
+    /// Raised on Ctrl-C: no run starts any more, and a run in progress stops and cleans up.
+    pub interrupt: Interrupt,
 }
 
 impl CampaignConfig {
@@ -127,8 +130,10 @@ pub struct CampaignResult {
     pub setup_errors: Vec<String>,
     /// Why the campaign ended before its duration was up, when it did.
     pub stopped_early: Option<String>,
-    /// Runs whose topics could not be removed afterwards.
+    /// Runs whose topics or group configs could not be removed afterwards.
     pub cleanup_errors: Vec<String>,
+    /// Runs cut short by an interrupt (Ctrl-C); they count as neither finished nor found.
+    pub interrupted_runs: u64,
     pub witnesses: Witnesses,
 }
 
@@ -234,6 +239,7 @@ pub fn run_once(
                 &names.group,
                 config.io_timeout,
                 config.replication_factor,
+                config.interrupt.clone(),
             )?;
             execute(cluster, names, input)
         }
@@ -293,6 +299,10 @@ pub fn shrink(
 ) -> (RunInput, RunRecord) {
     let mut attempt = 0u32;
     shrink_with(config.shrink_budget, input, record, |candidate| {
+        // After Ctrl-C the violation is reported as it was found.
+        if config.interrupt.is_raised() {
+            return None;
+        }
         attempt += 1;
         run_once(
             config,
@@ -351,12 +361,25 @@ pub fn run(config: &CampaignConfig, progress: &Progress) -> CampaignResult {
     let cleanup_errors: Mutex<Vec<String>> = Mutex::new(Vec::new());
     let witnesses: Mutex<Witnesses> = Mutex::new(Witnesses::default());
     let known: Mutex<Option<(u64, &'static KnownIssue)>> = Mutex::new(None);
+    let interrupted_runs = AtomicU64::new(0);
     let worker = || {
         let mut seen = Witnesses::default();
-        while !stop.load(Ordering::Relaxed) && started.elapsed() < config.duration {
+        while !stop.load(Ordering::Relaxed)
+            && !config.interrupt.is_raised()
+            && started.elapsed() < config.duration
+        {
             let run = next_run.fetch_add(1, Ordering::Relaxed);
             let input = config.input(run);
             match run_checked(config, run, &input) {
+                Ok(record) if record.interrupted => {
+                    interrupted_runs.fetch_add(1, Ordering::Relaxed);
+                    if let Some(error) = &record.cleanup_error {
+                        cleanup_errors
+                            .lock()
+                            .unwrap()
+                            .push(format!("run {run}: clean-up: {error}"));
+                    }
+                }
                 Ok(record) => {
                     progress.runs.fetch_add(1, Ordering::Relaxed);
                     progress
@@ -439,6 +462,7 @@ pub fn run(config: &CampaignConfig, progress: &Progress) -> CampaignResult {
         setup_errors,
         stopped_early,
         cleanup_errors: cleanup_errors.into_inner().unwrap(),
+        interrupted_runs: interrupted_runs.into_inner(),
         witnesses: witnesses.into_inner().unwrap(),
     }
 }
@@ -463,6 +487,7 @@ pub fn report(
             reason: Some(result.setup_errors.join("; ")),
             step: None,
             wire: None,
+            cleanup: None,
             duration_ms,
         });
     }
@@ -519,6 +544,7 @@ pub fn report(
             reason,
             step: None,
             wire: violated.map(|finding| finding.slice.clone()),
+            cleanup: None,
             duration_ms,
         }
     }));
@@ -557,6 +583,7 @@ pub fn report(
         .warnings
         .extend(result.cleanup_errors.iter().cloned());
     report.stopped_early = result.stopped_early.clone();
+    report.interrupted = config.interrupt.is_raised();
     report
 }
 
@@ -577,6 +604,7 @@ mod tests {
             replication_factor: 1,
             run_id: "t".to_owned(),
             shrink_budget: Duration::from_secs(5),
+            interrupt: Interrupt::default(),
         }
     }
 
@@ -593,6 +621,7 @@ mod tests {
             setup_errors: vec!["run 0: CreateTopics answered POLICY_VIOLATION (44)".to_owned()],
             stopped_early: Some("a run could not be carried out".to_owned()),
             cleanup_errors: Vec::new(),
+            interrupted_runs: 0,
             witnesses: Witnesses::default(),
         };
         let report = report(&config(), &result, None);

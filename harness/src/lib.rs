@@ -8,6 +8,7 @@ pub const NAME_PREFIX: &str = "streamspec-";
 
 pub mod campaign;
 pub mod embedded;
+pub mod interrupt;
 pub mod kafka;
 pub mod matcher;
 pub mod report;

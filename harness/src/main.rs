@@ -1,5 +1,6 @@
 //! `streamspec`: grades a Kafka Streams rebalance protocol coordinator rule by rule.
 
+use std::future::Future as _;
 use std::io::{IsTerminal, Write as _};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -10,8 +11,9 @@ use std::time::Duration;
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use streamspec::campaign::{self, CampaignConfig, Progress, Trace};
+use streamspec::interrupt::Interrupt;
 use streamspec::report::{Console, Detail, Report};
-use streamspec::runner::{run_scenario, RunSettings, Verdict};
+use streamspec::runner::{run_scenario, RunSettings, Verdict, NOT_RUN};
 use streamspec::scenario::{self, Profile, Scenario};
 use streamspec::target::TargetSpec;
 use streamspec::transport::Connection;
@@ -322,6 +324,70 @@ fn list(source: &ScenarioSource, evidence: bool) -> Result<ExitCode, String> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// Raises `interrupt` on the first Ctrl-C, so that the run stops, cleans up and reports, and ends
+/// the process at once (exit 130) on the second. Returns once the handler is in place.
+fn listen_for_ctrl_c(interrupt: Interrupt) -> Result<(), String> {
+    let (ready, listening) = std::sync::mpsc::channel();
+    let listener = move || {
+        let runtime = match tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+        {
+            Ok(runtime) => runtime,
+            Err(error) => {
+                ready.send(Err(format!("a tokio runtime: {error}"))).ok();
+                return;
+            }
+        };
+        runtime.block_on(async {
+            let mut first = std::pin::pin!(tokio::signal::ctrl_c());
+            // The handler is installed when the future is first polled.
+            let polled = std::future::poll_fn(|context| {
+                std::task::Poll::Ready(first.as_mut().poll(context))
+            })
+            .await;
+            let caught = match polled {
+                std::task::Poll::Ready(caught) => caught,
+                std::task::Poll::Pending => {
+                    ready.send(Ok(())).ok();
+                    first.await
+                }
+            };
+            if let Err(error) = caught {
+                ready
+                    .send(Err(format!("cannot catch Ctrl-C: {error}")))
+                    .ok();
+                return;
+            }
+            interrupt.raise();
+            eprintln!("\nstreamspec: interrupted; cleaning up (Ctrl-C again to quit at once)");
+            if tokio::signal::ctrl_c().await.is_ok() {
+                eprintln!("streamspec: interrupted again; quitting without clean-up");
+                std::process::exit(130);
+            }
+        });
+    };
+    std::thread::Builder::new()
+        .name("ctrl-c".to_owned())
+        .spawn(listener)
+        .map_err(|error| format!("a thread for Ctrl-C: {error}"))?;
+    listening
+        .recv_timeout(Duration::from_secs(5))
+        .map_err(|_| "the Ctrl-C handler did not start within 5 s".to_owned())?
+}
+
+/// The last line of an interrupted run: how much did not run, and whether everything it made on
+/// the target was taken back.
+fn interrupted_line(not_finished: String, cleanup_failures: usize) -> String {
+    if cleanup_failures == 0 {
+        format!("interrupted: {not_finished}; clean-up done")
+    } else {
+        format!(
+            "interrupted: {not_finished}; clean-up failed for {cleanup_failures} (the warnings above say what is left)"
+        )
+    }
+}
+
 /// One line, exit 2, when nothing usable listens at a broker target.
 async fn preflight(target: &TargetSpec, timeout: Duration) -> Result<(), String> {
     let TargetSpec::Kafka(address) = target else {
@@ -442,6 +508,8 @@ async fn check(
     } else {
         progress.set_draw_target(ProgressDrawTarget::hidden());
     }
+    let interrupt = Interrupt::default();
+    listen_for_ctrl_c(interrupt.clone())?;
     let semaphore = Arc::new(tokio::sync::Semaphore::new(usize::from(jobs)));
     // A scenario that changes the whole cluster (an ACL on it) runs while no other does.
     let cluster = Arc::new(tokio::sync::RwLock::new(()));
@@ -450,17 +518,20 @@ async fn check(
         let settings = Arc::clone(&settings);
         let semaphore = Arc::clone(&semaphore);
         let cluster = Arc::clone(&cluster);
+        let interrupt = interrupt.clone();
         tasks.spawn_local(async move {
             let _permit = semaphore
                 .acquire_owned()
                 .await
                 .expect("the semaphore stays open");
+            // Interrupted scenarios give their turn back within the I/O timeout, so these waits
+            // end; a scenario whose turn comes after Ctrl-C does not start.
             let outcome = if scenario.changes_the_cluster() {
                 let _alone = cluster.write().await;
-                run_scenario(&scenario, &settings).await
+                run_scenario(&scenario, &settings, &interrupt).await
             } else {
                 let _shared = cluster.read().await;
-                run_scenario(&scenario, &settings).await
+                run_scenario(&scenario, &settings, &interrupt).await
             };
             (index, outcome)
         });
@@ -497,7 +568,8 @@ async fn check(
     outcomes.sort_by_key(|(index, _)| *index);
     let mut outcomes: Vec<_> = outcomes.into_iter().map(|(_, outcome)| outcome).collect();
     streamspec::runner::apply_divergences(&mut outcomes, &target, &divergences);
-    let report = Report::new("check", target.to_string(), run_id, strict, outcomes);
+    let mut report = Report::new("check", target.to_string(), run_id, strict, outcomes);
+    report.interrupted = interrupt.is_raised();
     out!(
         "{}",
         report.human(Console {
@@ -506,6 +578,27 @@ async fn check(
         })
     );
     write_reports(&report, junit, json)?;
+    if report.interrupted {
+        let not_run = report
+            .outcomes
+            .iter()
+            .filter(|outcome| {
+                outcome
+                    .reason
+                    .as_deref()
+                    .is_some_and(|r| r.starts_with(NOT_RUN))
+            })
+            .count();
+        let cleanup_failures = report
+            .outcomes
+            .iter()
+            .filter(|outcome| outcome.cleanup.is_some())
+            .count();
+        outln!(
+            "{}",
+            interrupted_line(format!("{not_run} scenarios not run"), cleanup_failures)
+        );
+    }
     Ok(ExitCode::from(report.verdict().exit_code()))
 }
 
@@ -557,6 +650,7 @@ fn fuzz(flags: FuzzFlags) -> Result<ExitCode, String> {
             TargetSpec::Kafka(_) => format!(", {} at once, on real time", config.groups),
         }
     );
+    listen_for_ctrl_c(config.interrupt.clone())?;
     let progress = Progress::default();
     let bar = ProgressBar::new_spinner();
     let bar_shown = std::io::stderr().is_terminal();
@@ -629,6 +723,15 @@ fn fuzz(flags: FuzzFlags) -> Result<ExitCode, String> {
         );
     }
     write_reports(&report, flags.junit, flags.json)?;
+    if report.interrupted {
+        outln!(
+            "{}",
+            interrupted_line(
+                format!("{} runs cut short", result.interrupted_runs),
+                result.cleanup_errors.len()
+            )
+        );
+    }
     Ok(ExitCode::from(report.verdict().exit_code()))
 }
 
@@ -663,6 +766,7 @@ fn replay(
         io_timeout: timeout,
         replication_factor,
         shrink_budget: Duration::ZERO,
+        interrupt: Interrupt::default(),
     };
     outln!(
         "replaying run {} of seed {} (found on {}): {}",
@@ -749,6 +853,7 @@ fn main() -> ExitCode {
                             io_timeout: timeout,
                             replication_factor,
                             shrink_budget: shrink,
+                            interrupt: Interrupt::default(),
                         },
                         junit,
                         json,
