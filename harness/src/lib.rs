@@ -7,6 +7,7 @@
 pub const NAME_PREFIX: &str = "streamspec-";
 
 pub mod campaign;
+pub mod clean;
 pub mod embedded;
 pub mod interrupt;
 pub mod kafka;

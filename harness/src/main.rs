@@ -70,6 +70,7 @@ const EXAMPLES: &str = "Examples:
   streamspec check --target 127.0.0.1:9092 --rules R1 --rules 'R2*' --junit report.xml
   streamspec check --target broker:9092 --scenarios my-scenarios/ --only-scenarios --json out.json
   streamspec fuzz --duration 60s --seed 7
+  streamspec clean --target 127.0.0.1:9092 --dry-run
   streamspec list";
 
 const FUZZ_EXAMPLES: &str = "Examples:
@@ -202,6 +203,24 @@ enum Command {
         /// Print every exchange, not only those that show a violation.
         #[arg(long)]
         history: bool,
+    },
+    /// Removes what runs left on a broker: every topic, group config and ACL resource whose
+    /// name starts with streamspec- (exit 0 when all is gone, 1 when something could not be
+    /// removed).
+    Clean {
+        /// The broker.
+        #[arg(long, value_name = "HOST:PORT")]
+        target: String,
+        /// Only list what would be removed.
+        #[arg(long)]
+        dry_run: bool,
+        /// Only what starts with this, e.g. streamspec-fuzz-19a2b3c4d5e- for one campaign; it
+        /// must start with streamspec-.
+        #[arg(long, default_value = streamspec::NAME_PREFIX)]
+        prefix: String,
+        /// Bound on every single wait for the broker, in milliseconds.
+        #[arg(long, default_value_t = 15_000)]
+        timeout_ms: u64,
     },
     /// Lists the rules and the scenarios that check them.
     List {
@@ -374,6 +393,31 @@ fn listen_for_ctrl_c(interrupt: Interrupt) -> Result<(), String> {
     listening
         .recv_timeout(Duration::from_secs(5))
         .map_err(|_| "the Ctrl-C handler did not start within 5 s".to_owned())?
+}
+
+async fn clean(
+    address: &str,
+    prefix: &str,
+    timeout: Duration,
+    dry_run: bool,
+) -> Result<ExitCode, String> {
+    // Anything else on the broker is not the tool's to remove.
+    if !prefix.starts_with(streamspec::NAME_PREFIX) {
+        return Err(format!(
+            "--prefix {prefix:?} does not start with {}",
+            streamspec::NAME_PREFIX
+        ));
+    }
+    let leftovers = streamspec::clean::clean(address, prefix, timeout, dry_run)
+        .await
+        .map_err(|error| error.to_string())?;
+    for kind in &leftovers {
+        for line in kind.lines(dry_run) {
+            outln!("{line}");
+        }
+    }
+    let failed = leftovers.iter().any(|kind| !kind.failed.is_empty());
+    Ok(ExitCode::from(u8::from(failed)))
 }
 
 /// The last line of an interrupted run: how much did not run, and whether everything it made on
@@ -818,6 +862,17 @@ fn main() -> ExitCode {
         .expect("a tokio runtime");
     let result = match cli.command {
         Command::List { source, evidence } => list(&source, evidence),
+        Command::Clean {
+            target,
+            dry_run,
+            prefix,
+            timeout_ms,
+        } => runtime.block_on(clean(
+            &target,
+            &prefix,
+            Duration::from_millis(timeout_ms),
+            dry_run,
+        )),
         Command::Fuzz {
             target,
             duration,
