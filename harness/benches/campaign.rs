@@ -19,6 +19,7 @@ fn campaign(c: &mut Criterion) {
         replication_factor: 1,
         run_id: "bench".to_owned(),
         shrink_budget: std::time::Duration::ZERO,
+        interrupt: Default::default(),
     };
     let inputs: Vec<_> = (0..32).map(|run| config.input(run)).collect();
     let operations: usize = inputs.iter().map(|input| input.operations.len()).sum();

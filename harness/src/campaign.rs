@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 use crate::embedded::EmbeddedTarget;
+use crate::interrupt::Interrupt;
 use crate::report::{Report, WitnessCount};
 use crate::runner::{Outcome, Verdict};
 use crate::scenario::Grade;
@@ -18,6 +19,7 @@ use crate::simulation::oracle::{self, KnownIssue, Violation};
 use crate::simulation::setup::Names;
 use crate::simulation::{self, execute, run_bytes, trace_hash, RunInput, RunRecord};
 use crate::target::TargetSpec;
+use crate::NAME_PREFIX;
 
 /// Bytes a run's setup draws from before its operations.
 const SETUP_BYTES: usize = 48;
@@ -43,6 +45,8 @@ pub struct CampaignConfig {
     pub run_id: String,
     /// Time allowed for shrinking a violation.
     pub shrink_budget: Duration,
+    /// Raised on Ctrl-C: no run starts any more, and a run in progress stops and cleans up.
+    pub interrupt: Interrupt,
 }
 
 impl CampaignConfig {
@@ -79,9 +83,10 @@ impl CampaignConfig {
     fn names(&self, run: u64, attempt: &str) -> Names {
         match self.target {
             TargetSpec::Embedded => Names::new(""),
-            TargetSpec::Kafka(_) => {
-                Names::new(&format!("streamspec-fuzz-{}-{run}{attempt}-", self.run_id))
-            }
+            TargetSpec::Kafka(_) => Names::new(&format!(
+                "{NAME_PREFIX}fuzz-{}-{run}{attempt}-",
+                self.run_id
+            )),
         }
     }
 }
@@ -125,8 +130,10 @@ pub struct CampaignResult {
     pub setup_errors: Vec<String>,
     /// Why the campaign ended before its duration was up, when it did.
     pub stopped_early: Option<String>,
-    /// Runs whose topics could not be removed afterwards.
+    /// Runs whose topics or group configs could not be removed afterwards.
     pub cleanup_errors: Vec<String>,
+    /// Runs cut short by an interrupt (Ctrl-C); they count as neither finished nor found.
+    pub interrupted_runs: u64,
     pub witnesses: Witnesses,
 }
 
@@ -232,6 +239,7 @@ pub fn run_once(
                 &names.group,
                 config.io_timeout,
                 config.replication_factor,
+                config.interrupt.clone(),
             )?;
             execute(cluster, names, input)
         }
@@ -294,7 +302,8 @@ pub fn shrink(
     // would each wait out the timeout too.
     let mut target_lost = false;
     shrink_with(config.shrink_budget, input, record, |candidate| {
-        if target_lost {
+        // After Ctrl-C the violation is reported as it was found.
+        if target_lost || config.interrupt.is_raised() {
             return None;
         }
         attempt += 1;
@@ -356,12 +365,25 @@ pub fn run(config: &CampaignConfig, progress: &Progress) -> CampaignResult {
     let cleanup_errors: Mutex<Vec<String>> = Mutex::new(Vec::new());
     let witnesses: Mutex<Witnesses> = Mutex::new(Witnesses::default());
     let known: Mutex<Option<(u64, &'static KnownIssue)>> = Mutex::new(None);
+    let interrupted_runs = AtomicU64::new(0);
     let worker = || {
         let mut seen = Witnesses::default();
-        while !stop.load(Ordering::Relaxed) && started.elapsed() < config.duration {
+        while !stop.load(Ordering::Relaxed)
+            && !config.interrupt.is_raised()
+            && started.elapsed() < config.duration
+        {
             let run = next_run.fetch_add(1, Ordering::Relaxed);
             let input = config.input(run);
             match run_checked(config, run, &input) {
+                Ok(record) if record.interrupted => {
+                    interrupted_runs.fetch_add(1, Ordering::Relaxed);
+                    if let Some(error) = &record.cleanup_error {
+                        cleanup_errors
+                            .lock()
+                            .unwrap()
+                            .push(format!("run {run}: clean-up: {error}"));
+                    }
+                }
                 Ok(record) => {
                     progress.runs.fetch_add(1, Ordering::Relaxed);
                     progress
@@ -444,6 +466,7 @@ pub fn run(config: &CampaignConfig, progress: &Progress) -> CampaignResult {
         setup_errors,
         stopped_early,
         cleanup_errors: cleanup_errors.into_inner().unwrap(),
+        interrupted_runs: interrupted_runs.into_inner(),
         witnesses: witnesses.into_inner().unwrap(),
     }
 }
@@ -468,6 +491,7 @@ pub fn report(
             reason: Some(result.setup_errors.join("; ")),
             step: None,
             wire: None,
+            cleanup: None,
             duration_ms,
         });
     }
@@ -524,6 +548,7 @@ pub fn report(
             reason,
             step: None,
             wire: violated.map(|finding| finding.slice.clone()),
+            cleanup: None,
             duration_ms,
         }
     }));
@@ -562,6 +587,7 @@ pub fn report(
         .warnings
         .extend(result.cleanup_errors.iter().cloned());
     report.stopped_early = result.stopped_early.clone();
+    report.interrupted = config.interrupt.is_raised();
     report
 }
 
@@ -582,6 +608,7 @@ mod tests {
             replication_factor: 1,
             run_id: "t".to_owned(),
             shrink_budget: Duration::from_secs(5),
+            interrupt: Interrupt::default(),
         }
     }
 
@@ -598,6 +625,7 @@ mod tests {
             setup_errors: vec!["run 0: CreateTopics answered POLICY_VIOLATION (44)".to_owned()],
             stopped_early: Some("a run could not be carried out".to_owned()),
             cleanup_errors: Vec::new(),
+            interrupted_runs: 0,
             witnesses: Witnesses::default(),
         };
         let report = report(&config(), &result, None);

@@ -216,13 +216,13 @@ async fn plan(
             reason = match tried.get(&configs) {
                 Some(known) => known.clone(),
                 None => {
-                    let found = match set_initial_group_configs(target, scenario, group).await? {
-                        InitialGroupConfigs::Set(names) => {
-                            if !names.is_empty() {
-                                target.delete_group_configs(group, &names).await?;
-                            }
-                            None
-                        }
+                    let mut set = Vec::new();
+                    let answer = set_initial_group_configs(target, scenario, group, &mut set).await;
+                    if !set.is_empty() {
+                        target.delete_group_configs(group, &set).await?;
+                    }
+                    let found = match answer? {
+                        InitialGroupConfigs::Set => None,
                         InitialGroupConfigs::Unmet(reason) => Some(reason),
                     };
                     tried.insert(configs, found.clone());

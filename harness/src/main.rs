@@ -1,5 +1,6 @@
 //! `streamspec`: grades a Kafka Streams rebalance protocol coordinator rule by rule.
 
+use std::future::Future as _;
 use std::io::{IsTerminal, Write as _};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -10,8 +11,9 @@ use std::time::Duration;
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use streamspec::campaign::{self, CampaignConfig, Progress, Trace};
+use streamspec::interrupt::Interrupt;
 use streamspec::report::{Console, Detail, Report};
-use streamspec::runner::{run_scenario, RunSettings, Verdict};
+use streamspec::runner::{run_scenario, RunSettings, Verdict, NOT_RUN};
 use streamspec::scenario::{self, Profile, Scenario};
 use streamspec::target::TargetSpec;
 use streamspec::transport::Connection;
@@ -68,6 +70,7 @@ const EXAMPLES: &str = "Examples:
   streamspec check --target 127.0.0.1:9092 --rules R1 --rules 'R2*' --junit report.xml
   streamspec check --target broker:9092 --scenarios my-scenarios/ --only-scenarios --json out.json
   streamspec fuzz --duration 60s --seed 7
+  streamspec clean --target 127.0.0.1:9092 --dry-run
   streamspec list";
 
 const FUZZ_EXAMPLES: &str = "Examples:
@@ -238,6 +241,24 @@ enum Command {
         #[arg(long, value_parser = parse_duration)]
         duration: Option<Duration>,
     },
+    /// Removes what runs left on a broker: every topic, group config and ACL resource whose
+    /// name starts with streamspec- (exit 0 when all is gone, 1 when something could not be
+    /// removed).
+    Clean {
+        /// The broker.
+        #[arg(long, value_name = "HOST:PORT")]
+        target: String,
+        /// Only list what would be removed.
+        #[arg(long)]
+        dry_run: bool,
+        /// Only what starts with this, e.g. streamspec-fuzz-19a2b3c4d5e- for one campaign; it
+        /// must start with streamspec-.
+        #[arg(long, default_value = streamspec::NAME_PREFIX)]
+        prefix: String,
+        /// Bound on every single wait for the broker, in milliseconds.
+        #[arg(long, default_value_t = 15_000)]
+        timeout_ms: u64,
+    },
     /// Lists the rules and the scenarios that check them.
     List {
         #[command(flatten)]
@@ -357,6 +378,95 @@ fn list(source: &ScenarioSource, evidence: bool) -> Result<ExitCode, String> {
         scenarios.len()
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// Raises `interrupt` on the first Ctrl-C, so that the run stops, cleans up and reports, and ends
+/// the process at once (exit 130) on the second. Returns once the handler is in place.
+fn listen_for_ctrl_c(interrupt: Interrupt) -> Result<(), String> {
+    let (ready, listening) = std::sync::mpsc::channel();
+    let listener = move || {
+        let runtime = match tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+        {
+            Ok(runtime) => runtime,
+            Err(error) => {
+                ready.send(Err(format!("a tokio runtime: {error}"))).ok();
+                return;
+            }
+        };
+        runtime.block_on(async {
+            let mut first = std::pin::pin!(tokio::signal::ctrl_c());
+            // The handler is installed when the future is first polled.
+            let polled = std::future::poll_fn(|context| {
+                std::task::Poll::Ready(first.as_mut().poll(context))
+            })
+            .await;
+            let caught = match polled {
+                std::task::Poll::Ready(caught) => caught,
+                std::task::Poll::Pending => {
+                    ready.send(Ok(())).ok();
+                    first.await
+                }
+            };
+            if let Err(error) = caught {
+                ready
+                    .send(Err(format!("cannot catch Ctrl-C: {error}")))
+                    .ok();
+                return;
+            }
+            interrupt.raise();
+            eprintln!("\nstreamspec: interrupted; cleaning up (Ctrl-C again to quit at once)");
+            if tokio::signal::ctrl_c().await.is_ok() {
+                eprintln!("streamspec: interrupted again; quitting without clean-up");
+                std::process::exit(130);
+            }
+        });
+    };
+    std::thread::Builder::new()
+        .name("ctrl-c".to_owned())
+        .spawn(listener)
+        .map_err(|error| format!("a thread for Ctrl-C: {error}"))?;
+    listening
+        .recv_timeout(Duration::from_secs(5))
+        .map_err(|_| "the Ctrl-C handler did not start within 5 s".to_owned())?
+}
+
+async fn clean(
+    address: &str,
+    prefix: &str,
+    timeout: Duration,
+    dry_run: bool,
+) -> Result<ExitCode, String> {
+    // Anything else on the broker is not the tool's to remove.
+    if !prefix.starts_with(streamspec::NAME_PREFIX) {
+        return Err(format!(
+            "--prefix {prefix:?} does not start with {}",
+            streamspec::NAME_PREFIX
+        ));
+    }
+    let leftovers = streamspec::clean::clean(address, prefix, timeout, dry_run)
+        .await
+        .map_err(|error| error.to_string())?;
+    for kind in &leftovers {
+        for line in kind.lines(dry_run) {
+            outln!("{line}");
+        }
+    }
+    let failed = leftovers.iter().any(|kind| !kind.failed.is_empty());
+    Ok(ExitCode::from(u8::from(failed)))
+}
+
+/// The last line of an interrupted run: how much did not run, and whether everything it made on
+/// the target was taken back.
+fn interrupted_line(not_finished: String, cleanup_failures: usize) -> String {
+    if cleanup_failures == 0 {
+        format!("interrupted: {not_finished}; clean-up done")
+    } else {
+        format!(
+            "interrupted: {not_finished}; clean-up failed for {cleanup_failures} (the warnings above say what is left)"
+        )
+    }
 }
 
 /// One line, exit 2, when nothing usable listens at a broker target.
@@ -496,6 +606,8 @@ async fn check(
     } else {
         progress.set_draw_target(ProgressDrawTarget::hidden());
     }
+    let interrupt = Interrupt::default();
+    listen_for_ctrl_c(interrupt.clone())?;
     let semaphore = Arc::new(tokio::sync::Semaphore::new(usize::from(jobs)));
     // A scenario that changes the whole cluster (an ACL on it) runs while no other does.
     let cluster = Arc::new(tokio::sync::RwLock::new(()));
@@ -504,17 +616,20 @@ async fn check(
         let settings = Arc::clone(&settings);
         let semaphore = Arc::clone(&semaphore);
         let cluster = Arc::clone(&cluster);
+        let interrupt = interrupt.clone();
         tasks.spawn_local(async move {
             let _permit = semaphore
                 .acquire_owned()
                 .await
                 .expect("the semaphore stays open");
+            // Interrupted scenarios give their turn back within the I/O timeout, so these waits
+            // end; a scenario whose turn comes after Ctrl-C does not start.
             let outcome = if scenario.changes_the_cluster() {
                 let _alone = cluster.write().await;
-                run_scenario(&scenario, &settings).await
+                run_scenario(&scenario, &settings, &interrupt).await
             } else {
                 let _shared = cluster.read().await;
-                run_scenario(&scenario, &settings).await
+                run_scenario(&scenario, &settings, &interrupt).await
             };
             (index, outcome)
         });
@@ -554,7 +669,8 @@ async fn check(
     outcomes.sort_by_key(|(index, _)| *index);
     let mut outcomes: Vec<_> = outcomes.into_iter().map(|(_, outcome)| outcome).collect();
     streamspec::runner::apply_divergences(&mut outcomes, &target, &divergences);
-    let report = Report::new("check", target.to_string(), run_id, strict, outcomes);
+    let mut report = Report::new("check", target.to_string(), run_id, strict, outcomes);
+    report.interrupted = interrupt.is_raised();
     out!(
         "{}",
         report.human(Console {
@@ -563,6 +679,27 @@ async fn check(
         })
     );
     write_reports(&report, junit, json)?;
+    if report.interrupted {
+        let not_run = report
+            .outcomes
+            .iter()
+            .filter(|outcome| {
+                outcome
+                    .reason
+                    .as_deref()
+                    .is_some_and(|r| r.starts_with(NOT_RUN))
+            })
+            .count();
+        let cleanup_failures = report
+            .outcomes
+            .iter()
+            .filter(|outcome| outcome.cleanup.is_some())
+            .count();
+        outln!(
+            "{}",
+            interrupted_line(format!("{not_run} scenarios not run"), cleanup_failures)
+        );
+    }
     Ok(ExitCode::from(report.verdict().exit_code()))
 }
 
@@ -614,6 +751,7 @@ fn fuzz(flags: FuzzFlags) -> Result<ExitCode, String> {
             TargetSpec::Kafka(_) => format!(", {} at once, on real time", config.groups),
         }
     );
+    listen_for_ctrl_c(config.interrupt.clone())?;
     let progress = Progress::default();
     let bar = ProgressBar::new_spinner();
     let bar_shown = std::io::stderr().is_terminal();
@@ -686,6 +824,15 @@ fn fuzz(flags: FuzzFlags) -> Result<ExitCode, String> {
         );
     }
     write_reports(&report, flags.junit, flags.json)?;
+    if report.interrupted {
+        outln!(
+            "{}",
+            interrupted_line(
+                format!("{} runs cut short", result.interrupted_runs),
+                result.cleanup_errors.len()
+            )
+        );
+    }
     Ok(ExitCode::from(report.verdict().exit_code()))
 }
 
@@ -720,6 +867,7 @@ fn replay(
         io_timeout: timeout,
         replication_factor,
         shrink_budget: Duration::ZERO,
+        interrupt: Interrupt::default(),
     };
     outln!(
         "replaying run {} of seed {} (found on {}): {}",
@@ -730,7 +878,7 @@ fn replay(
     );
     let names = streamspec::simulation::setup::Names::new(&match config.target {
         TargetSpec::Embedded => String::new(),
-        TargetSpec::Kafka(_) => format!("streamspec-replay-{}-", config.run_id),
+        TargetSpec::Kafka(_) => format!("{}replay-{}-", streamspec::NAME_PREFIX, config.run_id),
     });
     let record = campaign::run_once(&config, names, &trace.input)?;
     if history {
@@ -799,6 +947,17 @@ fn main() -> ExitCode {
             },
             duration,
         )),
+        Command::Clean {
+            target,
+            dry_run,
+            prefix,
+            timeout_ms,
+        } => runtime.block_on(clean(
+            &target,
+            &prefix,
+            Duration::from_millis(timeout_ms),
+            dry_run,
+        )),
         Command::Fuzz {
             target,
             duration,
@@ -834,6 +993,7 @@ fn main() -> ExitCode {
                             io_timeout: timeout,
                             replication_factor,
                             shrink_budget: shrink,
+                            interrupt: Interrupt::default(),
                         },
                         junit,
                         json,

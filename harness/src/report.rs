@@ -24,6 +24,9 @@ pub struct Report {
     pub stopped_early: Option<String>,
     /// What a reader should know that is no verdict: a witness never reached, a failed clean-up.
     pub warnings: Vec<String>,
+    /// The run was cut short (Ctrl-C): what did not finish reads as skipped, and the run as
+    /// [`RunVerdict::Interrupted`].
+    pub interrupted: bool,
 }
 
 /// How often a campaign's runs reached one coverage witness.
@@ -43,15 +46,20 @@ pub enum RunVerdict {
     /// No scenario ran: none was selected, or every one was skipped. Not a pass: nothing was
     /// shown to work.
     NothingChecked,
+    /// The run was interrupted before it finished (Ctrl-C): whatever ran, the run as a whole was
+    /// not judged.
+    Interrupted,
 }
 
 impl RunVerdict {
-    /// The process exit code: 0 passed, 1 failed, 2 nothing checked (as for usage errors).
+    /// The process exit code: 0 passed, 1 failed, 2 nothing checked (as for usage errors), 130
+    /// interrupted (as shells report a process ended by SIGINT).
     pub fn exit_code(self) -> u8 {
         match self {
             RunVerdict::Passed => 0,
             RunVerdict::Failed => 1,
             RunVerdict::NothingChecked => 2,
+            RunVerdict::Interrupted => 130,
         }
     }
 }
@@ -242,6 +250,7 @@ impl Report {
             witnesses: Vec::new(),
             stopped_early: None,
             warnings: Vec::new(),
+            interrupted: false,
         }
     }
 
@@ -263,7 +272,9 @@ impl Report {
     /// judged by scenarios of its own; but not when no scenario got past its skips and
     /// preconditions, as then nothing was shown to work.
     pub fn verdict(&self) -> RunVerdict {
-        if self.outcomes.iter().any(|outcome| self.fails_run(outcome)) {
+        if self.interrupted {
+            RunVerdict::Interrupted
+        } else if self.outcomes.iter().any(|outcome| self.fails_run(outcome)) {
             RunVerdict::Failed
         } else if self
             .outcomes
@@ -419,6 +430,7 @@ impl Report {
                     .to_owned()
             }
             RunVerdict::NothingChecked => "NOTHING CHECKED: every scenario was skipped".to_owned(),
+            RunVerdict::Interrupted => "INTERRUPTED: the run did not finish".to_owned(),
         }
     }
 
@@ -601,7 +613,8 @@ impl Report {
         }
     }
 
-    /// A campaign's coverage witnesses, warnings and early stop.
+    /// A campaign's coverage witnesses, warnings (failed clean-ups of scenarios too) and early
+    /// stop.
     fn write_campaign(&self, out: &mut String) {
         if !self.witnesses.is_empty() {
             let counts: Vec<String> = self
@@ -610,6 +623,11 @@ impl Report {
                 .map(|witness| format!("{} {}", witness.name, witness.count))
                 .collect();
             writeln!(out, "\nsometimes: {}", counts.join(", ")).unwrap();
+        }
+        for outcome in &self.outcomes {
+            if let Some(cleanup) = &outcome.cleanup {
+                writeln!(out, "warning: {}: clean-up: {cleanup}", outcome.scenario).unwrap();
+            }
         }
         for warning in &self.warnings {
             writeln!(out, "warning: {warning}").unwrap();
@@ -713,6 +731,9 @@ impl Report {
         write_property(out, 8, "verdict", verdict.as_str().unwrap_or_default());
         write_property(out, 8, "grade", &outcome.grade.to_string());
         write_property(out, 8, "fails-run", &self.fails_run(outcome).to_string());
+        if let Some(cleanup) = &outcome.cleanup {
+            write_property(out, 8, "cleanup", cleanup);
+        }
         out.push_str("      </properties>\n");
         let reason = xml_escape(outcome.reason.as_deref().unwrap_or(""));
         let body = xml_escape(outcome.wire.as_deref().unwrap_or(""));
@@ -822,6 +843,7 @@ mod tests {
             reason: (verdict != Verdict::Pass).then(|| "expected 1, found <2> & \"3\"".to_owned()),
             step: None,
             wire: None,
+            cleanup: None,
             duration_ms: 1500,
         }
     }
@@ -1206,5 +1228,51 @@ mod tests {
         assert!(xml.contains("<skipped message="));
         assert!(xml.ends_with("</testsuites>\n"));
         roxmltree::Document::parse(&xml).expect("well-formed JUnit XML");
+    }
+
+    #[test]
+    fn a_failed_clean_up_is_a_warning_and_keeps_the_verdict() {
+        let mut kept = outcome("a", &["R1"], Grade::Must, Verdict::Pass);
+        kept.cleanup =
+            Some("deleting topics failed with error TOPIC_AUTHORIZATION_FAILED (29)".to_owned());
+        let report = report(false, vec![kept]);
+        assert_eq!(report.verdict(), RunVerdict::Passed);
+        assert!(report.human(Console::default()).contains(
+            "\nwarning: a: clean-up: deleting topics failed with error TOPIC_AUTHORIZATION_FAILED (29)\n"
+        ));
+        let json: serde_json::Value = serde_json::from_str(&report.json()).unwrap();
+        assert_eq!(
+            json["scenarios"][0]["cleanup"],
+            "deleting topics failed with error TOPIC_AUTHORIZATION_FAILED (29)"
+        );
+        assert!(report.junit().contains(
+            "<property name=\"cleanup\" value=\"deleting topics failed with error TOPIC_AUTHORIZATION_FAILED (29)\"/>"
+        ));
+    }
+
+    #[test]
+    fn an_interrupted_run_is_judged_interrupted_whatever_ran() {
+        let mut report = report(
+            false,
+            vec![
+                outcome("a", &["R1"], Grade::Must, Verdict::Pass),
+                outcome("b", &["R2"], Grade::Must, Verdict::Fail),
+            ],
+        );
+        report.interrupted = true;
+        assert_eq!(report.verdict(), RunVerdict::Interrupted);
+        assert_eq!(report.verdict().exit_code(), 130);
+        assert!(report
+            .human(Console::default())
+            .ends_with("; INTERRUPTED: the run did not finish\n"));
+        let json: serde_json::Value = serde_json::from_str(&report.json()).unwrap();
+        assert_eq!(
+            (&json["verdict"], &json["passed"], &json["exit_code"]),
+            (
+                &serde_json::json!("interrupted"),
+                &serde_json::json!(false),
+                &serde_json::json!(130)
+            )
+        );
     }
 }

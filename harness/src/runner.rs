@@ -11,6 +11,7 @@ use streamspec_protocol::codes::ErrorCode;
 use streamspec_protocol::kafka::{StreamsGroupDescribeRequest, StreamsGroupHeartbeatRequest};
 
 use crate::embedded::TimerStalled;
+use crate::interrupt::Interrupt;
 use crate::matcher;
 use crate::scenario::variables::{references, Reference};
 use crate::scenario::{
@@ -18,6 +19,7 @@ use crate::scenario::{
 };
 use crate::target::{Target, TargetSpec};
 use crate::transport::{Exchange, TransportError, TransportResult};
+use crate::NAME_PREFIX;
 
 /// How a scenario ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -72,6 +74,10 @@ pub struct Outcome {
     /// The failing exchange, laid out field by field.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub wire: Option<String>,
+    /// What could not be taken back from the target afterwards (topics, group configs, ACLs);
+    /// the verdict stands, but the target keeps something of the run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cleanup: Option<String>,
     pub duration_ms: u64,
 }
 
@@ -88,6 +94,7 @@ impl Outcome {
             reason: None,
             step: None,
             wire: None,
+            cleanup: None,
             duration_ms: 0,
         }
     }
@@ -444,13 +451,17 @@ async fn run_step(
             .iter()
             .map(|(name, value)| (name.clone(), value.clone()))
             .collect();
+        // Recorded before the request, so that one cut short is still taken back at the end;
+        // a refusal set nothing.
+        let newly: Vec<String> = configs
+            .iter()
+            .map(|(name, _)| name.clone())
+            .filter(|name| !context.configured.contains(name))
+            .collect();
+        context.configured.extend(newly.iter().cloned());
         let outcome = target.set_group_configs(&group, &configs).await;
-        if outcome.is_ok() {
-            for (name, _) in configs.iter() {
-                if !context.configured.contains(name) {
-                    context.configured.push(name.clone());
-                }
-            }
+        if matches!(outcome, Err(TransportError::Broker { .. })) {
+            context.configured.retain(|name| !newly.contains(name));
         }
         let Some(pattern) = &step.expect else {
             return outcome.map_err(StepFailure::from);
@@ -611,10 +622,11 @@ async fn send(
     ))
 }
 
-/// A name Kafka accepts for a topic or group: letters, digits, `.`, `_`, `-`.
+/// A name Kafka accepts for a topic or group, [`NAME_PREFIX`] then `parts`: letters, digits,
+/// `.`, `_`, `-`.
 fn kafka_name(parts: &[&str]) -> String {
-    parts
-        .join("-")
+    let joined = parts.join("-");
+    let legal: String = joined
         .chars()
         .map(|ch| {
             if ch.is_ascii_alphanumeric() || ch == '.' || ch == '_' || ch == '-' {
@@ -623,14 +635,36 @@ fn kafka_name(parts: &[&str]) -> String {
                 '_'
             }
         })
-        .collect()
+        .collect();
+    format!("{NAME_PREFIX}{legal}")
 }
 
-/// Runs one scenario against a Kafka broker, on connections of its own.
-pub async fn run_scenario(scenario: &Scenario, settings: &RunSettings) -> Outcome {
+/// Why a scenario has no verdict of its own when the run was interrupted.
+pub const NOT_RUN: &str = "not run: the run was interrupted (Ctrl-C)";
+
+/// The outcome of a scenario the interrupted run never started: skipped, with [`NOT_RUN`].
+pub fn not_run(scenario: &Scenario) -> Outcome {
+    Outcome {
+        verdict: Verdict::Skip,
+        reason: Some(NOT_RUN.to_owned()),
+        ..Outcome::of(scenario)
+    }
+}
+
+/// Runs one scenario against a target, on connections of its own, and takes back what it made
+/// there: topics, group configs, ACLs. When `interrupt` is raised it stops at once, cleans up
+/// within the run's I/O timeout, and reads as [`not_run`] (with how far it got).
+pub async fn run_scenario(
+    scenario: &Scenario,
+    settings: &RunSettings,
+    interrupt: &Interrupt,
+) -> Outcome {
+    if interrupt.is_raised() {
+        return not_run(scenario);
+    }
     let started = Instant::now();
     let mut outcome = Outcome::of(scenario);
-    let group = kafka_name(&["streamspec", &settings.run_id, &scenario.name]);
+    let group = kafka_name(&[&settings.run_id, &scenario.name]);
     let mut variables = BTreeMap::from([("group".to_owned(), Value::String(group.clone()))]);
     let mut created = Vec::new();
     let mut all_topics = Vec::new();
@@ -652,35 +686,39 @@ pub async fn run_scenario(scenario: &Scenario, settings: &RunSettings) -> Outcom
         denied: Vec::new(),
         configured: Vec::new(),
     };
+    let mut opened = None;
+    let mut at_step = None;
 
     if !settings.breaker.admit() {
         outcome.verdict = Verdict::Error;
         outcome.reason = Some("not run: the target stopped answering".to_owned());
         return outcome;
     }
-    let result = async {
-        let mut target = Target::open(
-            &settings.target,
-            &group,
-            settings.io_timeout,
-            settings.replication_factor,
-            &scenario.requires.broker_configs,
-        )
-        .await?;
-        if let Some(reason) = unmet_requirement(scenario, &mut target, settings.profile).await? {
+    let work = async {
+        let target = opened.insert(
+            Target::open(
+                &settings.target,
+                &group,
+                settings.io_timeout,
+                settings.replication_factor,
+                &scenario.requires.broker_configs,
+            )
+            .await?,
+        );
+        if let Some(reason) = unmet_requirement(scenario, target, settings.profile).await? {
             return Ok(Some(reason));
         }
-        match set_initial_group_configs(&mut target, scenario, &group).await? {
-            InitialGroupConfigs::Set(names) => context.configured.extend(names),
+        match set_initial_group_configs(target, scenario, &group, &mut context.configured).await? {
+            InitialGroupConfigs::Set => {}
             InitialGroupConfigs::Unmet(reason) => return Ok(Some(reason)),
         }
         target
             .create_topics(&created, &format!("{group}-probe"), settings.io_timeout)
             .await?;
-        let mut failure = None;
         for (index, step) in scenario.steps.iter().enumerate() {
-            if let Err(error) = run_step(&mut target, step, &mut context).await {
-                failure = Some(FailureAt {
+            at_step = Some(index + 1);
+            if let Err(error) = run_step(target, step, &mut context).await {
+                return Err(FailureAt {
                     step: Some(index + 1),
                     failure: if step.precondition {
                         precondition_not_met(index + 1, error)
@@ -688,38 +726,51 @@ pub async fn run_scenario(scenario: &Scenario, settings: &RunSettings) -> Outcom
                         error
                     },
                 });
-                break;
             }
         }
-        // The ACLs go first, so that they cannot stand in the way of deleting the topics.
-        // Internal topics the coordinator created go too; cleaning up is best effort.
-        for resource in &context.denied {
-            target.remove_acls(resource).await.ok();
-        }
-        if !context.configured.is_empty() {
-            target
-                .delete_group_configs(&group, &context.configured)
-                .await
-                .ok();
-        }
-        target
-            .delete_topics(&all_topics, settings.io_timeout)
-            .await
-            .ok();
-        failure.map_or(Ok(None), Err)
+        Ok(None)
     };
-    let result = result.await;
+    let result = tokio::select! {
+        // An interrupt wins over a step that completes at the same moment: it was asked for.
+        biased;
+        () = interrupt.raised() => None,
+        result = work => Some(result),
+    };
+    // The topics of a scenario that never opened its target were never made.
+    if let Some(target) = &mut opened {
+        let cleanup = clean_up(target, &context, &group, &all_topics, settings.io_timeout);
+        let cleanup = if result.is_none() {
+            tokio::time::timeout(settings.io_timeout, cleanup)
+                .await
+                .unwrap_or_else(|_| {
+                    Err(format!(
+                        "did not finish within {} ms",
+                        settings.io_timeout.as_millis()
+                    ))
+                })
+        } else {
+            cleanup.await
+        };
+        outcome.cleanup = cleanup.err();
+    }
     settings.breaker.record(match &result {
-        Err(FailureAt { failure, .. }) if failure.silence => Some(failure.reason.as_str()),
+        Some(Err(FailureAt { failure, .. })) if failure.silence => Some(failure.reason.as_str()),
         _ => None,
     });
     match result {
-        Ok(None) => {}
-        Ok(Some(reason)) => {
+        None => {
+            outcome.verdict = Verdict::Skip;
+            outcome.reason = Some(match at_step {
+                Some(step) => format!("{NOT_RUN} at step {step}"),
+                None => format!("{NOT_RUN} while it was being set up"),
+            });
+        }
+        Some(Ok(None)) => {}
+        Some(Ok(Some(reason))) => {
             outcome.verdict = Verdict::Skip;
             outcome.reason = Some(reason);
         }
-        Err(FailureAt { step, failure }) => {
+        Some(Err(FailureAt { step, failure })) => {
             outcome.verdict = failure.verdict;
             outcome.reason = Some(failure.reason);
             outcome.step = step;
@@ -728,6 +779,40 @@ pub async fn run_scenario(scenario: &Scenario, settings: &RunSettings) -> Outcom
     }
     outcome.duration_ms = started.elapsed().as_millis() as u64;
     outcome
+}
+
+/// Takes back what a scenario made on `target`: its ACLs first, so that they cannot stand in the
+/// way of the rest, then its group configs, then its topics (internal ones the coordinator made
+/// included). Tries each and says what failed, in one line.
+async fn clean_up(
+    target: &mut Target,
+    context: &Context,
+    group: &str,
+    topics: &[String],
+    timeout: Duration,
+) -> Result<(), String> {
+    let mut failures = Vec::new();
+    for resource in &context.denied {
+        if let Err(error) = target.remove_acls(resource).await {
+            failures.push(error.to_string());
+        }
+    }
+    if !context.configured.is_empty() {
+        if let Err(error) = target
+            .delete_group_configs(group, &context.configured)
+            .await
+        {
+            failures.push(error.to_string());
+        }
+    }
+    if let Err(error) = target.delete_topics(topics, timeout).await {
+        failures.push(error.to_string());
+    }
+    if failures.is_empty() {
+        Ok(())
+    } else {
+        Err(failures.join("; "))
+    }
 }
 
 /// Why `scenario` cannot run on `target` under `profile`, found without changing anything on the
@@ -815,8 +900,8 @@ pub async fn unmet_requirement(
 /// What became of a scenario's group configs before its first step.
 #[derive(Debug)]
 pub enum InitialGroupConfigs {
-    /// These were set (none where the target knows none of the baseline).
-    Set(Vec<String>),
+    /// They were set (none where the target knows none of the baseline).
+    Set,
     /// The scenario cannot run, for this reason.
     Unmet(String),
 }
@@ -825,11 +910,13 @@ pub enum InitialGroupConfigs {
 /// where the target refuses one the scenario asks for. A baseline config the target does not
 /// list among its group configs is left alone: the target has no such delay. (Kafka 4.4.0 does
 /// not list every config it takes, e.g. `streams.num.warmup.replicas`, so the list only decides
-/// about the baseline.)
+/// about the baseline.) The names of the configs it sets go to `configured` before the request,
+/// so that they are taken back even when it is cut short.
 pub async fn set_initial_group_configs(
     target: &mut Target,
     scenario: &Scenario,
     group: &str,
+    configured: &mut Vec<String>,
 ) -> TransportResult<InitialGroupConfigs> {
     let known = match target.group_config_names(group).await {
         Ok(names) => names,
@@ -841,17 +928,17 @@ pub async fn set_initial_group_configs(
     configs.retain(|(name, _)| !scenario.group_configs.contains_key(name));
     configs.extend(scenario.group_configs.clone());
     if configs.is_empty() {
-        return Ok(InitialGroupConfigs::Set(Vec::new()));
+        return Ok(InitialGroupConfigs::Set);
     }
+    configured.extend(configs.iter().map(|(name, _)| name.clone()));
     match target.set_group_configs(group, &configs).await {
-        Ok(()) => Ok(InitialGroupConfigs::Set(
-            configs.into_iter().map(|(name, _)| name).collect(),
-        )),
+        Ok(()) => Ok(InitialGroupConfigs::Set),
         Err(TransportError::Broker {
             error_code,
             message,
             ..
         }) => {
+            configured.clear();
             let wanted: Vec<String> = configs
                 .iter()
                 .map(|(name, value)| format!("{name}={value}"))
@@ -962,6 +1049,7 @@ mod tests {
             reason: None,
             step: Some(1),
             wire: Some("bytes".to_owned()),
+            cleanup: None,
             duration_ms: 0,
         }
     }
@@ -1068,8 +1156,26 @@ mod tests {
     #[test]
     fn names_are_legal_kafka_names() {
         assert_eq!(
-            kafka_name(&["streamspec", "r1", "R25 join/a"]),
+            kafka_name(&["r1", "R25 join/a"]),
             "streamspec-r1-R25_join_a"
         );
+    }
+
+    #[test]
+    fn catalogue_names_start_with_the_prefix_and_fit_kafka() {
+        // A run id as `check` makes it (milliseconds in hex), and room for the suffixes of the
+        // internal topics a coordinator derives from the group id.
+        const RUN_ID: &str = "19a2b3c4d5e";
+        const INTERNAL_SUFFIX_ROOM: usize = 64;
+        for scenario in crate::scenario::catalogue() {
+            let group = kafka_name(&[RUN_ID, &scenario.name]);
+            assert!(group.starts_with(NAME_PREFIX), "{group}");
+            assert!(group.len() + INTERNAL_SUFFIX_ROOM <= 249, "{group}");
+            for topic in &scenario.topics {
+                let name = kafka_name(&[RUN_ID, &scenario.name, &topic.name]);
+                assert!(name.starts_with(NAME_PREFIX), "{name}");
+                assert!(name.len() <= 249, "{name}");
+            }
+        }
     }
 }

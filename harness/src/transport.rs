@@ -201,6 +201,9 @@ pub struct Connection {
     address: String,
     stream: TcpStream,
     timeout: Duration,
+    /// A request was sent and its answer not (wholly) read: the call was cancelled (Ctrl-C) or
+    /// timed out, and that answer would reach the next call. The next call opens a fresh stream.
+    awaiting_answer: bool,
     next_correlation_id: i32,
     buffer: BytesMut,
     api_versions: BTreeMap<i16, VersionSpan>,
@@ -208,32 +211,39 @@ pub struct Connection {
     features: BTreeMap<String, i16>,
 }
 
+/// A TCP stream to `address`, within `timeout`, each failure said in one line.
+async fn open_stream(address: &str, timeout: Duration) -> TransportResult<TcpStream> {
+    let connect_error = |reason: String| TransportError::Connect {
+        address: address.to_owned(),
+        reason,
+    };
+    let stream = match tokio::time::timeout(timeout, TcpStream::connect(address)).await {
+        Err(_) => {
+            return Err(connect_error(format!(
+                "no answer within {} ms",
+                timeout.as_millis()
+            )))
+        }
+        Ok(Err(error)) if error.kind() == std::io::ErrorKind::ConnectionRefused => {
+            return Err(connect_error(
+                "nothing listens there (connection refused)".to_owned(),
+            ))
+        }
+        Ok(Err(error)) => return Err(connect_error(error.to_string())),
+        Ok(Ok(stream)) => stream,
+    };
+    stream.set_nodelay(true).ok();
+    Ok(stream)
+}
+
 impl Connection {
     /// Connects and asks which API versions the broker offers.
     pub async fn connect(address: &str, timeout: Duration) -> TransportResult<Connection> {
-        let connect_error = |reason: String| TransportError::Connect {
-            address: address.to_owned(),
-            reason,
-        };
-        let stream = match tokio::time::timeout(timeout, TcpStream::connect(address)).await {
-            Err(_) => {
-                return Err(connect_error(format!(
-                    "no answer within {} ms",
-                    timeout.as_millis()
-                )))
-            }
-            Ok(Err(error)) if error.kind() == std::io::ErrorKind::ConnectionRefused => {
-                return Err(connect_error(
-                    "nothing listens there (connection refused)".to_owned(),
-                ))
-            }
-            Ok(Err(error)) => return Err(connect_error(error.to_string())),
-            Ok(Ok(stream)) => stream,
-        };
-        stream.set_nodelay(true).ok();
+        let stream = open_stream(address, timeout).await?;
         let mut connection = Connection {
             address: address.to_owned(),
             stream,
+            awaiting_answer: false,
             timeout,
             next_correlation_id: 1,
             buffer: BytesMut::new(),
@@ -317,6 +327,11 @@ impl Connection {
         response_header_version: i16,
         what: &str,
     ) -> TransportResult<Vec<u8>> {
+        if self.awaiting_answer {
+            self.stream = open_stream(&self.address, self.timeout).await?;
+            self.buffer.clear();
+        }
+        self.awaiting_answer = true;
         let address = self.address.clone();
         let timeout = self.timeout;
         let frame_error = |source| TransportError::Frame {
@@ -356,6 +371,7 @@ impl Connection {
                 what: what.to_owned(),
                 after: timeout,
             })??;
+        self.awaiting_answer = false;
         let mut body = &frame[..];
         let header = ResponseHeader::decode(&mut body, response_header_version)
             .map_err(|error| frame_error(FrameError::Header(error)))?;

@@ -340,6 +340,7 @@ fn recorded_findings_still_reproduce(address: &str) {
         replication_factor: 1,
         run_id: unique("finding"),
         shrink_budget: Duration::ZERO,
+        interrupt: Default::default(),
     };
     let names = streamspec::simulation::setup::Names::new(&format!("{}-", config.run_id));
     let record = streamspec::campaign::run_once(&config, names, &trace.input).unwrap();

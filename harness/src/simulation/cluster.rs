@@ -11,6 +11,7 @@ use streamspec_protocol::kafka::{
 
 use super::setup::{Names, Setup};
 use crate::embedded::{self, EmbeddedTarget};
+use crate::interrupt::Interrupt;
 use crate::kafka::KafkaTarget;
 
 /// The group configs of the run's timing; the test broker's defaults (`scripts/kafka/`).
@@ -41,6 +42,10 @@ pub trait Cluster {
     fn timing(&self) -> (u64, u64);
     /// Removes what [`Cluster::prepare`] and the run created.
     fn finish(&mut self, names: &Names, setup: &Setup) -> Result<(), String>;
+    /// Whether the campaign was interrupted (Ctrl-C): the run then stops and cleans up.
+    fn interrupted(&self) -> bool {
+        false
+    }
 }
 
 fn only_group(groups: Vec<DescribedGroup>) -> Result<DescribedGroup, String> {
@@ -127,16 +132,19 @@ pub struct RemoteCluster {
     /// Names groups of their own for waiting until the coordinator sees topic changes.
     probe_group: String,
     probes: u32,
+    interrupt: Interrupt,
 }
 
 impl RemoteCluster {
     /// Connects to `address` and the coordinator of `group`; `timeout` bounds every wait, and
-    /// topics get `replication_factor` replicas (-1: the broker's default).
+    /// topics get `replication_factor` replicas (-1: the broker's default). A raised `interrupt`
+    /// cuts waits short.
     pub fn connect(
         address: &str,
         group: &str,
         timeout: Duration,
         replication_factor: i16,
+        interrupt: Interrupt,
     ) -> Result<Self, String> {
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
@@ -159,6 +167,7 @@ impl RemoteCluster {
             heartbeat_interval_ms: 0,
             probe_group: format!("{group}-probe"),
             probes: 0,
+            interrupt,
         })
     }
 }
@@ -269,7 +278,14 @@ impl Cluster for RemoteCluster {
     }
 
     fn advance(&mut self, ms: u64) -> Result<(), String> {
-        std::thread::sleep(Duration::from_millis(ms));
+        // Sessions expire in tens of seconds; an interrupt must not wait for them.
+        let interrupt = &self.interrupt;
+        self.runtime.block_on(async {
+            tokio::select! {
+                () = interrupt.raised() => {}
+                () = tokio::time::sleep(Duration::from_millis(ms)) => {}
+            }
+        });
         Ok(())
     }
 
@@ -283,10 +299,26 @@ impl Cluster for RemoteCluster {
 
     fn finish(&mut self, names: &Names, setup: &Setup) -> Result<(), String> {
         let topics = setup.all_topics(names);
+        let configs: Vec<String> = setup
+            .group_configs()
+            .into_iter()
+            .map(|(name, _)| name)
+            .collect();
         let timeout = self.timeout;
         let kafka = &mut self.kafka;
-        self.runtime
-            .block_on(kafka.delete_topics(&topics, timeout))
-            .map_err(|error| error.to_string())
+        self.runtime.block_on(async {
+            // Both are tried; either failing leaves something of the run on the broker.
+            let configs = kafka.delete_group_configs(&names.group, &configs).await;
+            let topics = kafka.delete_topics(&topics, timeout).await;
+            match (configs, topics) {
+                (Ok(()), Ok(())) => Ok(()),
+                (Err(error), Ok(())) | (Ok(()), Err(error)) => Err(error.to_string()),
+                (Err(configs), Err(topics)) => Err(format!("{configs}; {topics}")),
+            }
+        })
+    }
+
+    fn interrupted(&self) -> bool {
+        self.interrupt.is_raised()
     }
 }

@@ -351,6 +351,9 @@ pub struct RunRecord {
     pub known_issue: Option<&'static oracle::KnownIssue>,
     /// Removing the run's topics failed (not a finding about the protocol).
     pub cleanup_error: Option<String>,
+    /// The campaign was interrupted (Ctrl-C) before the run finished: it proves nothing either
+    /// way.
+    pub interrupted: bool,
 }
 
 /// Why a run stopped before its end.
@@ -361,6 +364,8 @@ pub enum Halt {
     /// Creating, growing or deleting a topic failed. Those are admin requests, not the protocol
     /// under test, so the run could not be carried out and nothing is proven against the target.
     TopicChange(String),
+    /// The campaign was interrupted (Ctrl-C).
+    Interrupted,
 }
 
 /// Runs `input` against `cluster` under `names`: set-up, operations, settling, clean-up. An error
@@ -374,15 +379,23 @@ pub fn execute<C: Cluster>(
     let halt = input
         .operations
         .iter()
-        .try_for_each(|operation| simulation.step(*operation))
+        .try_for_each(|operation| {
+            if simulation.cluster.interrupted() {
+                return Err(Halt::Interrupted);
+            }
+            simulation.step(*operation)
+        })
         .and_then(|()| simulation.settle().map_err(Halt::Violation))
         .err();
+    let interrupted = simulation.cluster.interrupted();
     let cleanup_error = simulation
         .cluster
         .finish(&simulation.names, &input.setup)
         .err();
     let violation = match halt {
-        None => None,
+        None | Some(Halt::Interrupted) => None,
+        // What an interrupted run saw last may be cut short: no finding.
+        Some(Halt::Violation(_)) if interrupted => None,
         Some(Halt::Violation(violation)) => Some(violation),
         Some(Halt::TopicChange(error)) => {
             return Err(format!("operation {}: {error}", simulation.operation))
@@ -393,6 +406,7 @@ pub fn execute<C: Cluster>(
         violation,
         known_issue: simulation.known_issue,
         cleanup_error,
+        interrupted,
     })
 }
 
@@ -823,6 +837,10 @@ impl<C: Cluster> Simulation<C> {
         let mut round_events = Vec::new();
         let mut unsettled = String::new();
         for _ in 0..rounds {
+            // An interrupted run is not judged (see `execute`); stop waiting for it to settle.
+            if self.cluster.interrupted() {
+                return Ok(());
+            }
             round_events.clear();
             for index in 0..self.members.len() {
                 let Some(epoch) = self.live_epoch(index) else {

@@ -1,0 +1,244 @@
+//! Nothing is left behind on a broker: `streamspec clean` removes what runs left, and a run
+//! interrupted with Ctrl-C cleans up and still reports. Against a real broker at
+//! `STREAMSPEC_KAFKA=HOST:PORT`; without one each test reports itself as skipped. Every name
+//! carries a prefix of its own, so that other runs on a shared broker are left alone.
+
+use std::io::{BufRead, BufReader};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use streamspec::kafka::KafkaTarget;
+
+const TIMEOUT: Duration = Duration::from_secs(15);
+
+/// A prefix no other run uses.
+fn unique_prefix(test: &str) -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .subsec_nanos();
+    format!(
+        "{}{test}-{}-{nanos:x}-",
+        streamspec::NAME_PREFIX,
+        std::process::id()
+    )
+}
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
+fn clean(address: &str, prefix: &str, dry_run: bool) -> (Option<i32>, Vec<String>) {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_streamspec"));
+    command.args(["clean", "--target", address, "--prefix", prefix]);
+    if dry_run {
+        command.arg("--dry-run");
+    }
+    let output = command.output().expect("the streamspec binary runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    (
+        output.status.code(),
+        stdout.lines().map(str::to_owned).collect(),
+    )
+}
+
+fn clean_removes_topics_and_group_configs(address: &str) {
+    let prefix = unique_prefix("clean");
+    let topic = format!("{prefix}in");
+    let group = format!("{prefix}group");
+    let runtime = runtime();
+    let mut kafka = runtime
+        .block_on(KafkaTarget::connect(address, &group, TIMEOUT, 1))
+        .unwrap();
+    runtime
+        .block_on(async {
+            kafka.create_topics(&[(topic.clone(), 1)], TIMEOUT).await?;
+            kafka
+                .set_group_configs(
+                    &group,
+                    &[("streams.num.standby.replicas".to_owned(), "1".to_owned())],
+                )
+                .await
+        })
+        .unwrap();
+    let acls = runtime
+        .block_on(kafka.acl_resources_with_prefix(&prefix))
+        .unwrap();
+    // Without an authorizer a broker refuses ACLs, so there are none to leave behind.
+    let acl_line = match acls {
+        None => {
+            println!("  (the broker has no authorizer: the ACL part is not checked here)");
+            "ACLs: none (the broker has no authorizer)".to_owned()
+        }
+        Some(found) => {
+            assert_eq!(found, [], "no ACL carries the fresh prefix");
+            "ACLs: none".to_owned()
+        }
+    };
+
+    let (code, lines) = clean(address, &prefix, true);
+    assert_eq!(code, Some(0));
+    assert_eq!(
+        lines,
+        [
+            format!("topics: would remove 1: {topic}"),
+            format!("group configs: would remove 1: {group} (streams.num.standby.replicas)"),
+            acl_line.clone(),
+        ]
+    );
+    let (code, lines) = clean(address, &prefix, false);
+    assert_eq!(code, Some(0), "{lines:?}");
+    assert_eq!(
+        lines,
+        [
+            format!("topics: removed 1 of 1: {topic}"),
+            format!("group configs: removed 1 of 1: {group} (streams.num.standby.replicas)"),
+            acl_line.clone(),
+        ]
+    );
+    let overrides = runtime
+        .block_on(kafka.group_config_overrides(&group))
+        .unwrap();
+    assert_eq!(overrides, Vec::<String>::new());
+    // Deleting a topic takes a moment to show in metadata; bounded.
+    let started = Instant::now();
+    while runtime
+        .block_on(kafka.topic_names())
+        .unwrap()
+        .contains(&topic)
+    {
+        assert!(started.elapsed() < TIMEOUT, "{topic} is still there");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let (code, lines) = clean(address, &prefix, false);
+    assert_eq!(code, Some(0));
+    assert_eq!(lines, ["topics: none", "group configs: none", &acl_line]);
+}
+
+fn ctrl_c_cleans_up_and_writes_the_partial_report(address: &str) {
+    let run_id = unique_prefix("interrupt")
+        .trim_start_matches(streamspec::NAME_PREFIX)
+        .trim_end_matches('-')
+        .to_owned();
+    let json = std::env::temp_dir().join(format!("{run_id}.json"));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_streamspec"))
+        .args(["check", "--target", address, "--run-id", &run_id, "--json"])
+        .arg(&json)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the streamspec binary runs");
+    // The first line comes once the Ctrl-C handler is in place and scenarios start.
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut first = String::new();
+    stderr.read_line(&mut first).unwrap();
+    assert!(first.starts_with("streamspec check --target"), "{first}");
+    std::thread::sleep(Duration::from_secs(3));
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > TIMEOUT * 2 {
+            child.kill().ok();
+            panic!("check did not end within {:?} of Ctrl-C", TIMEOUT * 2);
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    let mut stdout = String::new();
+    std::io::Read::read_to_string(&mut child.stdout.take().unwrap(), &mut stdout).unwrap();
+    assert_eq!(status.code(), Some(130), "{stdout}");
+
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    std::fs::remove_file(&json).ok();
+    assert_eq!(report["verdict"], "interrupted");
+    assert_eq!(report["exit_code"], 130);
+    let scenarios = report["scenarios"].as_array().unwrap();
+    assert_eq!(scenarios.len(), streamspec::scenario::catalogue().len());
+    let not_run = scenarios
+        .iter()
+        .filter(|scenario| {
+            scenario["verdict"] == "skip"
+                && scenario["reason"]
+                    .as_str()
+                    .unwrap()
+                    .starts_with(streamspec::runner::NOT_RUN)
+        })
+        .count();
+    assert!(not_run > 0, "three seconds cannot run the whole catalogue");
+    assert!(
+        scenarios
+            .iter()
+            .all(|scenario| scenario.get("cleanup").is_none()),
+        "{stdout}"
+    );
+    assert_eq!(
+        stdout.lines().last(),
+        Some(format!("interrupted: {not_run} scenarios not run; clean-up done").as_str())
+    );
+    // Nothing of the run is left.
+    let (code, lines) = clean(
+        address,
+        &format!("{}{run_id}-", streamspec::NAME_PREFIX),
+        true,
+    );
+    assert_eq!(code, Some(0));
+    assert_eq!(lines[..2], ["topics: none", "group configs: none"]);
+}
+
+type Test = fn(&str);
+
+const TESTS: [(&str, Test); 2] = [
+    (
+        "clean_removes_topics_and_group_configs",
+        clean_removes_topics_and_group_configs,
+    ),
+    (
+        "ctrl_c_cleans_up_and_writes_the_partial_report",
+        ctrl_c_cleans_up_and_writes_the_partial_report,
+    ),
+];
+
+fn main() {
+    println!("\nrunning {} tests", TESTS.len());
+    let Some(address) = std::env::var("STREAMSPEC_KAFKA")
+        .ok()
+        .filter(|address| !address.is_empty())
+    else {
+        for (name, _) in TESTS {
+            println!("test {name} ... skipped (STREAMSPEC_KAFKA is unset)");
+        }
+        println!(
+            "\ntest result: ok. 0 passed; 0 failed; {} skipped\n",
+            TESTS.len()
+        );
+        return;
+    };
+    let mut failed = 0;
+    for (name, test) in TESTS {
+        let outcome = catch_unwind(AssertUnwindSafe(|| test(&address)));
+        println!(
+            "test {name} ... {}",
+            if outcome.is_ok() { "ok" } else { "FAILED" }
+        );
+        failed += usize::from(outcome.is_err());
+    }
+    println!(
+        "\ntest result: {}. {} passed; {failed} failed; 0 skipped\n",
+        if failed == 0 { "ok" } else { "FAILED" },
+        TESTS.len() - failed
+    );
+    if failed > 0 {
+        std::process::exit(1);
+    }
+}
