@@ -663,14 +663,18 @@ async fn check(
         outcomes.push((index, outcome));
     }
     progress.finish_and_clear();
-    if let Some(line) = settings.breaker.tripped(&target) {
-        return Err(line);
-    }
     outcomes.sort_by_key(|(index, _)| *index);
     let mut outcomes: Vec<_> = outcomes.into_iter().map(|(_, outcome)| outcome).collect();
     streamspec::runner::apply_divergences(&mut outcomes, &target, &divergences);
     let mut report = Report::new("check", target.to_string(), run_id, strict, outcomes);
     report.interrupted = interrupt.is_raised();
+    report.target_lost = settings.breaker.tripped(&target);
+    if let Some(line) = &report.target_lost {
+        // One line for people; the reports still hold what ran, under the same verdict.
+        write_reports(&report, junit, json)?;
+        eprintln!("streamspec: {line}");
+        return Ok(ExitCode::from(report.verdict().exit_code()));
+    }
     out!(
         "{}",
         report.human(Console {

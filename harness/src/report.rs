@@ -27,6 +27,9 @@ pub struct Report {
     /// The run was cut short (Ctrl-C): what did not finish reads as skipped, and the run as
     /// [`RunVerdict::Interrupted`].
     pub interrupted: bool,
+    /// The target stopped answering and the run stopped starting scenarios (the circuit
+    /// breaker's line): the run reads as [`RunVerdict::TargetLost`].
+    pub target_lost: Option<String>,
 }
 
 /// How often a campaign's runs reached one coverage witness.
@@ -49,6 +52,9 @@ pub enum RunVerdict {
     /// The run was interrupted before it finished (Ctrl-C): whatever ran, the run as a whole was
     /// not judged.
     Interrupted,
+    /// The target stopped answering part way: the run could not be carried out, as when it
+    /// cannot be reached at all.
+    TargetLost,
 }
 
 impl RunVerdict {
@@ -60,6 +66,7 @@ impl RunVerdict {
             RunVerdict::Failed => 1,
             RunVerdict::NothingChecked => 2,
             RunVerdict::Interrupted => 130,
+            RunVerdict::TargetLost => 2,
         }
     }
 }
@@ -251,6 +258,7 @@ impl Report {
             stopped_early: None,
             warnings: Vec::new(),
             interrupted: false,
+            target_lost: None,
         }
     }
 
@@ -274,6 +282,8 @@ impl Report {
     pub fn verdict(&self) -> RunVerdict {
         if self.interrupted {
             RunVerdict::Interrupted
+        } else if self.target_lost.is_some() {
+            RunVerdict::TargetLost
         } else if self.outcomes.iter().any(|outcome| self.fails_run(outcome)) {
             RunVerdict::Failed
         } else if self
@@ -431,6 +441,10 @@ impl Report {
             }
             RunVerdict::NothingChecked => "NOTHING CHECKED: every scenario was skipped".to_owned(),
             RunVerdict::Interrupted => "INTERRUPTED: the run did not finish".to_owned(),
+            RunVerdict::TargetLost => format!(
+                "TARGET LOST: {}",
+                self.target_lost.as_deref().unwrap_or_default()
+            ),
         }
     }
 
@@ -793,6 +807,7 @@ impl Report {
             "scenarios": self.outcomes,
             "witnesses": self.witnesses,
             "stopped_early": self.stopped_early,
+            "target_lost": self.target_lost,
             "warnings": self.warnings,
         });
         serde_json::to_string_pretty(&value).expect("reports serialize")
@@ -1248,6 +1263,38 @@ mod tests {
         assert!(report.junit().contains(
             "<property name=\"cleanup\" value=\"deleting topics failed with error TOPIC_AUTHORIZATION_FAILED (29)\"/>"
         ));
+    }
+
+    #[test]
+    fn a_run_whose_target_stopped_answering_is_no_verdict_on_it() {
+        let mut report = report(
+            false,
+            vec![
+                outcome("a", &["R1"], Grade::Must, Verdict::Pass),
+                outcome("b", &["R2"], Grade::Must, Verdict::Error),
+            ],
+        );
+        report.target_lost = Some("h:1 stopped answering".to_owned());
+        assert_eq!(report.verdict(), RunVerdict::TargetLost);
+        assert_eq!(report.verdict().exit_code(), 2);
+        assert!(report
+            .human(Console::default())
+            .ends_with("; TARGET LOST: h:1 stopped answering\n"));
+        let json: serde_json::Value = serde_json::from_str(&report.json()).unwrap();
+        assert_eq!(
+            (
+                &json["verdict"],
+                &json["passed"],
+                &json["exit_code"],
+                &json["target_lost"]
+            ),
+            (
+                &serde_json::json!("target_lost"),
+                &serde_json::json!(false),
+                &serde_json::json!(2),
+                &serde_json::json!("h:1 stopped answering")
+            )
+        );
     }
 
     #[test]

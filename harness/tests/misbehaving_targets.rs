@@ -275,6 +275,10 @@ fn a_target_that_answers_too_late() {
 #[test]
 fn check_against_a_target_that_goes_silent_after_api_versions() {
     let address = serve(|stream| answer_api_versions_then_ignore(stream, true, 0));
+    let json_path = std::env::temp_dir().join(format!(
+        "streamspec-silent-target-{}.json",
+        std::process::id()
+    ));
     let run = streamspec(&[
         "check",
         "--target",
@@ -283,7 +287,28 @@ fn check_against_a_target_that_goes_silent_after_api_versions() {
         TIMEOUT_MS,
         "--jobs",
         "1",
+        "--json",
+        json_path.to_str().unwrap(),
     ]);
+    // The report says what the exit code says, with the breaker's line.
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json_path).unwrap()).unwrap();
+    std::fs::remove_file(&json_path).ok();
+    assert_eq!(
+        (&json["verdict"], &json["exit_code"], &json["passed"]),
+        (
+            &serde_json::json!("target_lost"),
+            &serde_json::json!(2),
+            &serde_json::json!(false)
+        )
+    );
+    assert_eq!(
+        json["target_lost"]
+            .as_str()
+            .map(|line| format!("streamspec: {line}"))
+            .as_deref(),
+        run.stderr.last().map(String::as_str)
+    );
     // One scenario at a time, so that exactly the limit of them waits out the timeout.
     let scenarios = streamspec::scenario::catalogue().len();
     assert_eq!(run.code, Some(2), "stderr {:?}", run.stderr);
