@@ -35,9 +35,62 @@ pub fn annotate(kind: MessageKind, bytes: &[u8], version: i16) -> Result<String,
         write_rows(&mut out, bytes, covered, bytes.len(), "<not decoded>");
     }
     out.push_str("\ndecoded:\n");
-    out.push_str(&serde_json::to_string_pretty(&message.to_json()).expect("JSON of a message"));
+    // Only what the version carries: a v0 answer shows no v1 field at its default.
+    let on_the_wire: Vec<String> = trace.iter().map(|entry| entry.path()).collect();
+    let json = only_fields_on_the_wire(message.to_json(), "", &on_the_wire);
+    out.push_str(&serde_json::to_string_pretty(&json).expect("JSON of a message"));
     out.push('\n');
     Ok(out)
+}
+
+/// `value` without the object members that no decoded field path (`on_the_wire`, e.g.
+/// `status[0].status_code`) passes through; `prefix` is the snake-case path of `value` itself.
+fn only_fields_on_the_wire(
+    value: serde_json::Value,
+    prefix: &str,
+    on_the_wire: &[String],
+) -> serde_json::Value {
+    match value {
+        serde_json::Value::Object(members) => members
+            .into_iter()
+            .filter_map(|(key, member)| {
+                let path = if prefix.is_empty() {
+                    snake_case(&key)
+                } else {
+                    format!("{prefix}.{}", snake_case(&key))
+                };
+                let carried = key.starts_with('_')
+                    || on_the_wire.iter().any(|decoded| {
+                        decoded
+                            .strip_prefix(path.as_str())
+                            .is_some_and(|rest| rest.is_empty() || rest.starts_with(['.', '[']))
+                    });
+                carried.then(|| (key, only_fields_on_the_wire(member, &path, on_the_wire)))
+            })
+            .collect(),
+        serde_json::Value::Array(items) => items
+            .into_iter()
+            .enumerate()
+            .map(|(index, item)| {
+                only_fields_on_the_wire(item, &format!("{prefix}[{index}]"), on_the_wire)
+            })
+            .collect(),
+        other => other,
+    }
+}
+
+/// `acceptableRecoveryLag` -> `acceptable_recovery_lag`, as field paths spell names.
+fn snake_case(camel: &str) -> String {
+    let mut out = String::with_capacity(camel.len() + 4);
+    for ch in camel.chars() {
+        if ch.is_ascii_uppercase() {
+            out.push('_');
+            out.push(ch.to_ascii_lowercase());
+        } else {
+            out.push(ch);
+        }
+    }
+    out
 }
 
 /// The value's bytes in rows of 16, the label on the first row only.
@@ -59,5 +112,45 @@ fn write_rows(out: &mut String, bytes: &[u8], start: usize, end: usize, label: &
         if row_start >= end {
             break;
         }
+    }
+}
+
+#[cfg(test)]
+mod version_tests {
+    use super::*;
+    use crate::kafka::StreamsGroupHeartbeatResponse;
+    use crate::WireMessage;
+
+    #[test]
+    fn the_decoded_json_shows_only_the_fields_of_the_version() {
+        let response = StreamsGroupHeartbeatResponse::default().with_member_id("a");
+        let decoded = |version: i16| {
+            let bytes = response.encode_to_vec(version).unwrap();
+            let text = annotate(StreamsGroupHeartbeatResponse::KIND, &bytes, version).unwrap();
+            text[text.find("decoded:").unwrap()..].to_owned()
+        };
+        let v0 = decoded(0);
+        assert!(
+            v0.contains("\n  \"acceptableRecoveryLagLegacy\": 0,\n"),
+            "{v0}"
+        );
+        assert!(!v0.contains("\"acceptableRecoveryLag\""), "{v0}");
+        assert!(!v0.contains("topologyDescriptionRequired"), "{v0}");
+        let v1 = decoded(1);
+        assert!(v1.contains("\n  \"acceptableRecoveryLag\": -1,\n"), "{v1}");
+        assert!(
+            v1.contains("\n  \"topologyDescriptionRequired\": false,\n"),
+            "{v1}"
+        );
+        assert!(!v1.contains("acceptableRecoveryLagLegacy"), "{v1}");
+    }
+
+    #[test]
+    fn camel_case_names_read_as_field_paths() {
+        assert_eq!(
+            snake_case("acceptableRecoveryLag"),
+            "acceptable_recovery_lag"
+        );
+        assert_eq!(snake_case("groupId"), "group_id");
     }
 }
