@@ -523,9 +523,9 @@ impl KafkaTarget {
             .await
     }
 
-    /// The names of the group-level configs the broker knows (DescribeConfigs of a GROUP
-    /// resource lists every one, set or not).
-    pub async fn group_config_names(&mut self, group_id: &str) -> TransportResult<Vec<String>> {
+    /// Every group-level config of `group_id` the broker lists (DescribeConfigs of a GROUP
+    /// resource, all keys), with its name and where its value comes from.
+    async fn all_group_configs(&mut self, group_id: &str) -> TransportResult<Vec<(String, i8)>> {
         let describe = DescribeConfigsRequest::default().with_resources(vec![
             DescribeConfigsResource::default()
                 .with_resource_type(RESOURCE_TYPE_GROUP)
@@ -543,8 +543,14 @@ impl KafkaTarget {
             .results
             .iter()
             .flat_map(|result| &result.configs)
-            .map(|config| config.name.to_string())
+            .map(|config| (config.name.to_string(), config.config_source))
             .collect())
+    }
+
+    /// The names of the group-level configs the broker lists, set or not.
+    pub async fn group_config_names(&mut self, group_id: &str) -> TransportResult<Vec<String>> {
+        let configs = self.all_group_configs(group_id).await?;
+        Ok(configs.into_iter().map(|(name, _)| name).collect())
     }
 
     /// The values of configs of the coordinator's broker, in the order of `names`.
@@ -903,25 +909,11 @@ impl KafkaTarget {
 
     /// The names of the configs set on `group_id` itself (not the broker's defaults).
     pub async fn group_config_overrides(&mut self, group_id: &str) -> TransportResult<Vec<String>> {
-        let describe = DescribeConfigsRequest::default().with_resources(vec![
-            DescribeConfigsResource::default()
-                .with_resource_type(RESOURCE_TYPE_GROUP)
-                .with_resource_name(StrBytes::from_string(group_id.to_owned()))
-                .with_configuration_keys(None),
-        ]);
-        let response = self
-            .bootstrap
-            .call_kafka(4, &describe, "DescribeConfigs")
-            .await?;
-        first_failure(&response.results, || {
-            format!("describing the configs of group {group_id}")
-        })?;
-        Ok(response
-            .results
-            .iter()
-            .flat_map(|result| &result.configs)
-            .filter(|config| config.config_source == CONFIG_SOURCE_GROUP)
-            .map(|config| config.name.to_string())
+        let configs = self.all_group_configs(group_id).await?;
+        Ok(configs
+            .into_iter()
+            .filter(|(_, source)| *source == CONFIG_SOURCE_GROUP)
+            .map(|(name, _)| name)
             .collect())
     }
 

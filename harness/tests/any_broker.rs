@@ -18,6 +18,9 @@ use serde_json::Value;
 use streamspec::proxy::{Proxy, ProxyConfig};
 use streamspec::scenario::{Profile, Scenario};
 
+mod common;
+use common::BrokerTest;
+
 /// Runs the catalogue against `address`; returns the exit code, stdout and the JSON report.
 fn check(address: &str, name: &str) -> (Option<i32>, String, Value) {
     let json_path = std::env::temp_dir().join(format!(
@@ -199,9 +202,7 @@ fn doctor_foresees_the_skips_of_check(stock: &str) {
     );
 }
 
-type BrokerTest = (&'static str, fn(&str));
-
-const TESTS: &[BrokerTest] = &[
+const TESTS: [BrokerTest; 4] = [
     (
         "doctor_foresees_the_skips_of_check",
         doctor_foresees_the_skips_of_check,
@@ -221,35 +222,5 @@ const TESTS: &[BrokerTest] = &[
 ];
 
 fn main() {
-    println!("\nrunning {} tests", TESTS.len());
-    let Some(stock) = std::env::var("STREAMSPEC_KAFKA_STOCK")
-        .ok()
-        .filter(|address| !address.is_empty())
-    else {
-        for (name, _) in TESTS {
-            println!("test {name} ... skipped (STREAMSPEC_KAFKA_STOCK is unset)");
-        }
-        println!(
-            "\ntest result: ok. 0 passed; 0 failed; {} skipped\n",
-            TESTS.len()
-        );
-        return;
-    };
-    let mut failed = 0;
-    for (name, test) in TESTS {
-        let outcome = std::panic::catch_unwind(|| test(&stock));
-        println!(
-            "test {name} ... {}",
-            if outcome.is_ok() { "ok" } else { "FAILED" }
-        );
-        failed += usize::from(outcome.is_err());
-    }
-    println!(
-        "\ntest result: {}. {} passed; {failed} failed; 0 skipped\n",
-        if failed == 0 { "ok" } else { "FAILED" },
-        TESTS.len() - failed
-    );
-    if failed > 0 {
-        std::process::exit(1);
-    }
+    common::run_broker_tests("STREAMSPEC_KAFKA_STOCK", &TESTS);
 }

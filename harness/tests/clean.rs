@@ -4,11 +4,13 @@
 //! carries a prefix of its own, so that other runs on a shared broker are left alone.
 
 use std::io::{BufRead, BufReader};
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use streamspec::kafka::KafkaTarget;
+
+mod common;
+use common::BrokerTest;
 
 const TIMEOUT: Duration = Duration::from_secs(15);
 
@@ -196,9 +198,7 @@ fn ctrl_c_cleans_up_and_writes_the_partial_report(address: &str) {
     assert_eq!(lines[..2], ["topics: none", "group configs: none"]);
 }
 
-type Test = fn(&str);
-
-const TESTS: [(&str, Test); 2] = [
+const TESTS: [BrokerTest; 2] = [
     (
         "clean_removes_topics_and_group_configs",
         clean_removes_topics_and_group_configs,
@@ -210,35 +210,5 @@ const TESTS: [(&str, Test); 2] = [
 ];
 
 fn main() {
-    println!("\nrunning {} tests", TESTS.len());
-    let Some(address) = std::env::var("STREAMSPEC_KAFKA")
-        .ok()
-        .filter(|address| !address.is_empty())
-    else {
-        for (name, _) in TESTS {
-            println!("test {name} ... skipped (STREAMSPEC_KAFKA is unset)");
-        }
-        println!(
-            "\ntest result: ok. 0 passed; 0 failed; {} skipped\n",
-            TESTS.len()
-        );
-        return;
-    };
-    let mut failed = 0;
-    for (name, test) in TESTS {
-        let outcome = catch_unwind(AssertUnwindSafe(|| test(&address)));
-        println!(
-            "test {name} ... {}",
-            if outcome.is_ok() { "ok" } else { "FAILED" }
-        );
-        failed += usize::from(outcome.is_err());
-    }
-    println!(
-        "\ntest result: {}. {} passed; {failed} failed; 0 skipped\n",
-        if failed == 0 { "ok" } else { "FAILED" },
-        TESTS.len() - failed
-    );
-    if failed > 0 {
-        std::process::exit(1);
-    }
+    common::run_broker_tests("STREAMSPEC_KAFKA", &TESTS);
 }
