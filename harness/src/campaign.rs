@@ -492,6 +492,7 @@ pub fn report(
             step: None,
             wire: None,
             cleanup: None,
+            exchanges: Vec::new(),
             duration_ms,
         });
     }
@@ -549,6 +550,7 @@ pub fn report(
             step: None,
             wire: violated.map(|finding| finding.slice.clone()),
             cleanup: None,
+            exchanges: Vec::new(),
             duration_ms,
         }
     }));

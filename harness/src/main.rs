@@ -593,6 +593,7 @@ async fn check(
         replication_factor,
         profile,
         breaker: Default::default(),
+        record_exchanges: detail == Detail::Verbose,
     });
 
     let total = scenarios.len();

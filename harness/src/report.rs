@@ -496,6 +496,11 @@ impl Report {
                         outcome.title
                     )
                     .unwrap();
+                    for exchange in &outcome.exchanges {
+                        for text in exchange.lines() {
+                            writeln!(out, "{}", format!("        {text}").trim_end()).unwrap();
+                        }
+                    }
                 }
             }
         }
@@ -859,6 +864,7 @@ mod tests {
             step: None,
             wire: None,
             cleanup: None,
+            exchanges: Vec::new(),
             duration_ms: 1500,
         }
     }

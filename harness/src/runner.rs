@@ -78,6 +78,10 @@ pub struct Outcome {
     /// the verdict stands, but the target keeps something of the run.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cleanup: Option<String>,
+    /// Every exchange of the scenario, laid out field by field with the step it belongs to, when
+    /// the run records them (`check -v`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub exchanges: Vec<String>,
     pub duration_ms: u64,
 }
 
@@ -95,6 +99,7 @@ impl Outcome {
             step: None,
             wire: None,
             cleanup: None,
+            exchanges: Vec::new(),
             duration_ms: 0,
         }
     }
@@ -198,6 +203,8 @@ pub struct RunSettings {
     pub profile: Profile,
     /// Stops starting scenarios once the target has stopped answering.
     pub breaker: std::sync::Arc<Breaker>,
+    /// Keeps every exchange of every scenario on its outcome (`check -v`).
+    pub record_exchanges: bool,
 }
 
 /// Scenarios in a row without an answer from the target after which no further one starts.
@@ -279,6 +286,9 @@ struct Context {
     denied: Vec<Resource>,
     /// Group configs the scenario set, to take back when it ends.
     configured: Vec<String>,
+    /// The step running, and every exchange so far when the run records them.
+    step: usize,
+    exchanges: Option<Vec<String>>,
 }
 
 impl Context {
@@ -527,6 +537,9 @@ async fn run_step(
     let mut waited_ms = 0;
     loop {
         let (response, exchange) = send(target, step, context).await?;
+        if let Some(exchanges) = &mut context.exchanges {
+            exchanges.push(format!("step {}: {}", context.step, exchange.render()));
+        }
         let expected = match &step.expect {
             None => Ok(()),
             Some(pattern) => {
@@ -685,6 +698,8 @@ pub async fn run_scenario(
         topology,
         denied: Vec::new(),
         configured: Vec::new(),
+        step: 0,
+        exchanges: settings.record_exchanges.then(Vec::new),
     };
     let mut opened = None;
     let mut at_step = None;
@@ -717,6 +732,7 @@ pub async fn run_scenario(
             .await?;
         for (index, step) in scenario.steps.iter().enumerate() {
             at_step = Some(index + 1);
+            context.step = index + 1;
             if let Err(error) = run_step(target, step, &mut context).await {
                 return Err(FailureAt {
                     step: Some(index + 1),
@@ -777,6 +793,7 @@ pub async fn run_scenario(
             outcome.wire = failure.exchange.map(|exchange| exchange.render());
         }
     }
+    outcome.exchanges = context.exchanges.take().unwrap_or_default();
     outcome.duration_ms = started.elapsed().as_millis() as u64;
     outcome
 }
@@ -1021,6 +1038,8 @@ mod tests {
             topology: json!({"epoch": 0, "subtopologies": []}),
             denied: Vec::new(),
             configured: Vec::new(),
+            step: 0,
+            exchanges: None,
         };
         let runtime = tokio::runtime::Builder::new_current_thread()
             .build()
@@ -1050,6 +1069,7 @@ mod tests {
             step: Some(1),
             wire: Some("bytes".to_owned()),
             cleanup: None,
+            exchanges: Vec::new(),
             duration_ms: 0,
         }
     }

@@ -341,3 +341,33 @@ fn doctor_says_when_nothing_can_run() {
         "{stdout}"
     );
 }
+
+#[test]
+fn verbose_check_shows_every_exchange_of_a_passing_scenario() {
+    let verbose = streamspec(&["check", "--rules", "R21-unknown-member", "-v"]);
+    let stdout = String::from_utf8_lossy(&verbose.stdout);
+    assert_eq!(verbose.status.code(), Some(0), "{stdout}");
+    // The scenario's five steps: a join, three refused heartbeats and leave, a describe.
+    let requests: Vec<&str> = stdout
+        .lines()
+        .filter(|line| line.trim_start().starts_with("step ") && line.contains("-->"))
+        .map(str::trim_start)
+        .collect();
+    let scenario = streamspec::scenario::catalogue()
+        .into_iter()
+        .find(|scenario| scenario.name == "R21-unknown-member")
+        .unwrap();
+    assert_eq!(requests.len(), scenario.steps.len(), "{stdout}");
+    assert_eq!(
+        requests[0],
+        "step 1: --> StreamsGroupHeartbeatRequest v1 (Kafka dialect, api key 88), 126 bytes"
+    );
+    assert!(
+        stdout.contains(
+            "\n        <-- StreamsGroupHeartbeatResponse v1 (Kafka dialect, api key 88), "
+        ),
+        "{stdout}"
+    );
+    let plain = streamspec(&["check", "--rules", "R21-unknown-member"]);
+    assert!(!String::from_utf8_lossy(&plain.stdout).contains("-->"));
+}
