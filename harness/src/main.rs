@@ -156,6 +156,12 @@ enum Command {
         /// How long to run, e.g. 60s or 2m; a run in progress finishes.
         #[arg(long, default_value = "10s", value_parser = parse_duration)]
         duration: Duration,
+        /// Also print a line per invariant with its name, and a violation's whole history slice.
+        #[arg(short, long, conflicts_with = "quiet")]
+        verbose: bool,
+        /// Print only violations, errors and the summary.
+        #[arg(short, long)]
+        quiet: bool,
         /// The root seed every run derives from (also STREAMSPEC_SEED).
         #[arg(long, env = "STREAMSPEC_SEED", default_value_t = 0x5eed)]
         seed: u64,
@@ -708,6 +714,15 @@ async fn check(
     Ok(ExitCode::from(report.verdict().exit_code()))
 }
 
+/// What `-v` and `-q` ask the console for.
+fn detail_of(verbose: bool, quiet: bool) -> Detail {
+    match (verbose, quiet) {
+        (true, _) => Detail::Verbose,
+        (_, true) => Detail::Quiet,
+        _ => Detail::Normal,
+    }
+}
+
 /// A replication factor: 1 or more, or -1 for the broker's default.
 fn parse_replication_factor(text: &str) -> Result<i16, String> {
     match text.parse::<i16>() {
@@ -739,6 +754,7 @@ fn parse_duration(text: &str) -> Result<Duration, String> {
 /// The flags of `fuzz`.
 struct FuzzFlags {
     config: CampaignConfig,
+    detail: Detail,
     junit: Option<PathBuf>,
     json: Option<PathBuf>,
 }
@@ -807,7 +823,7 @@ fn fuzz(flags: FuzzFlags) -> Result<ExitCode, String> {
     out!(
         "{}",
         report.human(Console {
-            detail: Detail::Normal,
+            detail: flags.detail,
             width: console_width(),
         })
     );
@@ -966,6 +982,8 @@ fn main() -> ExitCode {
         Command::Fuzz {
             target,
             duration,
+            verbose,
+            quiet,
             seed,
             operations,
             groups,
@@ -1000,6 +1018,7 @@ fn main() -> ExitCode {
                             shrink_budget: shrink,
                             interrupt: Interrupt::default(),
                         },
+                        detail: detail_of(verbose, quiet),
                         junit,
                         json,
                     })
@@ -1034,11 +1053,7 @@ fn main() -> ExitCode {
             run_id,
         } => {
             let local = tokio::task::LocalSet::new();
-            let detail = match (verbose, quiet) {
-                (true, _) => Detail::Verbose,
-                (_, true) => Detail::Quiet,
-                _ => Detail::Normal,
-            };
+            let detail = detail_of(verbose, quiet);
             local.block_on(
                 &runtime,
                 check(

@@ -371,3 +371,23 @@ fn verbose_check_shows_every_exchange_of_a_passing_scenario() {
     let plain = streamspec(&["check", "--rules", "R21-unknown-member"]);
     assert!(!String::from_utf8_lossy(&plain.stdout).contains("-->"));
 }
+
+#[test]
+fn quiet_fuzz_prints_no_passing_invariant() {
+    let quiet = streamspec(&["fuzz", "--duration", "1s", "--seed", "5", "-q"]);
+    let stdout = String::from_utf8_lossy(&quiet.stdout);
+    assert_eq!(quiet.status.code(), Some(0), "{stdout}");
+    assert!(
+        !stdout.lines().any(|line| line.starts_with("always: ")),
+        "{stdout}"
+    );
+    let normal = streamspec(&["fuzz", "--duration", "1s", "--seed", "5"]);
+    let stdout = String::from_utf8_lossy(&normal.stdout);
+    assert!(
+        stdout
+            .lines()
+            .any(|line| line.starts_with("always: every request is answered")
+                && line.contains(" pass ")),
+        "{stdout}"
+    );
+}
