@@ -536,6 +536,21 @@ impl Report {
             .iter()
             .filter(|line| line.verdict == RuleVerdict::NotChecked)
             .count();
+        if self.command == "fuzz" {
+            // A campaign's lines are its invariants (and its run set-up), each one outcome.
+            writeln!(
+                out,
+                "\n{} invariants ({failing_rules} failing, {not_checked} not checked): {} passed, {} violated, {} errors, {} known divergences; {}",
+                rules.len(),
+                self.count(Verdict::Pass),
+                self.count(Verdict::Fail),
+                self.count(Verdict::Error),
+                self.count(Verdict::Divergent),
+                self.verdict_text()
+            )
+            .unwrap();
+            return out;
+        }
         writeln!(
             out,
             "\n{} rules ({failing_rules} failing, {not_checked} not checked) in {} scenarios: {} passed, {} failed, {} errors, {} timed out, {} skipped, {} preconditions not met, {} known divergences; {}",
