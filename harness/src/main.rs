@@ -444,6 +444,12 @@ async fn clean(
     timeout: Duration,
     dry_run: bool,
 ) -> Result<ExitCode, String> {
+    if TargetSpec::parse(address) == TargetSpec::Embedded {
+        return Err(
+            "clean removes what runs left on a broker; the reference in process keeps nothing between runs"
+                .to_owned(),
+        );
+    }
     // Anything else on the broker is not the tool's to remove.
     if !prefix.starts_with(streamspec::NAME_PREFIX) {
         return Err(format!(

@@ -391,3 +391,13 @@ fn quiet_fuzz_prints_no_passing_invariant() {
         "{stdout}"
     );
 }
+
+#[test]
+fn clean_of_the_reference_is_refused_in_one_line() {
+    let output = streamspec(&["clean", "--target", "embedded"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        stderr_lines(&output),
+        ["streamspec: clean removes what runs left on a broker; the reference in process keeps nothing between runs"]
+    );
+}
