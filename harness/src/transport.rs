@@ -132,16 +132,33 @@ impl fmt::Display for TransportError {
 
 impl std::error::Error for TransportError {}
 
+/// How a target failed to give an answer the harness can use at all.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Loss {
+    /// No answer in time, the connection closed, or no connection at all.
+    Silence,
+    /// An answer that cannot be read: a bad frame, another request's answer, or a standard
+    /// Kafka body that does not decode. (A streams body that does not decode is a finding about
+    /// the protocol under test, not a loss.)
+    Unreadable,
+}
+
 impl TransportError {
-    /// Whether the target stopped answering (no answer in time, the connection closed, or no
-    /// connection at all), as opposed to answering wrongly.
-    pub fn is_silence(&self) -> bool {
-        matches!(
-            self,
+    /// Whether this error means the target gave no answer the harness can use, and how; `None`
+    /// when it answered, rightly or not.
+    pub fn loss(&self) -> Option<Loss> {
+        match self {
             TransportError::Timeout { .. }
-                | TransportError::Closed { .. }
-                | TransportError::Connect { .. }
-        )
+            | TransportError::Closed { .. }
+            | TransportError::Connect { .. } => Some(Loss::Silence),
+            TransportError::Frame { .. }
+            | TransportError::Malformed { .. }
+            | TransportError::CorrelationMismatch { .. } => Some(Loss::Unreadable),
+            TransportError::Io { .. }
+            | TransportError::Decode { .. }
+            | TransportError::Unsupported { .. }
+            | TransportError::Broker { .. } => None,
+        }
     }
 }
 
