@@ -20,3 +20,4 @@ pub mod scenario;
 pub mod simulation;
 pub mod target;
 pub mod transport;
+pub mod wire_bounds;

@@ -2,7 +2,8 @@
 //! is, except that it keeps clients on itself (broker addresses in Metadata and FindCoordinator
 //! answers become its own), can lower the versions ApiVersions advertises, and can refuse topics
 //! created with the broker's default replication factor. It reads request headers to match each
-//! response to its request; traffic it cannot read is forwarded untouched.
+//! response to its request; traffic it cannot read is forwarded untouched, and so is a body whose
+//! counts or lengths exceed its bytes, which it does not decode (see `wire_bounds`).
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -14,13 +15,15 @@ use kafka_protocol::messages::create_topics_response::CreatableTopicResult;
 use kafka_protocol::messages::{
     ApiVersionsRequest, ApiVersionsResponse, CreateTopicsRequest, CreateTopicsResponse,
     FindCoordinatorRequest, FindCoordinatorResponse, MetadataRequest, MetadataResponse,
-    RequestHeader, ResponseHeader,
+    ProduceRequest, RequestHeader, ResponseHeader,
 };
 use kafka_protocol::protocol::{Decodable, Encodable, HeaderVersion, Request, StrBytes};
 use streamspec_protocol::frame;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::mpsc;
+
+use crate::wire_bounds::{self, Bounded};
 
 /// The largest frame passed on either way, as Kafka's `socket.request.max.bytes` default.
 const FRAME_SIZE_MAX: usize = 100 << 20;
@@ -311,11 +314,10 @@ fn intercept_request(
 
 /// Whether a Produce request asks for no answer (acks 0).
 fn produce_without_acks(request: &[u8], version: i16) -> bool {
-    use kafka_protocol::messages::ProduceRequest;
     let mut body = request;
     RequestHeader::decode(&mut body, ProduceRequest::header_version(version))
         .ok()
-        .and_then(|_| ProduceRequest::decode(&mut body, version).ok())
+        .and_then(|_| wire_bounds::decode::<ProduceRequest>(version, &mut body).ok())
         .is_some_and(|produce| produce.acks == 0)
 }
 
@@ -329,8 +331,7 @@ fn refuse_default_replication_factor(
     let header_version = CreateTopicsRequest::header_version(version);
     let mut body = request;
     let header = RequestHeader::decode(&mut body, header_version).ok()?;
-    check_create_topics_counts(body, version)?;
-    let mut create = CreateTopicsRequest::decode(&mut body, version).ok()?;
+    let mut create: CreateTopicsRequest = wire_bounds::decode(version, &mut body).ok()?;
     let (refused, kept): (Vec<_>, Vec<_>) = std::mem::take(&mut create.topics)
         .into_iter()
         .partition(|topic| topic.replication_factor == -1);
@@ -390,10 +391,10 @@ fn encode_response<R: Encodable + HeaderVersion>(
     Some(frame.to_vec())
 }
 
-fn decode_response<R: Decodable + HeaderVersion>(frame: &[u8], version: i16) -> Option<R> {
+fn decode_response<R: Bounded + HeaderVersion>(frame: &[u8], version: i16) -> Option<R> {
     let mut body = frame;
     ResponseHeader::decode(&mut body, R::header_version(version)).ok()?;
-    let response = R::decode(&mut body, version).ok()?;
+    let response = wire_bounds::decode(version, &mut body).ok()?;
     // Bytes this decoder does not know of would be lost in re-encoding: forward as is then.
     body.is_empty().then_some(response)
 }
@@ -409,8 +410,6 @@ fn rewrite_response(
     let (version, correlation_id) = (pending.version, pending.correlation_id);
     match pending.api_key {
         ApiVersionsRequest::KEY if !config.version_caps.is_empty() => {
-            let body = response.get(4..)?;
-            crate::transport::check_api_versions_counts(body, version).ok()?;
             let mut answer: ApiVersionsResponse = decode_response(response, version)?;
             cap_versions(&mut answer, &config.version_caps);
             encode_response(correlation_id, version, &answer)
@@ -458,32 +457,6 @@ fn cap_versions(answer: &mut ApiVersionsResponse, caps: &BTreeMap<i16, i16>) {
         });
 }
 
-/// Refuses a CreateTopics request body whose topic count exceeds what its bytes can hold, before
-/// `kafka-protocol` reserves room for every announced topic (see
-/// `transport::check_api_versions_counts`). `None` when refused or too short to tell.
-fn check_create_topics_counts(body: &[u8], version: i16) -> Option<()> {
-    /// Name, partitions, replication factor, assignments, configs: a byte each at least.
-    const TOPIC_BYTES: usize = 5;
-    let topics = if version >= 5 {
-        compact_count(body)?
-    } else {
-        let bytes = body.get(..4)?;
-        usize::try_from(i32::from_be_bytes([bytes[0], bytes[1], bytes[2], bytes[3]])).unwrap_or(0)
-    };
-    (topics <= body.len() / TOPIC_BYTES).then_some(())
-}
-
-fn compact_count(bytes: &[u8]) -> Option<usize> {
-    let mut value = 0u32;
-    for (index, byte) in bytes.iter().take(5).enumerate() {
-        value |= u32::from(byte & 0x7f) << (7 * index);
-        if byte & 0x80 == 0 {
-            return Some(value.saturating_sub(1) as usize);
-        }
-    }
-    None
-}
-
 /// `streamspec proxy`: serves until `duration` has passed, or for good.
 pub async fn run(
     listen: &str,
@@ -515,4 +488,55 @@ pub async fn run(
         None => proxy.serve().await,
     }
     Ok(std::process::ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::wire_bounds::COMPACT_2_POW_31_MINUS_1;
+
+    #[test]
+    fn a_response_announcing_more_than_its_bytes_hold_is_forwarded_undecoded() {
+        let pending = Pending {
+            api_key: MetadataRequest::KEY,
+            version: 12,
+            correlation_id: 7,
+            answer: Answer::Upstream {
+                refused: Vec::new(),
+            },
+        };
+        let advertised = Advertised {
+            host: StrBytes::from_static_str("127.0.0.1"),
+            port: 9,
+        };
+        // Response header v1 (correlation id, no tagged fields), throttle_time_ms, brokers.
+        let response = [&[0, 0, 0, 7, 0, 0, 0, 0, 0][..], &COMPACT_2_POW_31_MINUS_1].concat();
+        let config = ProxyConfig::default();
+        assert_eq!(
+            rewrite_response(&pending, &[], &response, &config, &advertised),
+            None
+        );
+    }
+
+    #[test]
+    fn requests_announcing_more_than_their_bytes_hold_are_forwarded_undecoded() {
+        // CreateTopics v5 with request header v2 (api key, version, correlation id, null client
+        // id, no tagged fields), then its topics.
+        let create_topics = [
+            &[0, 19, 0, 5, 0, 0, 0, 7, 0xff, 0xff, 0][..],
+            &COMPACT_2_POW_31_MINUS_1,
+        ]
+        .concat();
+        assert_eq!(refuse_default_replication_factor(&create_topics, 5), None);
+        // Produce v3 with acks 0, request header v1 (no tagged fields): no transactional id,
+        // acks, timeout_ms, then its topics; it awaits an answer, as one the proxy cannot read.
+        let produce = |topics: [u8; 4]| {
+            let head = [
+                0, 0, 0, 3, 0, 0, 0, 7, 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0, 0, 0,
+            ];
+            [&head[..], &topics].concat()
+        };
+        assert!(produce_without_acks(&produce([0, 0, 0, 0]), 3));
+        assert!(!produce_without_acks(&produce([0x7f, 0xff, 0xff, 0xff]), 3));
+    }
 }

@@ -18,7 +18,7 @@ use crate::scenario::{
     listed_baseline_group_configs, AclOperation, AclResource, Profile, Scenario, Step, Template,
 };
 use crate::target::{Target, TargetSpec};
-use crate::transport::{Exchange, TransportError, TransportResult};
+use crate::transport::{Exchange, Loss, TransportError, TransportResult};
 use crate::NAME_PREFIX;
 
 /// How a scenario ended.
@@ -207,11 +207,12 @@ pub struct RunSettings {
     pub record_exchanges: bool,
 }
 
-/// Scenarios in a row without an answer from the target after which no further one starts.
-const SILENT_SCENARIOS_LIMIT: usize = 3;
+/// Scenarios in a row without an answer the harness can use after which no further one starts.
+const LOST_SCENARIOS_LIMIT: usize = 3;
 
 /// A circuit breaker over a run: a target that answered the preflight and then stopped answering
-/// would otherwise cost every remaining scenario a full `--timeout-ms`.
+/// (or answers only what cannot be read) would otherwise cost every remaining scenario a full
+/// `--timeout-ms`, or fill the report with the same error.
 #[derive(Debug, Default)]
 pub struct Breaker {
     state: Mutex<BreakerState>,
@@ -219,9 +220,11 @@ pub struct Breaker {
 
 #[derive(Debug, Default)]
 struct BreakerState {
-    /// Scenarios in a row that ended without an answer, and the last such error.
-    silent_in_a_row: usize,
-    last_silence: String,
+    /// Scenarios in a row that ended without a usable answer, and the last such error.
+    lost_in_a_row: usize,
+    last_loss: String,
+    /// Whether one of those got an answer that could not be read.
+    unreadable_in_a_row: bool,
     /// Whether it has tripped, and how many scenarios it kept from starting since.
     open: bool,
     not_run: usize,
@@ -238,20 +241,24 @@ impl Breaker {
         !state.open
     }
 
-    /// Feeds the breaker with how a scenario ended: `silence` is the error when the target
-    /// stopped answering, `None` when it answered (rightly or not).
-    fn record(&self, silence: Option<&str>) {
+    /// Feeds the breaker with how a scenario ended: the loss and its error when the target gave
+    /// no usable answer, `None` when it answered (rightly or not).
+    fn record(&self, loss: Option<(Loss, &str)>) {
         let mut state = self
             .state
             .lock()
             .expect("the breaker lock is never poisoned");
-        match silence {
-            Some(error) => {
-                state.silent_in_a_row += 1;
-                state.last_silence = error.to_owned();
-                state.open |= state.silent_in_a_row >= SILENT_SCENARIOS_LIMIT;
+        match loss {
+            Some((loss, error)) => {
+                if state.lost_in_a_row == 0 {
+                    state.unreadable_in_a_row = false;
+                }
+                state.lost_in_a_row += 1;
+                state.last_loss = error.to_owned();
+                state.unreadable_in_a_row |= loss == Loss::Unreadable;
+                state.open |= state.lost_in_a_row >= LOST_SCENARIOS_LIMIT;
             }
-            None if !state.open => state.silent_in_a_row = 0,
+            None if !state.open => state.lost_in_a_row = 0,
             None => {}
         }
     }
@@ -262,10 +269,18 @@ impl Breaker {
             .state
             .lock()
             .expect("the breaker lock is never poisoned");
+        let (what, got) = if state.unreadable_in_a_row {
+            (
+                "answers what cannot be read",
+                "no answer that could be read",
+            )
+        } else {
+            ("stopped answering", "no answer")
+        };
         state.open.then(|| {
             format!(
-                "{target} stopped answering: {} scenarios in a row got no answer (last: {}); {} scenarios not run",
-                state.silent_in_a_row, state.last_silence, state.not_run
+                "{target} {what}: {} scenarios in a row got {got} (last: {}); {} scenarios not run",
+                state.lost_in_a_row, state.last_loss, state.not_run
             )
         })
     }
@@ -306,9 +321,9 @@ struct StepFailure {
     verdict: Verdict,
     reason: String,
     exchange: Option<Exchange>,
-    /// Whether the target stopped answering (see [`TransportError::is_silence`]), for the
-    /// [`Breaker`].
-    silence: bool,
+    /// Whether the target gave no answer the harness can use (see [`TransportError::loss`]),
+    /// for the [`Breaker`].
+    loss: Option<Loss>,
 }
 
 impl From<TransportError> for StepFailure {
@@ -317,7 +332,7 @@ impl From<TransportError> for StepFailure {
             verdict: Verdict::Error,
             reason: error.to_string(),
             exchange: None,
-            silence: error.is_silence(),
+            loss: error.loss(),
         }
     }
 }
@@ -328,7 +343,7 @@ impl From<TimerStalled> for StepFailure {
             verdict: Verdict::Error,
             reason: stalled.to_string(),
             exchange: None,
-            silence: false,
+            loss: None,
         }
     }
 }
@@ -338,7 +353,7 @@ fn template_error(reason: String) -> StepFailure {
         verdict: Verdict::Error,
         reason,
         exchange: None,
-        silence: false,
+        loss: None,
     }
 }
 
@@ -351,7 +366,7 @@ fn precondition_not_met(step: usize, failure: StepFailure) -> StepFailure {
             verdict: Verdict::PreconditionNotMet,
             reason: format!("precondition not met at step {step}: {}", failure.reason),
             exchange: failure.exchange,
-            silence: false,
+            loss: None,
         },
         _ => failure,
     }
@@ -489,7 +504,7 @@ async fn run_step(
             verdict: Verdict::Fail,
             reason: format!("IncrementalAlterConfigs answered {answer}: {reason}"),
             exchange: None,
-            silence: false,
+            loss: None,
         });
     }
     if let Some(consumers) = &step.consumer_group {
@@ -574,7 +589,7 @@ async fn run_step(
                         None => reason,
                     },
                     exchange: Some(exchange),
-                    silence: false,
+                    loss: None,
                 })
             }
         }
@@ -770,7 +785,9 @@ pub async fn run_scenario(
         outcome.cleanup = cleanup.err();
     }
     settings.breaker.record(match &result {
-        Some(Err(FailureAt { failure, .. })) if failure.silence => Some(failure.reason.as_str()),
+        Some(Err(FailureAt { failure, .. })) => {
+            failure.loss.map(|loss| (loss, failure.reason.as_str()))
+        }
         _ => None,
     });
     match result {
@@ -1150,27 +1167,61 @@ mod tests {
 
     #[test]
     fn the_breaker_trips_after_scenarios_in_a_row_without_an_answer() {
-        let silence = "h:1 did not answer FindCoordinator within 500 ms";
+        let silence = Some((
+            Loss::Silence,
+            "h:1 did not answer FindCoordinator within 500 ms",
+        ));
         let target = TargetSpec::Kafka("h:1".to_owned());
         let breaker = Breaker::default();
-        for _ in 1..SILENT_SCENARIOS_LIMIT {
+        for _ in 1..LOST_SCENARIOS_LIMIT {
             assert!(breaker.admit());
-            breaker.record(Some(silence));
+            breaker.record(silence);
         }
         // An answer, even a failing one, starts the count again.
         breaker.record(None);
-        for _ in 1..SILENT_SCENARIOS_LIMIT {
-            breaker.record(Some(silence));
+        for _ in 1..LOST_SCENARIOS_LIMIT {
+            breaker.record(silence);
         }
         assert_eq!(breaker.tripped(&target), None);
         assert!(breaker.admit());
-        breaker.record(Some(silence));
+        breaker.record(silence);
         assert!(!breaker.admit());
         assert!(!breaker.admit());
         assert_eq!(
             breaker.tripped(&target).as_deref(),
             Some("h:1 stopped answering: 3 scenarios in a row got no answer (last: h:1 did not answer FindCoordinator within 500 ms); 2 scenarios not run")
         );
+    }
+
+    #[test]
+    fn answers_that_cannot_be_read_trip_the_breaker_as_silence_does() {
+        let silence = Some((
+            Loss::Silence,
+            "h:1 did not answer FindCoordinator within 500 ms",
+        ));
+        let unreadable = Some((
+            Loss::Unreadable,
+            "h:1: response to Metadata: malformed body",
+        ));
+        let target = TargetSpec::Kafka("h:1".to_owned());
+        let breaker = Breaker::default();
+        breaker.record(silence);
+        breaker.record(silence);
+        breaker.record(unreadable);
+        assert_eq!(
+            breaker.tripped(&target).as_deref(),
+            Some("h:1 answers what cannot be read: 3 scenarios in a row got no answer that could be read (last: h:1: response to Metadata: malformed body); 0 scenarios not run")
+        );
+        // An unreadable answer in an earlier row is forgotten with that row.
+        let breaker = Breaker::default();
+        breaker.record(unreadable);
+        breaker.record(None);
+        for _ in 0..LOST_SCENARIOS_LIMIT {
+            breaker.record(silence);
+        }
+        assert!(breaker
+            .tripped(&target)
+            .is_some_and(|line| line.starts_with("h:1 stopped answering: ")));
     }
 
     #[test]

@@ -16,6 +16,8 @@ use streamspec_protocol::{DecodeError, MessageKind, WireMessage};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
+use crate::wire_bounds::{self, Bounded};
+
 const CLIENT_ID: &str = "streamspec";
 /// The largest response frame accepted; describe responses of big groups stay far below it.
 const FRAME_SIZE_MAX: usize = 64 << 20;
@@ -130,16 +132,33 @@ impl fmt::Display for TransportError {
 
 impl std::error::Error for TransportError {}
 
+/// How a target failed to give an answer the harness can use at all.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Loss {
+    /// No answer in time, the connection closed, or no connection at all.
+    Silence,
+    /// An answer that cannot be read: a bad frame, another request's answer, or a standard
+    /// Kafka body that does not decode. (A streams body that does not decode is a finding about
+    /// the protocol under test, not a loss.)
+    Unreadable,
+}
+
 impl TransportError {
-    /// Whether the target stopped answering (no answer in time, the connection closed, or no
-    /// connection at all), as opposed to answering wrongly.
-    pub fn is_silence(&self) -> bool {
-        matches!(
-            self,
+    /// Whether this error means the target gave no answer the harness can use, and how; `None`
+    /// when it answered, rightly or not.
+    pub fn loss(&self) -> Option<Loss> {
+        match self {
             TransportError::Timeout { .. }
-                | TransportError::Closed { .. }
-                | TransportError::Connect { .. }
-        )
+            | TransportError::Closed { .. }
+            | TransportError::Connect { .. } => Some(Loss::Silence),
+            TransportError::Frame { .. }
+            | TransportError::Malformed { .. }
+            | TransportError::CorrelationMismatch { .. } => Some(Loss::Unreadable),
+            TransportError::Io { .. }
+            | TransportError::Decode { .. }
+            | TransportError::Unsupported { .. }
+            | TransportError::Broker { .. } => None,
+        }
     }
 }
 
@@ -386,13 +405,17 @@ impl Connection {
         Ok(body.to_vec())
     }
 
-    /// Calls a standard Kafka API through `kafka-protocol`'s messages.
+    /// Calls a standard Kafka API through `kafka-protocol`'s messages; the response is decoded
+    /// only once its counts and lengths fit its bytes (see [`wire_bounds`]).
     pub async fn call_kafka<R: Request>(
         &mut self,
         version: i16,
         request: &R,
         what: &str,
-    ) -> TransportResult<R::Response> {
+    ) -> TransportResult<R::Response>
+    where
+        R::Response: Bounded,
+    {
         let correlation_id = self.correlation_id();
         let header = RequestHeader::default()
             .with_request_api_key(R::KEY)
@@ -420,10 +443,7 @@ impl Connection {
             what: what.to_owned(),
             reason,
         };
-        if R::KEY == ApiVersionsRequest::KEY {
-            check_api_versions_counts(&body, version).map_err(malformed)?;
-        }
-        R::Response::decode(&mut &body[..], version).map_err(|error| malformed(error.to_string()))
+        wire_bounds::decode(version, &mut &body[..]).map_err(malformed)
     }
 
     /// Calls api key 88 or 89 with our messages; returns the response and the exchange as bytes.
@@ -461,154 +481,5 @@ impl Connection {
             }
         })?;
         Ok((response, exchange))
-    }
-}
-
-/// Refuses an ApiVersions response whose array counts exceed what its bytes can hold, before
-/// `kafka-protocol` decodes it: that decoder reserves room for every announced element up front,
-/// so a peer announcing 2^32 api keys would abort the process for want of memory. Anything
-/// else malformed is left to the decoder, which reports it.
-pub(crate) fn check_api_versions_counts(body: &[u8], version: i16) -> Result<(), String> {
-    /// Api key, min and max version; flexible versions add at least a tagged-field count.
-    const API_KEY_BYTES: usize = 6;
-    /// Name (at least its length), min and max level, tagged-field count.
-    const FEATURE_BYTES: usize = 6;
-    let mut reader = CountReader { rest: body };
-    let plausible = |what: &str, count: usize, room: usize, each: usize| {
-        if count > room / each {
-            Err(format!("{what} announces {count} entries in {room} bytes"))
-        } else {
-            Ok(())
-        }
-    };
-    let Some(_error_code) = reader.take(2) else {
-        return Ok(());
-    };
-    if version < 3 {
-        let Some(count) = reader.take(4) else {
-            return Ok(());
-        };
-        let count = i32::from_be_bytes([count[0], count[1], count[2], count[3]]);
-        let count = usize::try_from(count).unwrap_or(0);
-        return plausible("api_keys", count, reader.rest.len(), API_KEY_BYTES);
-    }
-    let Some(count) = reader.compact_count() else {
-        return Ok(());
-    };
-    plausible("api_keys", count, reader.rest.len(), API_KEY_BYTES + 1)?;
-    for _ in 0..count {
-        if reader.take(API_KEY_BYTES).is_none() || !reader.skip_tagged_fields() {
-            return Ok(());
-        }
-    }
-    let Some(_throttle_time_ms) = reader.take(4) else {
-        return Ok(());
-    };
-    let Some(tags) = reader.varint() else {
-        return Ok(());
-    };
-    for _ in 0..tags {
-        let (Some(tag), Some(size)) = (reader.varint(), reader.varint()) else {
-            return Ok(());
-        };
-        let Some(field) = reader.take(size as usize) else {
-            return Ok(());
-        };
-        // Tags 0 and 2: supported and finalized features, each an array.
-        if tag == 0 || tag == 2 {
-            let mut inner = CountReader { rest: field };
-            if let Some(count) = inner.compact_count() {
-                plausible("features", count, inner.rest.len(), FEATURE_BYTES)?;
-            }
-        }
-    }
-    Ok(())
-}
-
-/// Reads the few primitive forms [`check_api_versions_counts`] needs; `None` when too short.
-struct CountReader<'a> {
-    rest: &'a [u8],
-}
-
-impl<'a> CountReader<'a> {
-    fn take(&mut self, bytes: usize) -> Option<&'a [u8]> {
-        if self.rest.len() < bytes {
-            return None;
-        }
-        let (taken, rest) = self.rest.split_at(bytes);
-        self.rest = rest;
-        Some(taken)
-    }
-
-    /// An unsigned varint of at most 5 bytes.
-    fn varint(&mut self) -> Option<u32> {
-        let mut value = 0u32;
-        for shift in (0..35).step_by(7) {
-            let byte = self.take(1)?[0];
-            value |= u32::from(byte & 0x7f).checked_shl(shift)?;
-            if byte & 0x80 == 0 {
-                return Some(value);
-            }
-        }
-        None
-    }
-
-    /// The element count of a compact array (its varint is count + 1, 0 for null).
-    fn compact_count(&mut self) -> Option<usize> {
-        Some(self.varint()?.saturating_sub(1) as usize)
-    }
-
-    fn skip_tagged_fields(&mut self) -> bool {
-        let Some(count) = self.varint() else {
-            return false;
-        };
-        for _ in 0..count {
-            let (Some(_tag), Some(size)) = (self.varint(), self.varint()) else {
-                return false;
-            };
-            if self.take(size as usize).is_none() {
-                return false;
-            }
-        }
-        true
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use kafka_protocol::messages::api_versions_response::{ApiVersion, FinalizedFeatureKey};
-    use kafka_protocol::messages::ApiVersionsResponse;
-
-    #[test]
-    fn api_versions_counts_beyond_the_bytes_are_refused_before_decoding() {
-        let response = ApiVersionsResponse::default()
-            .with_api_keys(vec![ApiVersion::default()
-                .with_api_key(88)
-                .with_max_version(1)])
-            .with_finalized_features(vec![FinalizedFeatureKey::default()
-                .with_name(StrBytes::from_static_str("streams.version"))
-                .with_max_version_level(1)]);
-        let mut body = BytesMut::new();
-        response.encode(&mut body, 3).unwrap();
-        assert_eq!(check_api_versions_counts(&body, 3), Ok(()));
-
-        // Error code 0, then a compact array of 2^32 - 2 api keys.
-        let bomb = [0, 0, 0xff, 0xff, 0xff, 0xff, 0x0f];
-        assert_eq!(
-            check_api_versions_counts(&bomb, 3),
-            Err("api_keys announces 4294967294 entries in 0 bytes".to_owned())
-        );
-        // No api keys, throttle 0, then tag 2 (finalized features) of 5 bytes announcing 2^28 - 1.
-        let bomb = [0, 0, 1, 0, 0, 0, 0, 1, 2, 5, 0x80, 0x80, 0x80, 0x80, 0x01];
-        assert_eq!(
-            check_api_versions_counts(&bomb, 3),
-            Err("features announces 268435455 entries in 0 bytes".to_owned())
-        );
-        let bomb = [0, 0, 0x7f, 0xff, 0xff, 0xff];
-        assert_eq!(
-            check_api_versions_counts(&bomb, 0),
-            Err("api_keys announces 2147483647 entries in 0 bytes".to_owned())
-        );
     }
 }

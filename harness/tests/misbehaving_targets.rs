@@ -90,7 +90,18 @@ fn response_frame(correlation_id: i32, version: i16, body: &ApiVersionsResponse)
 
 /// Answers ApiVersions as a broker would (with a correlation id shifted by `shift`), then reads
 /// and ignores every further request.
-fn answer_api_versions_then_ignore(mut stream: TcpStream, with_streams: bool, shift: i32) {
+fn answer_api_versions_then_ignore(stream: TcpStream, with_streams: bool, shift: i32) {
+    answer_api_versions_then(stream, with_streams, shift, |_| None);
+}
+
+/// Answers ApiVersions as a broker would (with a correlation id shifted by `shift`), then every
+/// further request with the frame `answer` makes of its header, if any.
+fn answer_api_versions_then(
+    mut stream: TcpStream,
+    with_streams: bool,
+    shift: i32,
+    answer: fn(&RequestHeader) -> Option<Vec<u8>>,
+) {
     let Some((header, _)) = read_request(&mut stream) else {
         return;
     };
@@ -102,7 +113,13 @@ fn answer_api_versions_then_ignore(mut stream: TcpStream, with_streams: bool, sh
     if stream.write_all(&frame).is_err() {
         return;
     }
-    while read_request(&mut stream).is_some() {}
+    while let Some((header, _)) = read_request(&mut stream) {
+        if let Some(frame) = answer(&header) {
+            if stream.write_all(&frame).is_err() {
+                return;
+            }
+        }
+    }
 }
 
 /// The outcome of one run of the binary.
@@ -208,7 +225,7 @@ fn a_target_that_answers_with_an_array_length_bomb() {
     });
     assert_refused(
         &check(&address),
-        &format!("streamspec: {address}: response to ApiVersions: malformed body: api_keys announces 4294967294 entries in 0 bytes"),
+        &format!("streamspec: {address}: response to ApiVersions: malformed body: ApiVersionsResponse v3 .api_keys: count 4294967294 of at least 7 bytes each exceeds the 0 bytes left"),
     );
 }
 
@@ -272,17 +289,20 @@ fn a_target_that_answers_too_late() {
     );
 }
 
-#[test]
-fn check_against_a_target_that_goes_silent_after_api_versions() {
-    let address = serve(|stream| answer_api_versions_then_ignore(stream, true, 0));
+/// `check`, one scenario at a time, against a target that answers ApiVersions and then nothing
+/// usable: the breaker stops the run once exactly its limit of scenarios failed that way. Exit 2,
+/// the run's first line and then `streamspec: {lost}` alone on stderr, the JSON report's verdict
+/// target_lost with that line, all within a bound.
+fn assert_check_loses_the_target(address: &str, lost: &str) {
     let json_path = std::env::temp_dir().join(format!(
-        "streamspec-silent-target-{}.json",
-        std::process::id()
+        "streamspec-lost-target-{}-{}.json",
+        std::process::id(),
+        address.replace(':', "-")
     ));
     let run = streamspec(&[
         "check",
         "--target",
-        &address,
+        address,
         "--timeout-ms",
         TIMEOUT_MS,
         "--jobs",
@@ -309,7 +329,6 @@ fn check_against_a_target_that_goes_silent_after_api_versions() {
             .as_deref(),
         run.stderr.last().map(String::as_str)
     );
-    // One scenario at a time, so that exactly the limit of them waits out the timeout.
     let scenarios = streamspec::scenario::catalogue().len();
     assert_eq!(run.code, Some(2), "stderr {:?}", run.stderr);
     assert_eq!(run.stderr.len(), 2, "{:?}", run.stderr);
@@ -322,10 +341,37 @@ fn check_against_a_target_that_goes_silent_after_api_versions() {
     );
     assert_eq!(
         run.stderr[1],
-        format!("streamspec: {address} stopped answering: 3 scenarios in a row got no answer (last: {address} did not answer FindCoordinator within 500 ms); {} scenarios not run", scenarios - 3),
+        format!("streamspec: {lost}; {} scenarios not run", scenarios - 3)
     );
     assert!(run.stdout.is_empty(), "{}", run.stdout);
     assert!(run.elapsed < Duration::from_secs(10), "{:?}", run.elapsed);
+}
+
+#[test]
+fn check_against_a_target_that_goes_silent_after_api_versions() {
+    let address = serve(|stream| answer_api_versions_then_ignore(stream, true, 0));
+    assert_check_loses_the_target(
+        &address,
+        &format!("{address} stopped answering: 3 scenarios in a row got no answer (last: {address} did not answer FindCoordinator within 500 ms)"),
+    );
+}
+
+#[test]
+fn check_against_a_target_that_announces_2_pow_31_minus_1_coordinators() {
+    let address = serve(|stream| {
+        answer_api_versions_then(stream, true, 0, |header| {
+            // FindCoordinator v4 in 14 bytes: response header v1 (correlation id, no tagged
+            // fields), throttle_time_ms, then a compact array announcing 2^31 - 1 coordinators.
+            let mut frame = vec![0, 0, 0, 14];
+            frame.extend(header.correlation_id.to_be_bytes());
+            frame.extend([0, 0, 0, 0, 0, 0x80, 0x80, 0x80, 0x80, 0x08]);
+            Some(frame)
+        });
+    });
+    assert_check_loses_the_target(
+        &address,
+        &format!("{address} answers what cannot be read: 3 scenarios in a row got no answer that could be read (last: {address}: response to FindCoordinator: malformed body: FindCoordinatorResponse v4 .coordinators: count 2147483647 of at least 14 bytes each exceeds the 0 bytes left)"),
+    );
 }
 
 #[test]
