@@ -2,10 +2,10 @@
 //! advance the clock and fire the timeouts due, so timeout scenarios finish at once. Requests and
 //! responses still go through the wire codec, so the exchanges are real bytes.
 
-use streamspec_coordinator::access::{Operation, Resource};
 use streamspec_coordinator::{
     ClusterMetadata, Coordinator, CoordinatorConfig, Effect, RequestContext,
 };
+use streamspec_protocol::access::{Operation, Resource};
 use streamspec_protocol::kafka::{
     StreamsGroupDescribeRequest, StreamsGroupDescribeResponse, StreamsGroupHeartbeatRequest,
     StreamsGroupHeartbeatResponse,

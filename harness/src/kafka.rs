@@ -24,7 +24,7 @@ use kafka_protocol::messages::{
     ListGroupsRequest, MetadataRequest, TopicName,
 };
 use kafka_protocol::protocol::StrBytes;
-use streamspec_coordinator::access::{Operation, Resource};
+use streamspec_protocol::access::{Operation, Resource};
 use streamspec_protocol::kafka::streams_group_heartbeat_request::{Subtopology, Topology};
 use streamspec_protocol::kafka::{
     StreamsGroupDescribeRequest, StreamsGroupDescribeResponse, StreamsGroupHeartbeatRequest,

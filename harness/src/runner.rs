@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 use serde_json::{json, Value};
-use streamspec_coordinator::access::{Operation, Resource};
+use streamspec_protocol::access::{Operation, Resource};
 use streamspec_protocol::codes::ErrorCode;
 use streamspec_protocol::kafka::{StreamsGroupDescribeRequest, StreamsGroupHeartbeatRequest};
 

@@ -9,7 +9,7 @@ use streamspec_protocol::kafka::{
     StreamsGroupHeartbeatResponse,
 };
 
-use streamspec_coordinator::access::{Operation, Resource};
+use streamspec_protocol::access::{Operation, Resource};
 
 use crate::embedded::{EmbeddedTarget, TimerStalled};
 use crate::kafka::KafkaTarget;
