@@ -39,7 +39,6 @@ use std::fmt;
 use std::time::Duration;
 
 use streamspec_protocol::access::{Operation, Resource};
-use streamspec_protocol::codes::ErrorCode;
 use streamspec_protocol::kafka::streams_group_heartbeat_request::{Subtopology, Topology};
 use streamspec_protocol::kafka::{
     StreamsGroupDescribeRequest, StreamsGroupDescribeResponse, StreamsGroupHeartbeatRequest,
@@ -48,7 +47,7 @@ use streamspec_protocol::kafka::{
 use streamspec_protocol::{DecodeError, WireMessage};
 
 use crate::embedded::TimerStalled;
-use crate::transport::{Exchange, Loss, TransportError};
+use crate::transport::{write_refusal, Exchange, Loss, TransportError};
 
 /// The two RPCs under test.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -120,15 +119,7 @@ impl fmt::Display for BackendError {
                 what,
                 error_code,
                 message,
-            } => write!(
-                f,
-                "{what} failed with error {}{}",
-                ErrorCode(*error_code),
-                message
-                    .as_deref()
-                    .map(|m| format!(": {m}"))
-                    .unwrap_or_default()
-            ),
+            } => write_refusal(f, what, *error_code, message.as_deref()),
             BackendError::TimerStalled(stalled) => stalled.fmt(f),
             BackendError::Unsupported { operation } => {
                 write!(f, "the target cannot {operation}")

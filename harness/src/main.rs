@@ -560,40 +560,30 @@ async fn doctor(
         },
         width: console_width(),
     };
-    let diagnosis = match &target {
-        TargetSpec::Embedded => {
-            let connector = EmbeddedConnector;
-            let run_id = default_run_id(&connector);
-            let surroundings =
-                Surroundings::InProcess("the reference coordinator in process, on a virtual clock");
-            diagnose(
-                &connector,
-                surroundings,
-                &scenarios,
-                profile,
-                &run_id,
-                console,
-            )
-            .await
-        }
-        TargetSpec::Kafka(address) => {
-            let connection = Connection::connect(address, timeout)
+    let connection = match &target {
+        TargetSpec::Embedded => None,
+        TargetSpec::Kafka(address) => Some(
+            Connection::connect(address, timeout)
                 .await
-                .map_err(|error| error.to_string())?;
-            let connector = TargetSpec::kafka(address, timeout, 1);
-            let run_id = default_run_id(&connector);
-            let surroundings = Surroundings::Broker(&connection);
-            diagnose(
-                &connector,
-                surroundings,
-                &scenarios,
-                profile,
-                &run_id,
-                console,
-            )
-            .await
-        }
-    }
+                .map_err(|error| error.to_string())?,
+        ),
+    };
+    let surroundings = match &connection {
+        Some(connection) => Surroundings::Broker(connection),
+        None => Surroundings::InProcess("the reference coordinator in process, on a virtual clock"),
+    };
+    let diagnosis = with_connector!(&target, timeout, 1, |connector| {
+        let run_id = default_run_id(&connector);
+        diagnose(
+            &connector,
+            surroundings,
+            &scenarios,
+            profile,
+            &run_id,
+            console,
+        )
+        .await
+    })
     .map_err(|error| error.to_string())?;
     out!("{}", diagnosis.text);
     Ok(if diagnosis.runnable > 0 {

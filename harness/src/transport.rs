@@ -114,20 +114,26 @@ impl fmt::Display for TransportError {
                 what,
                 error_code,
                 message,
-            } => write!(
-                f,
-                "{what} failed with error {}{}",
-                ErrorCode(*error_code),
-                message
-                    .as_deref()
-                    .map(|m| format!(": {m}"))
-                    .unwrap_or_default()
-            ),
+            } => write_refusal(f, what, *error_code, message.as_deref()),
         }
     }
 }
 
 impl std::error::Error for TransportError {}
+
+/// How a request refused with an error code reads, whoever refused it.
+pub(crate) fn write_refusal(
+    f: &mut fmt::Formatter<'_>,
+    what: &str,
+    error_code: i16,
+    message: Option<&str>,
+) -> fmt::Result {
+    write!(f, "{what} failed with error {}", ErrorCode(error_code))?;
+    match message {
+        Some(message) => write!(f, ": {message}"),
+        None => Ok(()),
+    }
+}
 
 /// How a target failed to give an answer the harness can use at all.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1183,32 +1183,59 @@ mod tests {
         assert_eq!(violation.events.len(), 1);
     }
 
-    /// The reference, except that heartbeats after the first `answered` go unanswered, and
+    /// What goes wrong with a heartbeat's answer.
+    #[derive(Clone, Copy)]
+    enum Fault {
+        /// No answer comes.
+        Silence,
+        /// The answer loses its last byte.
+        Truncation,
+    }
+
+    /// The reference, except that heartbeats after the first `intact` meet `fault`, and
     /// creating `refused_topic` fails.
-    struct Unanswering {
+    struct Faulty {
         inner: EmbeddedTarget,
-        answered: usize,
+        intact: usize,
+        fault: Fault,
         refused_topic: Option<&'static str>,
     }
 
-    impl Backend for Unanswering {
+    impl Faulty {
+        fn new(intact: usize, fault: Fault) -> Faulty {
+            Faulty {
+                inner: EmbeddedTarget::default(),
+                intact,
+                fault,
+                refused_topic: None,
+            }
+        }
+    }
+
+    impl Backend for Faulty {
         async fn call(
             &mut self,
             api: StreamsApi,
             version: i16,
             request: &[u8],
         ) -> BackendResult<Vec<u8>> {
+            let faulty = api == StreamsApi::Heartbeat && self.intact == 0;
             if api == StreamsApi::Heartbeat {
-                if self.answered == 0 {
-                    return Err(BackendError::Transport(TransportError::Timeout {
-                        address: "h:1".to_owned(),
-                        what: "StreamsGroupHeartbeatRequest v1".to_owned(),
-                        after: Duration::from_millis(15_000),
-                    }));
-                }
-                self.answered -= 1;
+                self.intact = self.intact.saturating_sub(1);
             }
-            self.inner.call(api, version, request).await
+            match (faulty, self.fault) {
+                (true, Fault::Silence) => Err(BackendError::Transport(TransportError::Timeout {
+                    address: "h:1".to_owned(),
+                    what: "StreamsGroupHeartbeatRequest v1".to_owned(),
+                    after: Duration::from_millis(15_000),
+                })),
+                (true, Fault::Truncation) => {
+                    let mut answer = self.inner.call(api, version, request).await?;
+                    answer.pop();
+                    Ok(answer)
+                }
+                (false, _) => self.inner.call(api, version, request).await,
+            }
         }
         async fn create_topics(&mut self, topics: &[(String, i32)]) -> BackendResult<()> {
             if topics
@@ -1234,51 +1261,10 @@ mod tests {
         }
     }
 
-    /// The reference, except that its heartbeat answers lose their last byte after the first
-    /// `intact`.
-    struct Truncating {
-        inner: EmbeddedTarget,
-        intact: usize,
-    }
-
-    impl Backend for Truncating {
-        async fn call(
-            &mut self,
-            api: StreamsApi,
-            version: i16,
-            request: &[u8],
-        ) -> BackendResult<Vec<u8>> {
-            let mut answer = self.inner.call(api, version, request).await?;
-            if api == StreamsApi::Heartbeat {
-                if self.intact == 0 {
-                    answer.pop();
-                } else {
-                    self.intact -= 1;
-                }
-            }
-            Ok(answer)
-        }
-        async fn create_topics(&mut self, topics: &[(String, i32)]) -> BackendResult<()> {
-            self.inner.create_topics(topics).await
-        }
-        async fn delete_topics(&mut self, names: &[String]) -> BackendResult<()> {
-            self.inner.delete_topics(names).await
-        }
-        async fn sleep(&mut self, duration: Duration) -> BackendResult<()> {
-            self.inner.sleep(duration).await
-        }
-        fn now_ms(&self) -> u64 {
-            self.inner.now_ms()
-        }
-    }
-
     #[test]
     fn an_answer_that_does_not_decode_fires_well_formed() {
         // The set-up's probe join and leave take the first two answers.
-        let backend = Truncating {
-            inner: EmbeddedTarget::default(),
-            intact: 3,
-        };
+        let backend = Faulty::new(3, Fault::Truncation);
         let mut simulation = simulation_of(backend, Setup::default());
         block_on(simulation.step(Operation::Join { member: 0 })).unwrap();
         let Err(Halt::Violation(violation)) =
@@ -1299,11 +1285,7 @@ mod tests {
     #[test]
     fn an_unanswered_heartbeat_fires() {
         // The set-up's probe join and leave, then the member's join.
-        let cluster = Unanswering {
-            inner: EmbeddedTarget::default(),
-            answered: 3,
-            refused_topic: None,
-        };
+        let cluster = Faulty::new(3, Fault::Silence);
         let mut simulation = simulation_of(cluster, Setup::default());
         block_on(simulation.step(Operation::Join { member: 0 })).unwrap();
         let Err(Halt::Violation(violation)) =
@@ -1323,10 +1305,9 @@ mod tests {
 
     #[test]
     fn a_failed_topic_change_is_an_error_of_the_run_not_a_violation() {
-        let cluster = Unanswering {
-            inner: EmbeddedTarget::default(),
-            answered: usize::MAX,
+        let cluster = Faulty {
             refused_topic: Some("t0"),
+            ..Faulty::new(usize::MAX, Fault::Silence)
         };
         let input = RunInput {
             setup: Setup {
