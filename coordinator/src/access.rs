@@ -4,21 +4,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-/// The operations the Streams APIs ask an authorizer about.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Operation {
-    Read,
-    Describe,
-    Create,
-}
-
-/// What an operation is on.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Resource {
-    Cluster,
-    Group(String),
-    Topic(String),
-}
+pub use streamspec_protocol::access::{Operation, Resource};
 
 /// Everything is allowed except what was denied, as with Kafka's StandardAuthorizer and
 /// `allow.everyone.if.no.acl.found=true` plus a deny rule per denied operation. Looked up by

@@ -5,21 +5,12 @@
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use streamspec::campaign::CampaignConfig;
 use streamspec::simulation::run_in_process;
-use streamspec::target::TargetSpec;
 
 fn campaign(c: &mut Criterion) {
     let config = CampaignConfig {
-        target: TargetSpec::Embedded,
         seed: 1,
-        duration: std::time::Duration::ZERO,
         operations: 200,
-        groups: 1,
-        check_determinism: false,
-        io_timeout: std::time::Duration::ZERO,
-        replication_factor: 1,
-        run_id: "bench".to_owned(),
-        shrink_budget: std::time::Duration::ZERO,
-        interrupt: Default::default(),
+        ..CampaignConfig::default()
     };
     let inputs: Vec<_> = (0..32).map(|run| config.input(run)).collect();
     let operations: usize = inputs.iter().map(|input| input.operations.len()).sum();

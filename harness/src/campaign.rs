@@ -3,22 +3,21 @@
 //! running smaller inputs again (each against a fresh group), saved as a trace, and reported in
 //! the formats of `check`.
 
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use crate::embedded::EmbeddedTarget;
+use crate::backend::{self, Connect};
 use crate::interrupt::Interrupt;
 use crate::report::{Report, WitnessCount};
 use crate::runner::{Outcome, Verdict};
 use crate::scenario::Grade;
-use crate::simulation::cluster::RemoteCluster;
 use crate::simulation::oracle::{self, KnownIssue, Violation};
 use crate::simulation::setup::Names;
-use crate::simulation::{self, execute, run_bytes, trace_hash, RunInput, RunRecord};
-use crate::target::TargetSpec;
+use crate::simulation::{self, execute, run_bytes, trace_hash, RunBounds, RunInput, RunRecord};
 use crate::NAME_PREFIX;
 
 /// Bytes a run's setup draws from before its operations.
@@ -26,27 +25,46 @@ const SETUP_BYTES: usize = 48;
 /// Bytes per operation, about.
 const BYTES_PER_OPERATION: usize = 4;
 
+/// How a campaign runs; the target is the [`Connect`] it is given.
 #[derive(Debug, Clone)]
 pub struct CampaignConfig {
-    pub target: TargetSpec,
     pub seed: u64,
     pub duration: Duration,
     /// Operations per run, about.
     pub operations: u32,
-    /// Runs at once against a broker, each with its own group and topics.
+    /// Runs at once against a target whose backends share state (a broker), each with its own
+    /// group and topics; in process one at a time.
     pub groups: u16,
     /// Runs every input twice and compares the traces.
     pub check_determinism: bool,
-    /// Bound on every single wait for a broker.
+    /// Bound on every wait for the coordinator to see a change of topics.
     pub io_timeout: Duration,
-    /// Replicas of the topics created on a broker; -1 for the broker's default.
-    pub replication_factor: i16,
     /// Makes group and topic names on a broker unique.
     pub run_id: String,
     /// Time allowed for shrinking a violation.
     pub shrink_budget: Duration,
     /// Raised on Ctrl-C: no run starts any more, and a run in progress stops and cleans up.
     pub interrupt: Interrupt,
+    /// Counters a progress display reads while the campaign runs.
+    pub progress: Arc<Progress>,
+}
+
+impl Default for CampaignConfig {
+    /// `streamspec fuzz`'s defaults: 10 s of runs of about 200 operations.
+    fn default() -> Self {
+        CampaignConfig {
+            seed: 0x5eed,
+            duration: Duration::from_secs(10),
+            operations: 200,
+            groups: 4,
+            check_determinism: false,
+            io_timeout: Duration::from_secs(15),
+            run_id: "embedded".to_owned(),
+            shrink_budget: Duration::from_secs(60),
+            interrupt: Interrupt::default(),
+            progress: Arc::default(),
+        }
+    }
 }
 
 impl CampaignConfig {
@@ -56,21 +74,18 @@ impl CampaignConfig {
         RunInput::from_bytes(&run_bytes(self.seed, run, length))
     }
 
-    /// The command that runs this campaign again.
-    pub fn command(&self) -> String {
+    /// The command that runs this campaign against `connector`'s target again.
+    pub fn command<C: Connect>(&self, connector: &C) -> String {
         format!(
             "streamspec fuzz --target {} --seed {} --operations {} --duration {}s{}{}",
-            self.target,
+            connector.name(),
             self.seed,
             self.operations,
             self.duration.as_secs(),
-            match self.target {
-                TargetSpec::Embedded => String::new(),
-                TargetSpec::Kafka(_) if self.replication_factor != 1 => format!(
-                    " --groups {} --replication-factor {}",
-                    self.groups, self.replication_factor
-                ),
-                TargetSpec::Kafka(_) => format!(" --groups {}", self.groups),
+            if connector.shares_state() {
+                format!(" --groups {}{}", self.groups, connector.flags())
+            } else {
+                String::new()
             },
             if self.check_determinism {
                 " --check-determinism"
@@ -80,13 +95,23 @@ impl CampaignConfig {
         )
     }
 
-    fn names(&self, run: u64, attempt: &str) -> Names {
-        match self.target {
-            TargetSpec::Embedded => Names::new(""),
-            TargetSpec::Kafka(_) => Names::new(&format!(
+    /// A run's names: unique where backends share state, none needed where each run has a
+    /// coordinator of its own (which keeps in-process runs deterministic).
+    fn names<C: Connect>(&self, connector: &C, run: u64, attempt: &str) -> Names {
+        if connector.shares_state() {
+            Names::new(&format!(
                 "{NAME_PREFIX}fuzz-{}-{run}{attempt}-",
                 self.run_id
-            )),
+            ))
+        } else {
+            Names::new("")
+        }
+    }
+
+    fn bounds(&self) -> RunBounds {
+        RunBounds {
+            interrupt: self.interrupt.clone(),
+            io_timeout: self.io_timeout,
         }
     }
 }
@@ -225,38 +250,38 @@ pub struct Trace {
     pub input: RunInput,
 }
 
-/// Runs `input` once against the campaign's target under `names`.
-pub fn run_once(
+/// Runs `input` once against a fresh backend of `connector` under `names`, on this thread.
+pub fn run_once<C: Connect>(
     config: &CampaignConfig,
+    connector: &C,
     names: Names,
     input: &RunInput,
 ) -> Result<RunRecord, String> {
-    match &config.target {
-        TargetSpec::Embedded => execute(EmbeddedTarget::default(), names, input),
-        TargetSpec::Kafka(address) => {
-            let cluster = RemoteCluster::connect(
-                address,
-                &names.group,
-                config.io_timeout,
-                config.replication_factor,
-                config.interrupt.clone(),
-            )?;
-            execute(cluster, names, input)
-        }
-    }
+    backend::block_on(async {
+        let backend = connector
+            .open(&names.group, &BTreeMap::new())
+            .await
+            .map_err(|error| error.to_string())?;
+        execute(backend, names, input, &config.bounds()).await
+    })
 }
 
 /// Runs `input`, twice when determinism is checked; a differing second trace is a violation.
-fn run_checked(config: &CampaignConfig, run: u64, input: &RunInput) -> Result<RunRecord, String> {
-    let names = config.names(run, "");
+fn run_checked<C: Connect>(
+    config: &CampaignConfig,
+    connector: &C,
+    run: u64,
+    input: &RunInput,
+) -> Result<RunRecord, String> {
+    let names = config.names(connector, run, "");
     let prefix = names.prefix().to_owned();
-    let record = run_once(config, names, input)?;
+    let record = run_once(config, connector, names, input)?;
     if !config.check_determinism || record.violation.is_some() {
         return Ok(record);
     }
-    let again_names = config.names(run, "-again");
+    let again_names = config.names(connector, run, "-again");
     let again_prefix = again_names.prefix().to_owned();
-    let again = run_once(config, again_names, input)?;
+    let again = run_once(config, connector, again_names, input)?;
     Ok(compare_runs(record, &prefix, &again, &again_prefix))
 }
 
@@ -291,8 +316,9 @@ pub fn compare_runs(
 
 /// Removes operations from `input` while its run, each attempt against a fresh group, still
 /// violates the same invariant, within the campaign's shrink budget.
-pub fn shrink(
+pub fn shrink<C: Connect>(
     config: &CampaignConfig,
+    connector: &C,
     run: u64,
     input: RunInput,
     record: RunRecord,
@@ -309,7 +335,8 @@ pub fn shrink(
         attempt += 1;
         let result = run_once(
             config,
-            config.names(run, &format!("-shrink{attempt}")),
+            connector,
+            config.names(connector, run, &format!("-shrink{attempt}")),
             candidate,
         );
         target_lost = result.is_err();
@@ -355,8 +382,10 @@ pub fn shrink_with(
     (best, best_record)
 }
 
-/// Runs the campaign; `on_progress` is called after every run.
-pub fn run(config: &CampaignConfig, progress: &Progress) -> CampaignResult {
+/// Runs the campaign against fresh backends of `connector`, counting in `config.progress` as
+/// it goes.
+pub fn run<C: Connect + Sync>(config: &CampaignConfig, connector: &C) -> CampaignResult {
+    let progress = &*config.progress;
     let started = Instant::now();
     let next_run = AtomicU64::new(0);
     let stop = AtomicBool::new(false);
@@ -374,7 +403,7 @@ pub fn run(config: &CampaignConfig, progress: &Progress) -> CampaignResult {
         {
             let run = next_run.fetch_add(1, Ordering::Relaxed);
             let input = config.input(run);
-            match run_checked(config, run, &input) {
+            match run_checked(config, connector, run, &input) {
                 Ok(record) if record.interrupted => {
                     interrupted_runs.fetch_add(1, Ordering::Relaxed);
                     if let Some(error) = &record.cleanup_error {
@@ -420,9 +449,10 @@ pub fn run(config: &CampaignConfig, progress: &Progress) -> CampaignResult {
         }
         witnesses.lock().unwrap().add(&seen);
     };
-    let workers = match config.target {
-        TargetSpec::Embedded => 1,
-        TargetSpec::Kafka(_) => config.groups.max(1),
+    let workers = if connector.shares_state() {
+        config.groups.max(1)
+    } else {
+        1
     };
     std::thread::scope(|scope| {
         for _ in 0..workers {
@@ -444,7 +474,7 @@ pub fn run(config: &CampaignConfig, progress: &Progress) -> CampaignResult {
     };
     let finding = found.map(|(run, input, record)| {
         let drawn_operations = input.operations.len();
-        let (input, record) = shrink(config, run, input, record);
+        let (input, record) = shrink(config, connector, run, input, record);
         let violation = record.violation.expect("a shrunk run still fails");
         let slice = violation.slice(&record.history);
         Finding {
@@ -475,6 +505,7 @@ pub fn run(config: &CampaignConfig, progress: &Progress) -> CampaignResult {
 /// could not be carried out (an error, never blamed on an invariant).
 pub fn report(
     config: &CampaignConfig,
+    target: &str,
     result: &CampaignResult,
     trace_file: Option<&str>,
 ) -> Report {
@@ -503,10 +534,7 @@ pub fn report(
             .filter(|finding| finding.violation.invariant == *invariant);
         let (verdict, reason) = if let Some(finding) = violated {
             let replay = trace_file.map_or(String::new(), |file| {
-                format!(
-                    "; replay: streamspec replay {file} --target {}",
-                    config.target
-                )
+                format!("; replay: streamspec replay {file} --target {target}")
             });
             (
                 Verdict::Fail,
@@ -556,7 +584,7 @@ pub fn report(
     }));
     let mut report = Report::new(
         "fuzz",
-        config.target.to_string(),
+        target.to_owned(),
         config.run_id.clone(),
         false,
         outcomes,
@@ -596,21 +624,20 @@ pub fn report(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::embedded::EmbeddedConnector;
     use crate::simulation::Operation;
 
     fn config() -> CampaignConfig {
         CampaignConfig {
-            target: TargetSpec::Embedded,
             seed: 7,
             duration: Duration::from_secs(1),
             operations: 50,
             groups: 1,
             check_determinism: true,
             io_timeout: Duration::from_secs(1),
-            replication_factor: 1,
             run_id: "t".to_owned(),
             shrink_budget: Duration::from_secs(5),
-            interrupt: Interrupt::default(),
+            ..CampaignConfig::default()
         }
     }
 
@@ -630,7 +657,7 @@ mod tests {
             interrupted_runs: 0,
             witnesses: Witnesses::default(),
         };
-        let report = report(&config(), &result, None);
+        let report = report(&config(), "embedded", &result, None);
         assert_eq!(report.verdict(), crate::report::RunVerdict::Failed);
         let errors: Vec<(&str, Option<&str>)> = report
             .outcomes
@@ -662,7 +689,7 @@ mod tests {
         assert_eq!(config.input(3), config.input(3));
         assert_ne!(config.input(3), config.input(4));
         assert_eq!(
-            config.command(),
+            config.command(&EmbeddedConnector),
             "streamspec fuzz --target embedded --seed 7 --operations 50 --duration 1s --check-determinism"
         );
     }
@@ -671,11 +698,11 @@ mod tests {
     fn two_runs_that_exchange_other_bytes_fire_determinism() {
         let config = config();
         let input = config.input(2);
-        let first = run_once(&config, Names::new(""), &input).unwrap();
-        let again = run_once(&config, Names::new(""), &input).unwrap();
+        let first = run_once(&config, &EmbeddedConnector, Names::new(""), &input).unwrap();
+        let again = run_once(&config, &EmbeddedConnector, Names::new(""), &input).unwrap();
         assert!(compare_runs(first, "", &again, "").violation.is_none());
-        let first = run_once(&config, Names::new(""), &input).unwrap();
-        let mut changed = run_once(&config, Names::new(""), &input).unwrap();
+        let first = run_once(&config, &EmbeddedConnector, Names::new(""), &input).unwrap();
+        let mut changed = run_once(&config, &EmbeddedConnector, Names::new(""), &input).unwrap();
         changed.history[3].response.member_epoch += 1;
         let violation = compare_runs(first, "", &changed, "").violation.unwrap();
         assert_eq!(violation.invariant, &oracle::DETERMINISTIC);
@@ -691,8 +718,8 @@ mod tests {
     fn runs_under_other_names_compare_equal() {
         let config = config();
         let input = config.input(5);
-        let first = run_once(&config, Names::new("x-"), &input).unwrap();
-        let again = run_once(&config, Names::new("y-"), &input).unwrap();
+        let first = run_once(&config, &EmbeddedConnector, Names::new("x-"), &input).unwrap();
+        let again = run_once(&config, &EmbeddedConnector, Names::new("y-"), &input).unwrap();
         assert!(compare_runs(first, "x-", &again, "y-").violation.is_none());
     }
 
@@ -712,7 +739,7 @@ mod tests {
             .collect();
         let config = config();
         let run_failing = |input: &RunInput| {
-            let mut record = run_once(&config, Names::new(""), input).unwrap();
+            let mut record = run_once(&config, &EmbeddedConnector, Names::new(""), input).unwrap();
             // Stand-in for a real bug: the run fails whenever a member joined.
             if record.history.iter().any(|e| e.request.member_epoch == 0) {
                 record.violation = Some(Violation {

@@ -3,15 +3,14 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::time::Duration;
 
+use crate::backend::{Backend, BackendResult, Connect};
 use crate::report::{Console, Report};
 use crate::runner::{
     set_initial_group_configs, unmet_requirement, InitialGroupConfigs, Outcome, Verdict,
 };
 use crate::scenario::{Profile, Scenario};
-use crate::target::{Target, TargetSpec};
-use crate::transport::{Connection, TransportResult};
+use crate::transport::Connection;
 
 /// The Kafka APIs the harness calls, and what for.
 const APIS: [(i16, &str, &str); 14] = [
@@ -83,29 +82,38 @@ pub struct Diagnosis {
     pub runnable: usize,
 }
 
-/// Looks at `spec` and plans `scenarios` on it under `profile`, changing nothing that outlasts
-/// the look: group configs tried on a throwaway group are taken back.
-pub async fn diagnose(
-    spec: &TargetSpec,
+/// Where `doctor` looks: a broker, whose ApiVersions answer it lists first, or a backend in
+/// process.
+#[derive(Debug)]
+pub enum Surroundings<'a> {
+    Broker(&'a Connection),
+    /// What the backend is, in a line.
+    InProcess(&'a str),
+}
+
+/// Looks at `connector`'s target and plans `scenarios` on it under `profile`, changing nothing
+/// that outlasts the look: group configs tried on a throwaway group are taken back.
+pub async fn diagnose<C: Connect>(
+    connector: &C,
+    surroundings: Surroundings<'_>,
     scenarios: &[Scenario],
     profile: Profile,
-    timeout: Duration,
     run_id: &str,
     console: Console,
-) -> TransportResult<Diagnosis> {
-    let mut text = format!("streamspec doctor --target {spec}\n");
-    if let TargetSpec::Kafka(address) = spec {
-        let connection = Connection::connect(address, timeout).await?;
-        describe_apis(&mut text, &connection);
-        if let Some(reason) = streams_unusable(&connection) {
-            writeln!(text, "\nno scenario can run: {reason}").unwrap();
-            return Ok(Diagnosis { text, runnable: 0 });
+) -> BackendResult<Diagnosis> {
+    let mut text = format!("streamspec doctor --target {}\n", connector.name());
+    match surroundings {
+        Surroundings::Broker(connection) => {
+            describe_apis(&mut text, connection);
+            if let Some(reason) = streams_unusable(connection) {
+                writeln!(text, "\nno scenario can run: {reason}").unwrap();
+                return Ok(Diagnosis { text, runnable: 0 });
+            }
         }
-    } else {
-        text.push_str("\nthe reference coordinator in process, on a virtual clock\n");
+        Surroundings::InProcess(what) => writeln!(text, "\n{what}").unwrap(),
     }
     let group = format!("streamspec-doctor-{run_id}");
-    let mut target = Target::open(spec, &group, timeout, 1, &BTreeMap::new()).await?;
+    let mut target = connector.open(&group, &BTreeMap::new()).await?;
     let names: Vec<String> = BROKER_CONFIGS
         .iter()
         .map(|name| (*name).to_owned())
@@ -139,7 +147,7 @@ pub async fn diagnose(
     )
     .unwrap();
 
-    let outcomes = plan(spec, scenarios, profile, &group, timeout).await?;
+    let outcomes = plan(connector, scenarios, profile, &group).await?;
     let runnable = outcomes
         .iter()
         .filter(|o| o.verdict != Verdict::Skip)
@@ -154,7 +162,7 @@ pub async fn diagnose(
     .unwrap();
     let report = Report::new(
         "doctor",
-        spec.to_string(),
+        connector.name(),
         run_id.to_owned(),
         false,
         outcomes,
@@ -197,19 +205,18 @@ fn describe_apis(text: &mut String, connection: &Connection) {
 /// to run. The target is opened for each as `check` opens it (the reference in process starts
 /// with the broker configs a scenario asks for); the group configs a scenario needs are tried
 /// on a throwaway group and taken back.
-async fn plan(
-    spec: &TargetSpec,
+async fn plan<C: Connect>(
+    connector: &C,
     scenarios: &[Scenario],
     profile: Profile,
     group: &str,
-    timeout: Duration,
-) -> TransportResult<Vec<Outcome>> {
+) -> BackendResult<Vec<Outcome>> {
     // The baseline is the same for every scenario: the scenario's own configs decide.
     let mut tried: BTreeMap<BTreeMap<String, String>, Option<String>> = BTreeMap::new();
     let mut outcomes = Vec::new();
     for scenario in scenarios {
         let broker_configs = &scenario.requires.broker_configs;
-        let target = &mut Target::open(spec, group, timeout, 1, broker_configs).await?;
+        let target = &mut connector.open(group, broker_configs).await?;
         let mut reason = unmet_requirement(scenario, target, profile).await?;
         if reason.is_none() {
             let configs = scenario.group_configs.clone();

@@ -1,18 +1,18 @@
-//! The reference coordinator as a target, in process, on a virtual clock: a scenario's sleeps
-//! advance the clock and fire the timeouts due, so timeout scenarios finish at once. Requests and
-//! responses still go through the wire codec, so the exchanges are real bytes.
+//! The reference coordinator as a [`Backend`], in process, on a virtual clock: a scenario's
+//! sleeps advance the clock and fire the timeouts due, so timeout scenarios finish at once.
+//! Requests and answers are bytes, as for any backend, so the exchanges are real.
 
-use streamspec_coordinator::access::{Operation, Resource};
+use std::collections::BTreeMap;
+use std::time::Duration;
+
 use streamspec_coordinator::{
     ClusterMetadata, Coordinator, CoordinatorConfig, Effect, RequestContext,
 };
-use streamspec_protocol::kafka::{
-    StreamsGroupDescribeRequest, StreamsGroupDescribeResponse, StreamsGroupHeartbeatRequest,
-    StreamsGroupHeartbeatResponse,
-};
+use streamspec_protocol::access::{Operation, Resource};
+use streamspec_protocol::kafka::{StreamsGroupDescribeRequest, StreamsGroupHeartbeatRequest};
 use streamspec_protocol::WireMessage;
 
-use crate::transport::{Exchange, TransportError, TransportResult};
+use crate::backend::{Backend, BackendError, BackendResult, Connect, StreamsApi};
 
 /// The settings of the test broker (`scripts/kafka/start.sh`), so that scenarios hold for both.
 pub fn test_config() -> CoordinatorConfig {
@@ -32,6 +32,7 @@ pub const STANDARD_AUTHORIZER: &str = "org.apache.kafka.metadata.authorizer.Stan
 /// Kafka's error code for ACL requests to a broker without an authorizer.
 const SECURITY_DISABLED: i16 = 54;
 
+/// The reference coordinator in process, with the cluster around it (topics, ACLs, a clock).
 #[derive(Debug)]
 pub struct EmbeddedTarget {
     coordinator: Coordinator,
@@ -84,22 +85,22 @@ impl Default for EmbeddedTarget {
     }
 }
 
-/// Sends `message` through the codec at `version`, as a peer would receive it.
-fn over_the_wire<M: WireMessage>(message: &M, version: i16) -> TransportResult<(M, Vec<u8>)> {
-    let bytes = message
-        .encode_to_vec(version)
-        .unwrap_or_else(|error| panic!("{} v{version} does not encode: {error}", M::NAME));
-    let decoded = M::decode_exact(&bytes, version).map_err(|source| TransportError::Decode {
-        what: format!("{} v{version}", M::NAME),
+/// The request `M` in `bytes`; bytes that do not decode are the caller's fault, which a broker
+/// would answer with an error.
+fn decode_request<M: WireMessage>(bytes: &[u8], version: i16) -> BackendResult<M> {
+    M::decode_exact(bytes, version).map_err(|source| BackendError::Malformed {
+        what: format!("{} v{version} (the request)", M::NAME),
         source,
-    })?;
-    Ok((decoded, bytes))
+    })
+}
+
+fn encode_answer<M: WireMessage>(message: &M, version: i16) -> Vec<u8> {
+    message
+        .encode_to_vec(version)
+        .unwrap_or_else(|error| panic!("{} v{version} does not encode: {error}", M::NAME))
 }
 
 impl EmbeddedTarget {
-    pub const HEARTBEAT_VERSION: i16 = 1;
-    pub const DESCRIBE_VERSION: i16 = 1;
-
     fn apply(&mut self, effects: Vec<Effect>) {
         for effect in effects {
             if let Effect::CreateTopics(topics) = effect {
@@ -112,98 +113,31 @@ impl EmbeddedTarget {
         }
     }
 
-    pub fn heartbeat(
+    /// Answers a request of `api` at `version`, both as bodies of bytes.
+    pub fn answer(
         &mut self,
+        api: StreamsApi,
         version: i16,
-        request: &StreamsGroupHeartbeatRequest,
-    ) -> TransportResult<(StreamsGroupHeartbeatResponse, Exchange)> {
-        let (request, request_bytes) = over_the_wire(request, version)?;
-        let (response, effects) =
-            self.coordinator
-                .handle_heartbeat(self.now_ms, &self.context, version, &request);
-        self.apply(effects);
-        let (response, response_bytes) = over_the_wire(&response, version)?;
-        let exchange = Exchange {
-            request_kind: StreamsGroupHeartbeatRequest::KIND,
-            response_kind: StreamsGroupHeartbeatResponse::KIND,
-            version,
-            request: request_bytes,
-            response: response_bytes,
-        };
-        Ok((response, exchange))
-    }
-
-    pub fn describe(
-        &mut self,
-        version: i16,
-        request: &StreamsGroupDescribeRequest,
-    ) -> TransportResult<(StreamsGroupDescribeResponse, Exchange)> {
-        let (request, request_bytes) = over_the_wire(request, version)?;
-        let response = self.coordinator.handle_describe(&self.context, &request);
-        let (response, response_bytes) = over_the_wire(&response, version)?;
-        let exchange = Exchange {
-            request_kind: StreamsGroupDescribeRequest::KIND,
-            response_kind: StreamsGroupDescribeResponse::KIND,
-            version,
-            request: request_bytes,
-            response: response_bytes,
-        };
-        Ok((response, exchange))
-    }
-
-    /// Group-level configs, as Kafka's IncrementalAlterConfigs on a GROUP resource sets them.
-    pub fn set_group_configs(
-        &mut self,
-        group_id: &str,
-        configs: &[(String, String)],
-    ) -> TransportResult<()> {
-        let configs: Vec<(&str, &str)> = configs
-            .iter()
-            .map(|(name, value)| (name.as_str(), value.as_str()))
-            .collect();
-        self.coordinator
-            .set_group_configs(group_id, &configs)
-            .map_err(|message| TransportError::Broker {
-                what: "setting group configs".to_owned(),
-                // Kafka's INVALID_CONFIG.
-                error_code: 40,
-                message: Some(message),
-            })
-    }
-
-    /// Denies `operation` on `resource`, as an ACL would; refused, as Kafka refuses CreateAcls,
-    /// without an authorizer.
-    pub fn deny(&mut self, operation: Operation, resource: &Resource) -> TransportResult<()> {
-        if !self.authorizer {
-            return Err(TransportError::Broker {
-                what: format!("denying {operation:?} on {resource:?}"),
-                error_code: SECURITY_DISABLED,
-                message: Some("No Authorizer is configured.".to_owned()),
-            });
+        request: &[u8],
+    ) -> BackendResult<Vec<u8>> {
+        match api {
+            StreamsApi::Heartbeat => {
+                let request: StreamsGroupHeartbeatRequest = decode_request(request, version)?;
+                let (response, effects) = self.coordinator.handle_heartbeat(
+                    self.now_ms,
+                    &self.context,
+                    version,
+                    &request,
+                );
+                self.apply(effects);
+                Ok(encode_answer(&response, version))
+            }
+            StreamsApi::Describe => {
+                let request: StreamsGroupDescribeRequest = decode_request(request, version)?;
+                let response = self.coordinator.handle_describe(&self.context, &request);
+                Ok(encode_answer(&response, version))
+            }
         }
-        self.context.permissions.deny(operation, resource.clone());
-        Ok(())
-    }
-
-    /// A consumer group that the coordinator holds beside its streams groups.
-    pub fn create_consumer_group(&mut self, group_id: &str) {
-        self.coordinator.add_consumer_group(group_id);
-    }
-
-    pub fn remove_acls(&mut self, resource: &Resource) {
-        self.context.permissions.allow_all_on(resource);
-    }
-
-    pub fn delete_topic(&mut self, name: &str) {
-        self.metadata.remove_topic(name);
-        self.coordinator.handle_metadata(self.metadata.clone());
-    }
-
-    pub fn create_topics(&mut self, topics: &[(String, i32)]) {
-        for (name, partitions) in topics {
-            self.metadata.set_topic(name.clone(), *partitions);
-        }
-        self.coordinator.handle_metadata(self.metadata.clone());
     }
 
     /// The reference as a broker started with `configs` (Kafka's names) would be; configs it
@@ -276,14 +210,9 @@ impl EmbeddedTarget {
         }
     }
 
-    /// The virtual clock, in milliseconds since the target opened.
-    pub fn now_ms(&self) -> u64 {
-        self.now_ms
-    }
-
     /// Advances the virtual clock by `duration_ms`, firing every timeout due on the way. Each
     /// timeout fired must move the coordinator's next deadline past it, so the loop ends.
-    pub fn sleep(&mut self, duration_ms: u64) -> Result<(), TimerStalled> {
+    pub fn advance_ms(&mut self, duration_ms: u64) -> Result<(), TimerStalled> {
         let until = self.now_ms.saturating_add(duration_ms);
         let mut fired_at = None;
         while let Some(deadline) = self.coordinator.next_deadline().filter(|d| *d <= until) {
@@ -312,9 +241,132 @@ impl EmbeddedTarget {
     }
 }
 
+/// Kafka's INVALID_CONFIG, for a group config the reference refuses.
+const INVALID_CONFIG: i16 = 40;
+
+impl Backend for EmbeddedTarget {
+    async fn call(
+        &mut self,
+        api: StreamsApi,
+        version: i16,
+        request: &[u8],
+    ) -> BackendResult<Vec<u8>> {
+        self.answer(api, version, request)
+    }
+
+    async fn create_topics(&mut self, topics: &[(String, i32)]) -> BackendResult<()> {
+        for (name, partitions) in topics {
+            self.metadata.set_topic(name.clone(), *partitions);
+        }
+        self.coordinator.handle_metadata(self.metadata.clone());
+        Ok(())
+    }
+
+    async fn delete_topics(&mut self, names: &[String]) -> BackendResult<()> {
+        for name in names {
+            self.metadata.remove_topic(name);
+        }
+        self.coordinator.handle_metadata(self.metadata.clone());
+        Ok(())
+    }
+
+    async fn create_partitions(&mut self, topic: &str, partitions: i32) -> BackendResult<()> {
+        self.create_topics(&[(topic.to_owned(), partitions)]).await
+    }
+
+    async fn sleep(&mut self, duration: Duration) -> BackendResult<()> {
+        Ok(self.advance_ms(duration.as_millis() as u64)?)
+    }
+
+    /// The virtual clock, in milliseconds since the target opened.
+    fn now_ms(&self) -> u64 {
+        self.now_ms
+    }
+
+    async fn broker_configs(&mut self, names: &[String]) -> BackendResult<Vec<Option<String>>> {
+        Ok(names.iter().map(|name| self.broker_config(name)).collect())
+    }
+
+    async fn group_config_names(&mut self, _: &str) -> BackendResult<Vec<String>> {
+        Ok(streamspec_coordinator::GROUP_CONFIG_NAMES
+            .iter()
+            .map(|name| (*name).to_owned())
+            .collect())
+    }
+
+    /// As Kafka's IncrementalAlterConfigs on a GROUP resource sets them.
+    async fn set_group_configs(
+        &mut self,
+        group_id: &str,
+        configs: &[(String, String)],
+    ) -> BackendResult<()> {
+        let configs: Vec<(&str, &str)> = configs
+            .iter()
+            .map(|(name, value)| (name.as_str(), value.as_str()))
+            .collect();
+        self.coordinator
+            .set_group_configs(group_id, &configs)
+            .map_err(|message| BackendError::Refused {
+                what: "setting group configs".to_owned(),
+                error_code: INVALID_CONFIG,
+                message: Some(message),
+            })
+    }
+
+    /// A consumer group that the coordinator holds beside its streams groups.
+    async fn create_consumer_group(&mut self, group_id: &str, _: &[String]) -> BackendResult<()> {
+        self.coordinator.add_consumer_group(group_id);
+        Ok(())
+    }
+
+    /// Refused, as Kafka refuses CreateAcls, without an authorizer.
+    async fn deny(&mut self, operation: Operation, resource: &Resource) -> BackendResult<()> {
+        if !self.authorizer {
+            return Err(BackendError::Refused {
+                what: format!("denying {operation:?} on {resource:?}"),
+                error_code: SECURITY_DISABLED,
+                message: Some("No Authorizer is configured.".to_owned()),
+            });
+        }
+        self.context.permissions.deny(operation, resource.clone());
+        Ok(())
+    }
+
+    async fn remove_acls(&mut self, resource: &Resource) -> BackendResult<()> {
+        self.context.permissions.allow_all_on(resource);
+        Ok(())
+    }
+}
+
+/// Opens a fresh reference coordinator for every scenario and run, started as a broker with the
+/// scenario's broker configs would be.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct EmbeddedConnector;
+
+impl Connect for EmbeddedConnector {
+    type Backend = EmbeddedTarget;
+
+    async fn open(
+        &self,
+        _: &str,
+        broker_configs: &BTreeMap<String, String>,
+    ) -> BackendResult<EmbeddedTarget> {
+        Ok(EmbeddedTarget::with_broker_configs(
+            broker_configs
+                .iter()
+                .map(|(name, value)| (name.as_str(), value.as_str())),
+        ))
+    }
+
+    fn name(&self) -> String {
+        "embedded".to_owned()
+    }
+}
+
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::backend::{block_on, BackendExt};
     use streamspec_coordinator::Group;
 
     /// A coordinator that never expires anything: its session deadlines stay where they were.
@@ -331,7 +383,7 @@ pub(crate) mod tests {
             .with_warmup_tasks(Some(Vec::new()))
             .with_process_id(Some("p".to_owned()))
             .with_client_tags(Some(Vec::new()));
-        let (response, _) = target.heartbeat(1, &request).unwrap();
+        let (response, _) = block_on(target.heartbeat(1, &request)).unwrap();
         assert_eq!(response.error_code, 0, "{response:?}");
     }
 
@@ -340,7 +392,7 @@ pub(crate) mod tests {
         let mut target = EmbeddedTarget::default();
         join(&mut target, "a");
         assert_eq!(target.coordinator.next_deadline(), Some(6_000));
-        assert_eq!(target.sleep(7_000), Ok(()));
+        assert_eq!(target.advance_ms(7_000), Ok(()));
         assert_eq!(target.now_ms(), 7_000);
         assert_eq!(target.coordinator.next_deadline(), None);
         assert_eq!(
@@ -352,9 +404,9 @@ pub(crate) mod tests {
     #[test]
     fn a_timer_that_does_not_advance_is_an_error_not_a_hang() {
         let mut target = EmbeddedTarget::default().with_timeouts_fired_by(forget_timeouts);
-        assert_eq!(target.sleep(100), Ok(()), "nothing due yet");
+        assert_eq!(target.advance_ms(100), Ok(()), "nothing due yet");
         join(&mut target, "a");
-        let stalled = target.sleep(10_000).unwrap_err();
+        let stalled = target.advance_ms(10_000).unwrap_err();
         assert_eq!(
             stalled,
             TimerStalled {

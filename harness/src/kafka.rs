@@ -1,5 +1,7 @@
 //! A Kafka broker as a target: finds the group coordinator, creates and deletes the topics a
-//! scenario needs, and carries heartbeats and describes.
+//! scenario needs, and carries heartbeats and describes. What the harness asks of it goes
+//! through [`Backend`](crate::backend::Backend) (`kafka/backend.rs`); the rest here is Kafka's
+//! admin APIs, also used by `streamspec clean`.
 
 use std::time::{Duration, Instant};
 
@@ -24,17 +26,14 @@ use kafka_protocol::messages::{
     ListGroupsRequest, MetadataRequest, TopicName,
 };
 use kafka_protocol::protocol::StrBytes;
-use streamspec_coordinator::access::{Operation, Resource};
-use streamspec_protocol::kafka::streams_group_heartbeat_request::{Subtopology, Topology};
-use streamspec_protocol::kafka::{
-    StreamsGroupDescribeRequest, StreamsGroupDescribeResponse, StreamsGroupHeartbeatRequest,
-    StreamsGroupHeartbeatResponse,
-};
+use streamspec_protocol::access::{Operation, Resource};
+use streamspec_protocol::kafka::{StreamsGroupDescribeRequest, StreamsGroupHeartbeatRequest};
 
-use crate::transport::{Connection, Exchange, TransportError, TransportResult};
+use crate::transport::{Connection, TransportError, TransportResult};
 
-/// The status a join gets while its source topics are not (yet) visible to the coordinator.
-const MISSING_SOURCE_TOPICS: i8 = 1;
+mod backend;
+pub use backend::KafkaConnector;
+
 /// Kafka's error code for a topic that exists already.
 const TOPIC_ALREADY_EXISTS: i16 = 36;
 /// Kafka's error code for a topic that does not exist.
@@ -50,8 +49,10 @@ pub struct KafkaTarget {
     timeout: Duration,
     /// The replication factor of the topics the harness creates; -1 asks for the broker's default.
     replication_factor: i16,
-    pub heartbeat_version: i16,
-    pub describe_version: i16,
+    heartbeat_version: i16,
+    describe_version: i16,
+    /// When it connected: the start of [`Backend::now_ms`](crate::backend::Backend::now_ms).
+    opened: Instant,
 }
 
 fn broker_error(what: &str, error_code: i16, message: Option<&StrBytes>) -> TransportError {
@@ -123,23 +124,8 @@ impl KafkaTarget {
             replication_factor,
             heartbeat_version,
             describe_version,
+            opened: Instant::now(),
         })
-    }
-
-    pub async fn heartbeat(
-        &mut self,
-        version: i16,
-        request: &StreamsGroupHeartbeatRequest,
-    ) -> TransportResult<(StreamsGroupHeartbeatResponse, Exchange)> {
-        self.coordinator.call(version, request).await
-    }
-
-    pub async fn describe(
-        &mut self,
-        version: i16,
-        request: &StreamsGroupDescribeRequest,
-    ) -> TransportResult<(StreamsGroupDescribeResponse, Exchange)> {
-        self.coordinator.call(version, request).await
     }
 
     /// Creates topics and waits, within `deadline`, until metadata shows a leader for every
@@ -253,74 +239,6 @@ impl KafkaTarget {
         }
     }
 
-    /// Waits until the coordinator sees `topics`: its view of the cluster lags CreateTopics a
-    /// little, and a join in that window is told the source topics are missing, which shifts every
-    /// epoch after it. Probes with a throwaway member of a throwaway group, which then leaves.
-    pub async fn await_topics_at_coordinator(
-        &mut self,
-        probe_group: &str,
-        topics: &[String],
-        deadline: Duration,
-    ) -> TransportResult<()> {
-        self.await_coordinator_view(probe_group, topics, true, deadline)
-            .await
-    }
-
-    /// Waits until the coordinator's view of `topics` shows them present, or, with `present`
-    /// false, missing (after a deletion), probing as [`Self::await_topics_at_coordinator`] does.
-    pub async fn await_coordinator_view(
-        &mut self,
-        probe_group: &str,
-        topics: &[String],
-        present: bool,
-        deadline: Duration,
-    ) -> TransportResult<()> {
-        if topics.is_empty() {
-            return Ok(());
-        }
-        let topology = Topology::default().with_subtopologies(vec![Subtopology::default()
-            .with_subtopology_id("0")
-            .with_source_topics(topics.to_vec())]);
-        let join = StreamsGroupHeartbeatRequest::default()
-            .with_group_id(probe_group)
-            .with_member_id("streamspec-probe")
-            .with_rebalance_timeout_ms(1_000)
-            .with_topology(Some(topology))
-            .with_active_tasks(Some(vec![]))
-            .with_standby_tasks(Some(vec![]))
-            .with_warmup_tasks(Some(vec![]))
-            .with_process_id(Some("streamspec-probe".into()));
-        let started = Instant::now();
-        loop {
-            let (response, _) = self.heartbeat(self.heartbeat_version, &join).await?;
-            let missing = response
-                .status
-                .iter()
-                .flatten()
-                .any(|status| status.status_code == MISSING_SOURCE_TOPICS);
-            if response.error_code == 0 && missing != present {
-                let leave = join.clone().with_member_epoch(-1).with_topology(None);
-                let leave = leave
-                    .with_active_tasks(None)
-                    .with_standby_tasks(None)
-                    .with_warmup_tasks(None);
-                self.heartbeat(self.heartbeat_version, &leave).await?;
-                return Ok(());
-            }
-            if started.elapsed() > deadline {
-                return Err(TransportError::Timeout {
-                    address: self.coordinator.address().to_owned(),
-                    what: format!(
-                        "a join that sees the topics {topics:?} {}",
-                        if present { "created" } else { "deleted" }
-                    ),
-                    after: deadline,
-                });
-            }
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-    }
-
     /// Partition counts of `names` with a leader for every partition; `None` for a topic that
     /// does not exist (yet) or has a partition without leader.
     pub async fn partition_counts(
@@ -358,23 +276,26 @@ impl KafkaTarget {
             .collect())
     }
 
-    /// Deletes `topic` and waits, within `deadline`, until metadata no longer shows it (so that it
-    /// can be created again) and the coordinator of `probe_group`'s group sees it missing.
-    pub async fn delete_topic_and_wait(
+    /// Waits, within `deadline`, until metadata no longer shows `names`, so that they can be
+    /// created again.
+    pub async fn await_topics_gone(
         &mut self,
-        topic: &str,
-        probe_group: &str,
+        names: &[String],
         deadline: Duration,
     ) -> TransportResult<()> {
-        let names = [topic.to_owned()];
-        self.delete_topics(&names, deadline).await?;
         let started = Instant::now();
-        while self.partition_counts(&names).await?[0].is_some() {
-            self.pause_or_give_up(started, deadline, || format!("topic {topic} to be deleted"))
-                .await?;
+        while self
+            .partition_counts(names)
+            .await?
+            .iter()
+            .any(Option::is_some)
+        {
+            self.pause_or_give_up(started, deadline, || {
+                format!("the topics {names:?} to be deleted")
+            })
+            .await?;
         }
-        self.await_coordinator_view(probe_group, &names, false, deadline)
-            .await
+        Ok(())
     }
 
     /// Deletes topics; topics that are already gone are not an error.

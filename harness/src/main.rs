@@ -10,12 +10,15 @@ use std::time::Duration;
 
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use streamspec::campaign::{self, CampaignConfig, Progress, Trace};
+use streamspec::backend::Connect;
+use streamspec::campaign::{self, CampaignConfig, Trace};
+use streamspec::check::{default_run_id, CheckOptions};
+use streamspec::embedded::EmbeddedConnector;
 use streamspec::interrupt::Interrupt;
+use streamspec::kafka::KafkaConnector;
 use streamspec::report::{Console, Detail, Report};
-use streamspec::runner::{run_scenario, RunSettings, Verdict, NOT_RUN};
+use streamspec::runner::NOT_RUN;
 use streamspec::scenario::{self, Profile, Scenario};
-use streamspec::target::TargetSpec;
 use streamspec::transport::Connection;
 
 /// How often a progress line goes to a standard error that is no terminal (a CI log).
@@ -275,6 +278,50 @@ enum Command {
     },
 }
 
+/// Where to run, as the user named it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum TargetSpec {
+    /// The reference coordinator, in process, on a virtual clock.
+    Embedded,
+    /// A broker at HOST:PORT.
+    Kafka(String),
+}
+
+impl TargetSpec {
+    /// `embedded`, or HOST:PORT.
+    fn parse(text: &str) -> TargetSpec {
+        if text == "embedded" {
+            TargetSpec::Embedded
+        } else {
+            TargetSpec::Kafka(text.to_owned())
+        }
+    }
+
+    fn kafka(address: &str, timeout: Duration, replication_factor: i16) -> KafkaConnector {
+        KafkaConnector {
+            address: address.to_owned(),
+            timeout,
+            replication_factor,
+        }
+    }
+}
+
+/// Calls `$body` with `$connector` bound to the connector of `$spec`, whichever type it has.
+macro_rules! with_connector {
+    ($spec:expr, $timeout:expr, $replication_factor:expr, |$connector:ident| $body:expr) => {
+        match $spec {
+            TargetSpec::Embedded => {
+                let $connector = EmbeddedConnector;
+                $body
+            }
+            TargetSpec::Kafka(address) => {
+                let $connector = TargetSpec::kafka(address, $timeout, $replication_factor);
+                $body
+            }
+        }
+    };
+}
+
 /// A pattern with `*` wildcards.
 fn glob_matches(pattern: &str, text: &str) -> bool {
     match pattern.split_once('*') {
@@ -503,6 +550,7 @@ async fn doctor(
     verbose: bool,
     timeout: Duration,
 ) -> Result<ExitCode, String> {
+    use streamspec::doctor::{diagnose, Surroundings};
     let scenarios = select(source)?.scenarios;
     let console = Console {
         detail: if verbose {
@@ -512,30 +560,37 @@ async fn doctor(
         },
         width: console_width(),
     };
-    let run_id = default_run_id(&target);
-    let diagnosis =
-        streamspec::doctor::diagnose(&target, &scenarios, profile, timeout, &run_id, console)
-            .await
-            .map_err(|error| error.to_string())?;
+    let connection = match &target {
+        TargetSpec::Embedded => None,
+        TargetSpec::Kafka(address) => Some(
+            Connection::connect(address, timeout)
+                .await
+                .map_err(|error| error.to_string())?,
+        ),
+    };
+    let surroundings = match &connection {
+        Some(connection) => Surroundings::Broker(connection),
+        None => Surroundings::InProcess("the reference coordinator in process, on a virtual clock"),
+    };
+    let diagnosis = with_connector!(&target, timeout, 1, |connector| {
+        let run_id = default_run_id(&connector);
+        diagnose(
+            &connector,
+            surroundings,
+            &scenarios,
+            profile,
+            &run_id,
+            console,
+        )
+        .await
+    })
+    .map_err(|error| error.to_string())?;
     out!("{}", diagnosis.text);
     Ok(if diagnosis.runnable > 0 {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
     })
-}
-
-/// In process every run has a coordinator of its own, so names need no uniqueness and the run
-/// stays deterministic; on a shared broker they must not meet earlier runs' names.
-fn default_run_id(target: &TargetSpec) -> String {
-    if *target == TargetSpec::Embedded {
-        return "embedded".to_owned();
-    }
-    let millis = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|elapsed| elapsed.as_millis())
-        .unwrap_or_default();
-    format!("{millis:x}")
 }
 
 fn write_reports(
@@ -554,28 +609,29 @@ fn write_reports(
     Ok(())
 }
 
-#[allow(clippy::too_many_arguments)] // the flags of `check`, passed on as they are
-async fn check(
-    target: Option<String>,
-    source: &ScenarioSource,
+/// The flags of `check`.
+struct CheckFlags {
+    target: TargetSpec,
+    source: ScenarioSource,
     strict: bool,
-    divergence_files: &[PathBuf],
+    divergences: Vec<PathBuf>,
     profile: Profile,
     detail: Detail,
     junit: Option<PathBuf>,
     json: Option<PathBuf>,
     jobs: u16,
-    timeout_ms: u64,
+    timeout: Duration,
     replication_factor: i16,
     run_id: Option<String>,
-) -> Result<ExitCode, String> {
-    let target = TargetSpec::parse(target.as_deref().unwrap_or("embedded"));
+}
+
+fn check(flags: CheckFlags, runtime: &tokio::runtime::Runtime) -> Result<ExitCode, String> {
     let Selection {
         scenarios,
         left_out,
-    } = select(source)?;
+    } = select(&flags.source)?;
     let mut divergences = streamspec::runner::divergences();
-    for file in divergence_files {
+    for file in &flags.divergences {
         let theirs = streamspec::runner::load_divergences(file)?;
         // Any scenario, selected or not, so that one file serves runs of a few rules too.
         let known = |name: &str| scenarios.iter().chain(&left_out).any(|s| s.name == name);
@@ -591,111 +647,59 @@ async fn check(
         }
         divergences.extend(theirs);
     }
-    let timeout = Duration::from_millis(timeout_ms);
-    preflight(&target, timeout).await?;
-    let run_id = run_id.unwrap_or_else(|| default_run_id(&target));
-    eprintln!(
-        "streamspec check --target {target}: {} scenarios, run id {run_id}",
-        scenarios.len()
-    );
-    let settings = Arc::new(RunSettings {
-        target: target.clone(),
-        run_id: run_id.clone(),
-        io_timeout: timeout,
-        replication_factor,
-        profile,
-        breaker: Default::default(),
-        record_exchanges: detail == Detail::Verbose,
-    });
-
-    let total = scenarios.len();
-    let progress = ProgressBar::new(total as u64);
-    let bar_shown = std::io::stderr().is_terminal();
-    if bar_shown {
-        progress.set_style(
-            ProgressStyle::with_template("{bar:40} {pos}/{len} scenarios, {msg}")
-                .expect("a valid template"),
-        );
-    } else {
-        progress.set_draw_target(ProgressDrawTarget::hidden());
-    }
+    runtime.block_on(preflight(&flags.target, flags.timeout))?;
     let interrupt = Interrupt::default();
     listen_for_ctrl_c(interrupt.clone())?;
-    let semaphore = Arc::new(tokio::sync::Semaphore::new(usize::from(jobs)));
-    // A scenario that changes the whole cluster (an ACL on it) runs while no other does.
-    let cluster = Arc::new(tokio::sync::RwLock::new(()));
-    let mut tasks = tokio::task::JoinSet::new();
-    for (index, scenario) in scenarios.into_iter().enumerate() {
-        let settings = Arc::clone(&settings);
-        let semaphore = Arc::clone(&semaphore);
-        let cluster = Arc::clone(&cluster);
-        let interrupt = interrupt.clone();
-        tasks.spawn_local(async move {
-            let _permit = semaphore
-                .acquire_owned()
-                .await
-                .expect("the semaphore stays open");
-            // Interrupted scenarios give their turn back within the I/O timeout, so these waits
-            // end; a scenario whose turn comes after Ctrl-C does not start.
-            let outcome = if scenario.changes_the_cluster() {
-                let _alone = cluster.write().await;
-                run_scenario(&scenario, &settings, &interrupt).await
-            } else {
-                let _shared = cluster.read().await;
-                run_scenario(&scenario, &settings, &interrupt).await
+    let total = scenarios.len();
+    let options = CheckOptions {
+        scenarios,
+        divergences,
+        strict: flags.strict,
+        profile: flags.profile,
+        jobs: flags.jobs,
+        io_timeout: flags.timeout,
+        run_id: flags.run_id.clone(),
+        record_exchanges: flags.detail == Detail::Verbose,
+        interrupt,
+        progress: Default::default(),
+    };
+    let report = with_connector!(
+        &flags.target,
+        flags.timeout,
+        flags.replication_factor,
+        |connector| {
+            let run_id = options
+                .run_id
+                .clone()
+                .unwrap_or_else(|| default_run_id(&connector));
+            eprintln!(
+                "streamspec check --target {}: {total} scenarios, run id {run_id}",
+                connector.name()
+            );
+            let options = CheckOptions {
+                run_id: Some(run_id),
+                ..options
             };
-            (index, outcome)
-        });
-    }
-    let mut outcomes = Vec::new();
-    let mut failed = 0;
-    // Without a terminal for the bar (a CI log), a line every few seconds shows the run lives.
-    let mut ticker =
-        tokio::time::interval_at(tokio::time::Instant::now() + PROGRESS_EVERY, PROGRESS_EVERY);
-    loop {
-        let joined = tokio::select! {
-            joined = tasks.join_next() => joined,
-            _ = ticker.tick(), if !bar_shown => {
-                eprintln!("streamspec: {}/{total} scenarios done, {failed} failed", outcomes.len());
-                continue;
-            }
-        };
-        let Some(joined) = joined else {
-            break;
-        };
-        let (index, outcome) =
-            joined.map_err(|error| format!("a scenario task failed: {error}"))?;
-        if matches!(
-            outcome.verdict,
-            Verdict::Fail | Verdict::Error | Verdict::Timeout
-        ) {
-            failed += 1;
+            let progress = Arc::clone(&options.progress);
+            show_check_progress(total, &progress, move || {
+                streamspec::check(connector, options)
+            })
         }
-        progress.set_message(format!("{failed} failed"));
-        progress.inc(1);
-        outcomes.push((index, outcome));
-    }
-    progress.finish_and_clear();
-    outcomes.sort_by_key(|(index, _)| *index);
-    let mut outcomes: Vec<_> = outcomes.into_iter().map(|(_, outcome)| outcome).collect();
-    streamspec::runner::apply_divergences(&mut outcomes, &target, &divergences);
-    let mut report = Report::new("check", target.to_string(), run_id, strict, outcomes);
-    report.interrupted = interrupt.is_raised();
-    report.target_lost = settings.breaker.tripped(&target);
+    );
     if let Some(line) = &report.target_lost {
         // One line for people; the reports still hold what ran, under the same verdict.
-        write_reports(&report, junit, json)?;
+        write_reports(&report, flags.junit, flags.json)?;
         eprintln!("streamspec: {line}");
         return Ok(ExitCode::from(report.verdict().exit_code()));
     }
     out!(
         "{}",
         report.human(Console {
-            detail,
+            detail: flags.detail,
             width: console_width(),
         })
     );
-    write_reports(&report, junit, json)?;
+    write_reports(&report, flags.junit, flags.json)?;
     if report.interrupted {
         let not_run = report
             .outcomes
@@ -718,6 +722,46 @@ async fn check(
         );
     }
     Ok(ExitCode::from(report.verdict().exit_code()))
+}
+
+/// Runs `check` on a thread of its own while this one shows how far it got: a bar on a
+/// terminal, else (a CI log) a line every few seconds.
+fn show_check_progress(
+    total: usize,
+    progress: &streamspec::check::CheckProgress,
+    check: impl FnOnce() -> Report + Send,
+) -> Report {
+    let bar = ProgressBar::new(total as u64);
+    let bar_shown = std::io::stderr().is_terminal();
+    if bar_shown {
+        bar.set_style(
+            ProgressStyle::with_template("{bar:40} {pos}/{len} scenarios, {msg}")
+                .expect("a valid template"),
+        );
+    } else {
+        bar.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    let started = std::time::Instant::now();
+    let mut last_line = started;
+    let report = std::thread::scope(|scope| {
+        let running = scope.spawn(check);
+        while !running.is_finished() {
+            let done = progress.done.load(Ordering::Relaxed);
+            let failed = progress.failed.load(Ordering::Relaxed);
+            if !bar_shown && last_line.elapsed() >= PROGRESS_EVERY {
+                eprintln!("streamspec: {done}/{total} scenarios done, {failed} failed");
+                last_line = std::time::Instant::now();
+            }
+            bar.set_position(done as u64);
+            bar.set_message(format!("{failed} failed"));
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        running
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    });
+    bar.finish_and_clear();
+    report
 }
 
 /// What `-v` and `-q` ask the console for.
@@ -765,21 +809,23 @@ struct FuzzFlags {
     json: Option<PathBuf>,
 }
 
-fn fuzz(flags: FuzzFlags) -> Result<ExitCode, String> {
+fn fuzz<C: Connect + Sync + Send>(connector: C, flags: FuzzFlags) -> Result<ExitCode, String> {
     let config = &flags.config;
+    let target = connector.name();
     // The run's seed and configuration first, so that any output can be reproduced.
-    outln!("{}", config.command());
+    outln!("{}", config.command(&connector));
     outln!(
         "run id {}; about {} operations per run, each run a fresh group{}",
         config.run_id,
         config.operations,
-        match config.target {
-            TargetSpec::Embedded => " on a virtual clock".to_owned(),
-            TargetSpec::Kafka(_) => format!(", {} at once, on real time", config.groups),
+        if connector.shares_state() {
+            format!(", {} at once, on real time", config.groups)
+        } else {
+            " on a virtual clock".to_owned()
         }
     );
     listen_for_ctrl_c(config.interrupt.clone())?;
-    let progress = Progress::default();
+    let progress = &config.progress;
     let bar = ProgressBar::new_spinner();
     let bar_shown = std::io::stderr().is_terminal();
     if !bar_shown {
@@ -788,7 +834,7 @@ fn fuzz(flags: FuzzFlags) -> Result<ExitCode, String> {
     let started = std::time::Instant::now();
     let mut last_line = started;
     let result = std::thread::scope(|scope| {
-        let campaign = scope.spawn(|| campaign::run(config, &progress));
+        let campaign = scope.spawn(|| streamspec::fuzz(connector, config));
         while !campaign.is_finished() {
             let seconds = started.elapsed().as_secs_f64().max(1e-9);
             let heartbeats = progress.heartbeats.load(Ordering::Relaxed);
@@ -817,7 +863,7 @@ fn fuzz(flags: FuzzFlags) -> Result<ExitCode, String> {
         let trace = Trace {
             seed: config.seed,
             run: finding.run,
-            target: config.target.to_string(),
+            target: target.clone(),
             violation: finding.violation.to_string(),
             input: finding.input.clone(),
         };
@@ -825,7 +871,7 @@ fn fuzz(flags: FuzzFlags) -> Result<ExitCode, String> {
         std::fs::write(&file, text).map_err(|error| format!("{file}: {error}"))?;
         trace_file = Some(file);
     }
-    let report = campaign::report(config, &result, trace_file.as_deref());
+    let report = campaign::report(config, &target, &result, trace_file.as_deref());
     out!(
         "{}",
         report.human(Console {
@@ -845,10 +891,7 @@ fn fuzz(flags: FuzzFlags) -> Result<ExitCode, String> {
     );
     if let Some(file) = &trace_file {
         outln!("trace: {file}");
-        outln!(
-            "replay: streamspec replay {file} --target {}",
-            config.target
-        );
+        outln!("replay: streamspec replay {file} --target {target}");
     }
     write_reports(&report, flags.junit, flags.json)?;
     if report.interrupted {
@@ -863,11 +906,10 @@ fn fuzz(flags: FuzzFlags) -> Result<ExitCode, String> {
     Ok(ExitCode::from(report.verdict().exit_code()))
 }
 
-fn replay(
+fn replay<C: Connect>(
     file: &std::path::Path,
-    target: TargetSpec,
+    connector: C,
     timeout: Duration,
-    replication_factor: i16,
     history: bool,
 ) -> Result<ExitCode, String> {
     let text =
@@ -884,17 +926,14 @@ fn replay(
         .validate()
         .map_err(|error| format!("{}: setup: {error}", file.display()))?;
     let config = CampaignConfig {
-        run_id: default_run_id(&target),
-        target,
+        run_id: default_run_id(&connector),
         seed: trace.seed,
         duration: Duration::ZERO,
         operations: 0,
         groups: 1,
-        check_determinism: false,
         io_timeout: timeout,
-        replication_factor,
         shrink_budget: Duration::ZERO,
-        interrupt: Interrupt::default(),
+        ..CampaignConfig::default()
     };
     outln!(
         "replaying run {} of seed {} (found on {}): {}",
@@ -903,11 +942,12 @@ fn replay(
         trace.target,
         trace.violation
     );
-    let names = streamspec::simulation::setup::Names::new(&match config.target {
-        TargetSpec::Embedded => String::new(),
-        TargetSpec::Kafka(_) => format!("{}replay-{}-", streamspec::NAME_PREFIX, config.run_id),
+    let names = streamspec::simulation::setup::Names::new(&if connector.shares_state() {
+        format!("{}replay-{}-", streamspec::NAME_PREFIX, config.run_id)
+    } else {
+        String::new()
     });
-    let record = campaign::run_once(&config, names, &trace.input)?;
+    let record = campaign::run_once(&config, &connector, names, &trace.input)?;
     if history {
         for event in &record.history {
             out!("{}", event.render());
@@ -1006,27 +1046,28 @@ fn main() -> ExitCode {
             runtime
                 .block_on(preflight(&target, timeout))
                 .and_then(|()| {
-                    let operations = operations.unwrap_or(match target {
-                        TargetSpec::Embedded => 200,
-                        TargetSpec::Kafka(_) => 40,
-                    });
-                    fuzz(FuzzFlags {
-                        config: CampaignConfig {
-                            run_id: run_id.unwrap_or_else(|| default_run_id(&target)),
-                            target,
+                    with_connector!(&target, timeout, replication_factor, |connector| {
+                        let operations =
+                            operations.unwrap_or(if connector.shares_state() { 40 } else { 200 });
+                        let config = CampaignConfig {
+                            run_id: run_id.clone().unwrap_or_else(|| default_run_id(&connector)),
                             seed,
                             duration,
                             operations,
                             groups,
                             check_determinism,
                             io_timeout: timeout,
-                            replication_factor,
                             shrink_budget: shrink,
                             interrupt: Interrupt::default(),
-                        },
-                        detail: detail_of(verbose, quiet),
-                        junit,
-                        json,
+                            progress: Default::default(),
+                        };
+                        let flags = FuzzFlags {
+                            config,
+                            detail: detail_of(verbose, quiet),
+                            junit: junit.clone(),
+                            json: json.clone(),
+                        };
+                        fuzz(connector, flags)
                     })
                 })
         }
@@ -1041,7 +1082,11 @@ fn main() -> ExitCode {
             let timeout = Duration::from_millis(timeout_ms);
             runtime
                 .block_on(preflight(&target, timeout))
-                .and_then(|()| replay(&file, target, timeout, replication_factor, history))
+                .and_then(|()| {
+                    with_connector!(&target, timeout, replication_factor, |connector| {
+                        replay(&file, connector, timeout, history)
+                    })
+                })
         }
         Command::Check {
             target,
@@ -1057,27 +1102,23 @@ fn main() -> ExitCode {
             timeout_ms,
             replication_factor,
             run_id,
-        } => {
-            let local = tokio::task::LocalSet::new();
-            let detail = detail_of(verbose, quiet);
-            local.block_on(
-                &runtime,
-                check(
-                    target,
-                    &source,
-                    strict,
-                    &divergences,
-                    profile,
-                    detail,
-                    junit,
-                    json,
-                    jobs,
-                    timeout_ms,
-                    replication_factor,
-                    run_id,
-                ),
-            )
-        }
+        } => check(
+            CheckFlags {
+                target: TargetSpec::parse(target.as_deref().unwrap_or("embedded")),
+                source,
+                strict,
+                divergences,
+                profile,
+                detail: detail_of(verbose, quiet),
+                junit,
+                json,
+                jobs,
+                timeout: Duration::from_millis(timeout_ms),
+                replication_factor,
+                run_id,
+            },
+            &runtime,
+        ),
     };
     result.unwrap_or_else(|message| {
         eprintln!("streamspec: {message}");

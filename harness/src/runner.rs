@@ -1,4 +1,4 @@
-//! Runs scenarios against a target and grades them.
+//! Runs scenarios against a [`Backend`] and grades them.
 
 use std::collections::BTreeMap;
 use std::sync::Mutex;
@@ -6,19 +6,18 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 use serde_json::{json, Value};
-use streamspec_coordinator::access::{Operation, Resource};
+use streamspec_protocol::access::{Operation, Resource};
 use streamspec_protocol::codes::ErrorCode;
 use streamspec_protocol::kafka::{StreamsGroupDescribeRequest, StreamsGroupHeartbeatRequest};
 
-use crate::embedded::TimerStalled;
+use crate::backend::{self, Backend, BackendError, BackendExt, BackendResult, Connect};
 use crate::interrupt::Interrupt;
 use crate::matcher;
 use crate::scenario::variables::{references, Reference};
 use crate::scenario::{
     listed_baseline_group_configs, AclOperation, AclResource, Profile, Scenario, Step, Template,
 };
-use crate::target::{Target, TargetSpec};
-use crate::transport::{Exchange, Loss, TransportError, TransportResult};
+use crate::transport::{Exchange, Loss};
 use crate::NAME_PREFIX;
 
 /// How a scenario ended.
@@ -157,12 +156,7 @@ fn parse_divergences(source: &str, text: &str) -> Result<Vec<Divergence>, String
 
 /// Marks the failures a recorded divergence explains, and fails a recorded divergence that no
 /// longer fires, so that the list stays true.
-pub fn apply_divergences(
-    outcomes: &mut [Outcome],
-    target: &TargetSpec,
-    divergences: &[Divergence],
-) {
-    let target = target.to_string();
+pub fn apply_divergences(outcomes: &mut [Outcome], target: &str, divergences: &[Divergence]) {
     let applies = |d: &&Divergence| d.target.as_ref().is_none_or(|named| *named == target);
     for divergence in divergences.iter().filter(applies) {
         let Some(outcome) = outcomes
@@ -193,12 +187,13 @@ pub fn apply_divergences(
 /// Settings of one run.
 #[derive(Debug, Clone)]
 pub struct RunSettings {
-    pub target: TargetSpec,
+    /// The target's name, for what the breaker says.
+    pub target: String,
     /// Makes group and topic names unique to this run.
     pub run_id: String,
+    /// Bound on waiting for the coordinator to see topics, and on an interrupted scenario's
+    /// clean-up.
     pub io_timeout: Duration,
-    /// Replicas of the topics created on a broker; -1 for the broker's default.
-    pub replication_factor: i16,
     /// Whose behaviour the scenarios expect where Kafka releases differ.
     pub profile: Profile,
     /// Stops starting scenarios once the target has stopped answering.
@@ -264,7 +259,7 @@ impl Breaker {
     }
 
     /// Once tripped: one line saying why and how many scenarios did not run.
-    pub fn tripped(&self, target: &TargetSpec) -> Option<String> {
+    pub fn tripped(&self, target: &str) -> Option<String> {
         let state = self
             .state
             .lock()
@@ -321,29 +316,23 @@ struct StepFailure {
     verdict: Verdict,
     reason: String,
     exchange: Option<Exchange>,
-    /// Whether the target gave no answer the harness can use (see [`TransportError::loss`]),
+    /// Whether the target gave no answer the harness can use (see [`BackendError::loss`]),
     /// for the [`Breaker`].
     loss: Option<Loss>,
 }
 
-impl From<TransportError> for StepFailure {
-    fn from(error: TransportError) -> Self {
+impl From<BackendError> for StepFailure {
+    /// An error, but for what the backend cannot do at all: the scenario is then skipped, as
+    /// when it lacks a config the scenario requires.
+    fn from(error: BackendError) -> Self {
         StepFailure {
-            verdict: Verdict::Error,
+            verdict: match error {
+                BackendError::Unsupported { .. } => Verdict::Skip,
+                _ => Verdict::Error,
+            },
             reason: error.to_string(),
             exchange: None,
             loss: error.loss(),
-        }
-    }
-}
-
-impl From<TimerStalled> for StepFailure {
-    fn from(stalled: TimerStalled) -> Self {
-        StepFailure {
-            verdict: Verdict::Error,
-            reason: stalled.to_string(),
-            exchange: None,
-            loss: None,
         }
     }
 }
@@ -465,8 +454,8 @@ fn heartbeat_request(
     serde_json::from_value(request).map_err(|error| format!("heartbeat request: {error}"))
 }
 
-async fn run_step(
-    target: &mut Target,
+async fn run_step<B: Backend>(
+    target: &mut B,
     step: &Step,
     context: &mut Context,
 ) -> Result<(), StepFailure> {
@@ -485,7 +474,7 @@ async fn run_step(
             .collect();
         context.configured.extend(newly.iter().cloned());
         let outcome = target.set_group_configs(&group, &configs).await;
-        if matches!(outcome, Err(TransportError::Broker { .. })) {
+        if matches!(outcome, Err(BackendError::Refused { .. })) {
             context.configured.retain(|name| !newly.contains(name));
         }
         let Some(pattern) = &step.expect else {
@@ -493,7 +482,7 @@ async fn run_step(
         };
         let answer = match outcome {
             Ok(()) => json!({"errorCode": 0, "errorMessage": null}),
-            Err(TransportError::Broker {
+            Err(BackendError::Refused {
                 error_code,
                 message,
                 ..
@@ -597,8 +586,8 @@ async fn run_step(
 }
 
 /// Sends the step's request; returns the response as JSON and the exchange.
-async fn send(
-    target: &mut Target,
+async fn send<B: Backend>(
+    target: &mut B,
     step: &Step,
     context: &mut Context,
 ) -> Result<(Value, Exchange), StepFailure> {
@@ -682,9 +671,10 @@ pub fn not_run(scenario: &Scenario) -> Outcome {
 /// Runs one scenario against a target, on connections of its own, and takes back what it made
 /// there: topics, group configs, ACLs. When `interrupt` is raised it stops at once, cleans up
 /// within the run's I/O timeout, and reads as [`not_run`] (with how far it got).
-pub async fn run_scenario(
+pub async fn run_scenario<C: Connect>(
     scenario: &Scenario,
     settings: &RunSettings,
+    connector: &C,
     interrupt: &Interrupt,
 ) -> Outcome {
     if interrupt.is_raised() {
@@ -726,14 +716,9 @@ pub async fn run_scenario(
     }
     let work = async {
         let target = opened.insert(
-            Target::open(
-                &settings.target,
-                &group,
-                settings.io_timeout,
-                settings.replication_factor,
-                &scenario.requires.broker_configs,
-            )
-            .await?,
+            connector
+                .open(&group, &scenario.requires.broker_configs)
+                .await?,
         );
         if let Some(reason) = unmet_requirement(scenario, target, settings.profile).await? {
             return Ok(Some(reason));
@@ -742,9 +727,8 @@ pub async fn run_scenario(
             InitialGroupConfigs::Set => {}
             InitialGroupConfigs::Unmet(reason) => return Ok(Some(reason)),
         }
-        target
-            .create_topics(&created, &format!("{group}-probe"), settings.io_timeout)
-            .await?;
+        let probe = format!("{group}-probe");
+        backend::create_topics_and_wait(target, &created, &probe, settings.io_timeout).await?;
         for (index, step) in scenario.steps.iter().enumerate() {
             at_step = Some(index + 1);
             context.step = index + 1;
@@ -769,7 +753,7 @@ pub async fn run_scenario(
     };
     // The topics of a scenario that never opened its target were never made.
     if let Some(target) = &mut opened {
-        let cleanup = clean_up(target, &context, &group, &all_topics, settings.io_timeout);
+        let cleanup = clean_up(target, &context, &group, &all_topics);
         let cleanup = if result.is_none() {
             tokio::time::timeout(settings.io_timeout, cleanup)
                 .await
@@ -818,12 +802,11 @@ pub async fn run_scenario(
 /// Takes back what a scenario made on `target`: its ACLs first, so that they cannot stand in the
 /// way of the rest, then its group configs, then its topics (internal ones the coordinator made
 /// included). Tries each and says what failed, in one line.
-async fn clean_up(
-    target: &mut Target,
+async fn clean_up<B: Backend>(
+    target: &mut B,
     context: &Context,
     group: &str,
     topics: &[String],
-    timeout: Duration,
 ) -> Result<(), String> {
     let mut failures = Vec::new();
     for resource in &context.denied {
@@ -839,7 +822,7 @@ async fn clean_up(
             failures.push(error.to_string());
         }
     }
-    if let Err(error) = target.delete_topics(topics, timeout).await {
+    if let Err(error) = target.delete_topics(topics).await {
         failures.push(error.to_string());
     }
     if failures.is_empty() {
@@ -851,11 +834,11 @@ async fn clean_up(
 
 /// Why `scenario` cannot run on `target` under `profile`, found without changing anything on the
 /// target: a behaviour profile it does not state, API versions, group size, broker configs.
-pub async fn unmet_requirement(
+pub async fn unmet_requirement<B: Backend>(
     scenario: &Scenario,
-    target: &mut Target,
+    target: &mut B,
     profile: Profile,
-) -> TransportResult<Option<String>> {
+) -> BackendResult<Option<String>> {
     let profiles = &scenario.requires.profiles;
     if !profiles.is_empty() && !profiles.contains(&profile) {
         let named: Vec<String> = profiles.iter().map(Profile::to_string).collect();
@@ -946,16 +929,16 @@ pub enum InitialGroupConfigs {
 /// not list every config it takes, e.g. `streams.num.warmup.replicas`, so the list only decides
 /// about the baseline.) The names of the configs it sets go to `configured` before the request,
 /// so that they are taken back even when it is cut short.
-pub async fn set_initial_group_configs(
-    target: &mut Target,
+pub async fn set_initial_group_configs<B: Backend>(
+    target: &mut B,
     scenario: &Scenario,
     group: &str,
     configured: &mut Vec<String>,
-) -> TransportResult<InitialGroupConfigs> {
+) -> BackendResult<InitialGroupConfigs> {
     let known = match target.group_config_names(group).await {
         Ok(names) => names,
         // A target without group configs knows none of them.
-        Err(TransportError::Broker { .. } | TransportError::Unsupported { .. }) => Vec::new(),
+        Err(BackendError::Refused { .. } | BackendError::Unsupported { .. }) => Vec::new(),
         Err(error) => return Err(error),
     };
     let mut configs = listed_baseline_group_configs(&known);
@@ -967,7 +950,13 @@ pub async fn set_initial_group_configs(
     configured.extend(configs.iter().map(|(name, _)| name.clone()));
     match target.set_group_configs(group, &configs).await {
         Ok(()) => Ok(InitialGroupConfigs::Set),
-        Err(TransportError::Broker {
+        Err(BackendError::Unsupported { operation }) => {
+            configured.clear();
+            Ok(InitialGroupConfigs::Unmet(format!(
+                "the scenario sets group configs; the target cannot {operation}"
+            )))
+        }
+        Err(BackendError::Refused {
             error_code,
             message,
             ..
@@ -994,8 +983,8 @@ struct FailureAt {
     failure: StepFailure,
 }
 
-impl From<TransportError> for FailureAt {
-    fn from(error: TransportError) -> Self {
+impl From<BackendError> for FailureAt {
+    fn from(error: BackendError) -> Self {
         FailureAt {
             step: None,
             failure: error.into(),
@@ -1043,9 +1032,8 @@ mod tests {
         )
         .unwrap()
         .steps;
-        let embedded = crate::embedded::EmbeddedTarget::default()
+        let mut target = crate::embedded::EmbeddedTarget::default()
             .with_timeouts_fired_by(crate::embedded::tests::forget_timeouts);
-        let mut target = Target::Embedded(Box::new(embedded));
         let mut context = Context {
             variables: BTreeMap::from([
                 ("group".to_owned(), json!("g")),
@@ -1058,10 +1046,7 @@ mod tests {
             step: 0,
             exchanges: None,
         };
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .build()
-            .unwrap();
-        runtime.block_on(async {
+        backend::block_on(async {
             assert!(run_step(&mut target, &steps[0], &mut context).await.is_ok());
             let Err(failure) = run_step(&mut target, &steps[1], &mut context).await else {
                 panic!("the sleep should fail");
@@ -1102,11 +1087,7 @@ mod tests {
             source: "mine.json".to_owned(),
         };
         let mut outcomes = vec![outcome("s", Verdict::Fail), outcome("t", Verdict::Fail)];
-        apply_divergences(
-            &mut outcomes,
-            &TargetSpec::Embedded,
-            std::slice::from_ref(&divergence),
-        );
+        apply_divergences(&mut outcomes, "embedded", std::slice::from_ref(&divergence));
         assert_eq!(
             (outcomes[0].verdict, outcomes[1].verdict),
             (Verdict::Divergent, Verdict::Fail)
@@ -1114,8 +1095,8 @@ mod tests {
         assert_eq!(outcomes[0].reason.as_deref(), Some("known divergence: why"));
 
         let mut outcomes = vec![outcome("s", Verdict::Fail)];
-        let kafka = TargetSpec::Kafka("h:1".to_owned());
-        apply_divergences(&mut outcomes, &kafka, std::slice::from_ref(&divergence));
+        let kafka = "h:1";
+        apply_divergences(&mut outcomes, kafka, std::slice::from_ref(&divergence));
         assert_eq!(
             outcomes[0].verdict,
             Verdict::Fail,
@@ -1123,11 +1104,7 @@ mod tests {
         );
 
         let mut outcomes = vec![outcome("s", Verdict::Pass)];
-        apply_divergences(
-            &mut outcomes,
-            &TargetSpec::Embedded,
-            std::slice::from_ref(&divergence),
-        );
+        apply_divergences(&mut outcomes, "embedded", std::slice::from_ref(&divergence));
         assert_eq!(outcomes[0].verdict, Verdict::Fail);
         assert_eq!(
             outcomes[0].reason.as_deref(),
@@ -1140,7 +1117,7 @@ mod tests {
             ..divergence
         };
         let mut outcomes = vec![outcome("s", Verdict::Fail)];
-        apply_divergences(&mut outcomes, &kafka, &[anywhere]);
+        apply_divergences(&mut outcomes, kafka, &[anywhere]);
         assert_eq!(outcomes[0].verdict, Verdict::Divergent);
     }
 
@@ -1171,7 +1148,7 @@ mod tests {
             Loss::Silence,
             "h:1 did not answer FindCoordinator within 500 ms",
         ));
-        let target = TargetSpec::Kafka("h:1".to_owned());
+        let target = "h:1";
         let breaker = Breaker::default();
         for _ in 1..LOST_SCENARIOS_LIMIT {
             assert!(breaker.admit());
@@ -1182,13 +1159,13 @@ mod tests {
         for _ in 1..LOST_SCENARIOS_LIMIT {
             breaker.record(silence);
         }
-        assert_eq!(breaker.tripped(&target), None);
+        assert_eq!(breaker.tripped(target), None);
         assert!(breaker.admit());
         breaker.record(silence);
         assert!(!breaker.admit());
         assert!(!breaker.admit());
         assert_eq!(
-            breaker.tripped(&target).as_deref(),
+            breaker.tripped(target).as_deref(),
             Some("h:1 stopped answering: 3 scenarios in a row got no answer (last: h:1 did not answer FindCoordinator within 500 ms); 2 scenarios not run")
         );
     }
@@ -1203,13 +1180,13 @@ mod tests {
             Loss::Unreadable,
             "h:1: response to Metadata: malformed body",
         ));
-        let target = TargetSpec::Kafka("h:1".to_owned());
+        let target = "h:1";
         let breaker = Breaker::default();
         breaker.record(silence);
         breaker.record(silence);
         breaker.record(unreadable);
         assert_eq!(
-            breaker.tripped(&target).as_deref(),
+            breaker.tripped(target).as_deref(),
             Some("h:1 answers what cannot be read: 3 scenarios in a row got no answer that could be read (last: h:1: response to Metadata: malformed body); 0 scenarios not run")
         );
         // An unreadable answer in an earlier row is forgotten with that row.
@@ -1220,7 +1197,7 @@ mod tests {
             breaker.record(silence);
         }
         assert!(breaker
-            .tripped(&target)
+            .tripped(target)
             .is_some_and(|line| line.starts_with("h:1 stopped answering: ")));
     }
 

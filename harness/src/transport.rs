@@ -12,7 +12,7 @@ use kafka_protocol::messages::{ApiVersionsRequest, RequestHeader, ResponseHeader
 use kafka_protocol::protocol::{Decodable, Encodable, HeaderVersion, Request, StrBytes};
 use streamspec_protocol::codes::ErrorCode;
 use streamspec_protocol::frame::{self, FrameError};
-use streamspec_protocol::{DecodeError, MessageKind, WireMessage};
+use streamspec_protocol::{MessageKind, WireMessage};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
@@ -52,8 +52,6 @@ pub enum TransportError {
         what: String,
         reason: String,
     },
-    /// A streams response body that did not decode.
-    Decode { what: String, source: DecodeError },
     /// A response to another request than the one sent.
     CorrelationMismatch {
         address: String,
@@ -102,7 +100,6 @@ impl fmt::Display for TransportError {
                 what,
                 reason,
             } => write!(f, "{address}: response to {what}: malformed body: {reason}"),
-            TransportError::Decode { what, source } => write!(f, "{what}: {source}"),
             TransportError::CorrelationMismatch {
                 address,
                 what,
@@ -117,20 +114,26 @@ impl fmt::Display for TransportError {
                 what,
                 error_code,
                 message,
-            } => write!(
-                f,
-                "{what} failed with error {}{}",
-                ErrorCode(*error_code),
-                message
-                    .as_deref()
-                    .map(|m| format!(": {m}"))
-                    .unwrap_or_default()
-            ),
+            } => write_refusal(f, what, *error_code, message.as_deref()),
         }
     }
 }
 
 impl std::error::Error for TransportError {}
+
+/// How a request refused with an error code reads, whoever refused it.
+pub(crate) fn write_refusal(
+    f: &mut fmt::Formatter<'_>,
+    what: &str,
+    error_code: i16,
+    message: Option<&str>,
+) -> fmt::Result {
+    write!(f, "{what} failed with error {}", ErrorCode(error_code))?;
+    match message {
+        Some(message) => write!(f, ": {message}"),
+        None => Ok(()),
+    }
+}
 
 /// How a target failed to give an answer the harness can use at all.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -155,7 +158,6 @@ impl TransportError {
             | TransportError::Malformed { .. }
             | TransportError::CorrelationMismatch { .. } => Some(Loss::Unreadable),
             TransportError::Io { .. }
-            | TransportError::Decode { .. }
             | TransportError::Unsupported { .. }
             | TransportError::Broker { .. } => None,
         }
@@ -446,40 +448,34 @@ impl Connection {
         wire_bounds::decode(version, &mut &body[..]).map_err(malformed)
     }
 
-    /// Calls api key 88 or 89 with our messages; returns the response and the exchange as bytes.
-    pub async fn call<Q: WireMessage, P: WireMessage>(
+    /// Calls api key 88 or 89: `body` is the request body, and so is the answer (its header
+    /// checked and taken off); decoding it is the harness's, for every backend alike.
+    pub async fn call_streams(
         &mut self,
+        api_key: i16,
         version: i16,
-        request: &Q,
-    ) -> TransportResult<(P, Exchange)> {
+        body: &[u8],
+        what: &str,
+    ) -> TransportResult<Vec<u8>> {
         let correlation_id = self.correlation_id();
-        let request_frame =
-            frame::encode_request(correlation_id, Some(CLIENT_ID), version, request)
-                .unwrap_or_else(|error| panic!("{} v{version} does not encode: {error}", Q::NAME));
-        // The body without size prefix and request header v2: 4 + 2 + 2 + 4 + 2 + id + 1 bytes.
-        let request_body = request_frame[15 + CLIENT_ID.len()..].to_vec();
-        let what = format!("{} v{version}", Q::NAME);
-        let body = self
-            .round_trip(
-                &request_frame,
-                correlation_id,
-                frame::RESPONSE_HEADER_VERSION,
-                &what,
-            )
-            .await?;
-        let exchange = Exchange {
-            request_kind: Q::KIND,
-            response_kind: P::KIND,
-            version,
-            request: request_body,
-            response: body,
-        };
-        let response = P::decode_exact(&exchange.response, version).map_err(|source| {
-            TransportError::Decode {
-                what: format!("{} v{version}", P::NAME),
-                source,
-            }
-        })?;
-        Ok((response, exchange))
+        let header = RequestHeader::default()
+            .with_request_api_key(api_key)
+            .with_request_api_version(version)
+            .with_correlation_id(correlation_id)
+            .with_client_id(Some(StrBytes::from_static_str(CLIENT_ID)));
+        let mut request_frame = BytesMut::zeroed(4);
+        header
+            .encode(&mut request_frame, frame::REQUEST_HEADER_VERSION)
+            .expect("a request header with a short client id always encodes");
+        request_frame.extend_from_slice(body);
+        let size = (request_frame.len() - 4) as i32;
+        request_frame[..4].copy_from_slice(&size.to_be_bytes());
+        self.round_trip(
+            &request_frame,
+            correlation_id,
+            frame::RESPONSE_HEADER_VERSION,
+            what,
+        )
+        .await
     }
 }

@@ -330,20 +330,21 @@ fn recorded_findings_still_reproduce(address: &str) {
     let trace: streamspec::campaign::Trace =
         serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     let config = streamspec::campaign::CampaignConfig {
-        target: streamspec::target::TargetSpec::Kafka(address.to_owned()),
         seed: trace.seed,
         duration: Duration::ZERO,
         operations: 0,
         groups: 1,
-        check_determinism: false,
-        io_timeout: Duration::from_secs(15),
-        replication_factor: 1,
         run_id: unique("finding"),
         shrink_budget: Duration::ZERO,
-        interrupt: Default::default(),
+        ..Default::default()
+    };
+    let broker = streamspec::kafka::KafkaConnector {
+        address: address.to_owned(),
+        timeout: Duration::from_secs(15),
+        replication_factor: 1,
     };
     let names = streamspec::simulation::setup::Names::new(&format!("{}-", config.run_id));
-    let record = streamspec::campaign::run_once(&config, names, &trace.input).unwrap();
+    let record = streamspec::campaign::run_once(&config, &broker, names, &trace.input).unwrap();
     assert_eq!(record.violation, None);
     assert_eq!(
         record.known_issue.map(|issue| issue.id),

@@ -187,7 +187,7 @@ fn fuzz_prints_its_command_first_reports_every_invariant_and_writes_reports() {
         .iter()
         .filter(|line| line.trim_end().ends_with(" pass        MUST"))
         .count();
-    assert_eq!(passing, 13, "{stdout}");
+    assert_eq!(passing, 14, "{stdout}");
     let rate = lines
         .iter()
         .find(|line| line.contains(" with the oracle on"))
@@ -208,7 +208,7 @@ fn fuzz_prints_its_command_first_reports_every_invariant_and_writes_reports() {
         .filter(|node| node.has_tag_name("testcase"))
         .collect();
     // An entry per invariant and per coverage witness.
-    assert_eq!(cases.len(), 13 + 6);
+    assert_eq!(cases.len(), 14 + 6);
     assert!(cases
         .iter()
         .all(|case| !case.children().any(|c| c.has_tag_name("failure"))));

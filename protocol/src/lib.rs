@@ -16,6 +16,7 @@
 //! [`HeaderVersion`]: kafka_protocol::protocol::HeaderVersion
 //! [`Request`]: kafka_protocol::protocol::Request
 
+pub mod access;
 pub mod annotate;
 pub mod codec;
 pub mod codes;

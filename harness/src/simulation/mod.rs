@@ -1,5 +1,5 @@
 //! Randomized runs: simulated Streams members driven by a sequence of [`Operation`]s (drawn by
-//! proptest, a fuzzer or a seeded campaign from the same bytes) against a [`Cluster`], every
+//! proptest, a fuzzer or a seeded campaign from the same bytes) against a [`Backend`], every
 //! exchange recorded with its time, and the named invariants of [`oracle`] checked over the
 //! history as it grows.
 //!
@@ -8,8 +8,8 @@
 //! - `eventually` (liveness, once faults stop): within a bounded number of heartbeat rounds the
 //!   group settles with every task of a ready topology owned once.
 
-pub mod cluster;
 pub mod oracle;
+mod prepare;
 pub mod setup;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -21,11 +21,17 @@ use streamspec_protocol::kafka::streams_group_describe_response::DescribedGroup;
 use streamspec_protocol::kafka::streams_group_heartbeat_request::{
     CopartitionGroup, Endpoint, KeyValue, Subtopology, TaskIds, TopicInfo, Topology,
 };
-use streamspec_protocol::kafka::{StreamsGroupHeartbeatRequest, StreamsGroupHeartbeatResponse};
+use streamspec_protocol::kafka::{
+    StreamsGroupDescribeRequest, StreamsGroupHeartbeatRequest, StreamsGroupHeartbeatResponse,
+};
 
+use std::time::Duration;
+
+use crate::backend::{self, Backend, BackendError, BackendExt};
 use crate::embedded::EmbeddedTarget;
-use cluster::Cluster;
+use crate::interrupt::Interrupt;
 use oracle::{Breach, Invariant, Task, Violation};
+use prepare::Timing;
 use setup::{Names, Setup, MEMBERS};
 
 /// Heartbeat rounds allowed for the group to settle once faults stop and sessions of crashed
@@ -319,10 +325,17 @@ fn invalid_topology(topology: &Topology, kind: u8) -> Topology {
     invalid
 }
 
-/// A run of operations against a cluster, checking invariants as it goes.
+/// A run of operations against a backend, checking invariants as it goes.
 #[derive(Debug)]
-pub struct Simulation<C: Cluster> {
-    cluster: C,
+pub struct Simulation<B: Backend> {
+    backend: B,
+    /// Raised on Ctrl-C: the run stops, and waits for time to pass end at once.
+    interrupt: Interrupt,
+    /// Bound on a wait for the coordinator to see a change of topics.
+    io_timeout: Duration,
+    /// Waits for the coordinator's view so far, each with a probe group of its own.
+    probes: u32,
+    timing: Timing,
     setup: Setup,
     names: Names,
     topology: streamspec_protocol::kafka::streams_group_heartbeat_request::Topology,
@@ -368,29 +381,50 @@ pub enum Halt {
     Interrupted,
 }
 
-/// Runs `input` against `cluster` under `names`: set-up, operations, settling, clean-up. An error
+/// How a run is carried out, beside its input.
+#[derive(Debug, Clone)]
+pub struct RunBounds {
+    /// Raised on Ctrl-C: the run stops and cleans up.
+    pub interrupt: Interrupt,
+    /// Bound on a wait for the coordinator to see a change of topics.
+    pub io_timeout: Duration,
+}
+
+impl Default for RunBounds {
+    fn default() -> Self {
+        RunBounds {
+            interrupt: Interrupt::default(),
+            io_timeout: Duration::from_secs(15),
+        }
+    }
+}
+
+/// Runs `input` against `backend` under `names`: set-up, operations, settling, clean-up. An error
 /// is a run that could not be carried out: its set-up or a change of its topics failed.
-pub fn execute<C: Cluster>(
-    cluster: C,
+pub async fn execute<B: Backend>(
+    backend: B,
     names: Names,
     input: &RunInput,
+    bounds: &RunBounds,
 ) -> Result<RunRecord, String> {
-    let mut simulation = Simulation::new(cluster, input.setup.clone(), names)?;
-    let halt = input
-        .operations
-        .iter()
-        .try_for_each(|operation| {
-            if simulation.cluster.interrupted() {
-                return Err(Halt::Interrupted);
-            }
-            simulation.step(*operation)
-        })
-        .and_then(|()| simulation.settle().map_err(Halt::Violation))
-        .err();
-    let interrupted = simulation.cluster.interrupted();
-    let cleanup_error = simulation
-        .cluster
-        .finish(&simulation.names, &input.setup)
+    let mut simulation = Simulation::new(backend, input.setup.clone(), names, bounds).await?;
+    let mut halt = None;
+    for operation in &input.operations {
+        if simulation.interrupt.is_raised() {
+            halt = Some(Halt::Interrupted);
+            break;
+        }
+        if let Err(stop) = simulation.step(*operation).await {
+            halt = Some(stop);
+            break;
+        }
+    }
+    if halt.is_none() {
+        halt = simulation.settle().await.err().map(Halt::Violation);
+    }
+    let interrupted = simulation.interrupt.is_raised();
+    let cleanup_error = prepare::finish(&mut simulation.backend, &simulation.names, &input.setup)
+        .await
         .err();
     let violation = match halt {
         None | Some(Halt::Interrupted) => None,
@@ -412,18 +446,35 @@ pub fn execute<C: Cluster>(
 
 /// Runs `input` against the reference coordinator in process.
 pub fn run_in_process(input: &RunInput) -> RunRecord {
-    execute(EmbeddedTarget::default(), Names::new(""), input)
-        .expect("the reference coordinator sets up every valid run")
+    backend::block_on(execute(
+        EmbeddedTarget::default(),
+        Names::new(""),
+        input,
+        &RunBounds::default(),
+    ))
+    .expect("the reference coordinator sets up every valid run")
 }
 
-impl<C: Cluster> Simulation<C> {
-    /// Sets the run up on `cluster`: topics, group configs.
-    pub fn new(mut cluster: C, setup: Setup, names: Names) -> Result<Self, String> {
+impl<B: Backend> Simulation<B> {
+    /// Sets the run up on `backend`: topics, group configs.
+    pub async fn new(
+        mut backend: B,
+        mut setup: Setup,
+        names: Names,
+        bounds: &RunBounds,
+    ) -> Result<Self, String> {
         setup.validate()?;
-        cluster.prepare(&names, &setup)?;
+        let probe = format!("{}-probe-0", names.group);
+        let timing = prepare::prepare(&mut backend, &names, &mut setup, &probe, bounds.io_timeout)
+            .await
+            .map_err(|error| error.to_string())?;
         let topology = setup.topology(&names);
         Ok(Simulation {
-            cluster,
+            backend,
+            interrupt: bounds.interrupt.clone(),
+            io_timeout: bounds.io_timeout,
+            probes: 0,
+            timing,
             topology,
             names,
             members: (0..MEMBERS)
@@ -442,6 +493,13 @@ impl<C: Cluster> Simulation<C> {
         })
     }
 
+    /// A fresh group for one wait for the coordinator's view: a group that knew a topic keeps
+    /// its view of it.
+    fn next_probe_group(&mut self) -> String {
+        self.probes += 1;
+        format!("{}-probe-{}", self.names.group, self.probes)
+    }
+
     fn violation(&self, (invariant, detail): Breach, events: Vec<usize>) -> Violation {
         Violation {
             invariant,
@@ -456,11 +514,26 @@ impl<C: Cluster> Simulation<C> {
         self.violation((&oracle::ANSWERED, detail), Vec::new())
     }
 
-    /// Lets time pass; a coordinator whose clock cannot move on is a finding, not a hang.
-    fn advance(&mut self, ms: u64) -> Result<(), Violation> {
-        self.cluster
-            .advance(ms)
-            .map_err(|error| self.unanswered(format!("time cannot pass: {error}")))
+    /// Lets time pass; a coordinator whose clock cannot move on is a finding, not a hang. An
+    /// interrupt ends the wait at once: against a broker sessions expire in tens of seconds.
+    async fn advance(&mut self, ms: u64) -> Result<(), Violation> {
+        let interrupt = self.interrupt.clone();
+        let passed = tokio::select! {
+            biased;
+            () = interrupt.raised() => Ok(()),
+            passed = self.backend.sleep(Duration::from_millis(ms)) => passed,
+        };
+        passed.map_err(|error| self.unanswered(format!("time cannot pass: {error}")))
+    }
+
+    /// An answer that did not come, or came as bytes that do not decode: a finding, with no
+    /// exchange to show.
+    fn failed_answer(&self, error: BackendError, detail: String) -> Violation {
+        let invariant = match error {
+            BackendError::Malformed { .. } => &oracle::WELL_FORMED,
+            _ => &oracle::ANSWERED,
+        };
+        self.violation((invariant, detail), Vec::new())
     }
 
     /// The last exchange of `member`, if any.
@@ -471,23 +544,33 @@ impl<C: Cluster> Simulation<C> {
     }
 
     /// Sends a request of member `index`, records it, and checks the invariants.
-    fn exchange(
+    async fn exchange(
         &mut self,
         index: usize,
         request: StreamsGroupHeartbeatRequest,
         deliver: bool,
     ) -> Result<(), Violation> {
-        let response = self.cluster.heartbeat(&request).map_err(|error| {
-            self.unanswered(format!(
-                "{} got no answer: {error}; request {}",
-                request.member_id,
-                serde_json::to_string(&request).unwrap_or_default()
-            ))
-        })?;
+        let version = self.backend.heartbeat_version();
+        let (response, _) = match self.backend.heartbeat(version, &request).await {
+            Ok(answer) => answer,
+            Err(error) => {
+                let detail = format!(
+                    "{} got {}: {error}; request {}",
+                    request.member_id,
+                    if matches!(error, BackendError::Malformed { .. }) {
+                        "an answer that does not decode"
+                    } else {
+                        "no answer"
+                    },
+                    serde_json::to_string(&request).unwrap_or_default()
+                );
+                return Err(self.failed_answer(error, detail));
+            }
+        };
         let member = request.member_id.clone();
         self.history.push(Event {
             operation: self.operation,
-            now_ms: self.cluster.now_ms(),
+            now_ms: self.backend.now_ms(),
             member: member.clone(),
             request: request.clone(),
             response: response.clone(),
@@ -530,19 +613,33 @@ impl<C: Cluster> Simulation<C> {
         if deliver {
             self.members[index].apply(&response, leaving && response.error_code == 0);
         }
-        self.check_group()
+        self.check_group().await
     }
 
-    fn describe_group(&mut self) -> Result<DescribedGroup, Violation> {
-        self.cluster.describe(&self.names.group).map_err(|error| {
-            self.unanswered(format!("StreamsGroupDescribe got no answer: {error}"))
-        })
+    async fn describe_group(&mut self) -> Result<DescribedGroup, Violation> {
+        let version = self.backend.describe_version();
+        let request =
+            StreamsGroupDescribeRequest::default().with_group_ids(vec![self.names.group.clone()]);
+        match self.backend.describe(version, &request).await {
+            Ok((response, _)) => response.groups.into_iter().next().ok_or_else(|| {
+                self.unanswered("StreamsGroupDescribe answered no group".to_owned())
+            }),
+            Err(error) => {
+                let detail = match error {
+                    BackendError::Malformed { .. } => {
+                        format!("StreamsGroupDescribe got an answer that does not decode: {error}")
+                    }
+                    _ => format!("StreamsGroupDescribe got no answer: {error}"),
+                };
+                Err(self.failed_answer(error, detail))
+            }
+        }
     }
 
     /// Group-wide invariants after every exchange: on a describe of the group, and on what the
     /// members of the group believe they hold.
-    fn check_group(&mut self) -> Result<(), Violation> {
-        let group = self.describe_group()?;
+    async fn check_group(&mut self) -> Result<(), Violation> {
+        let group = self.describe_group().await?;
         let last = self.history.len().saturating_sub(1);
         let setup = &self.setup;
         // A coordinator sees topics created or deleted only at a later heartbeat, so only the
@@ -639,29 +736,38 @@ impl<C: Cluster> Simulation<C> {
     }
 
     /// A member that is not in the group joins with `topology` instead of the run's.
-    fn join_with_topology(&mut self, index: usize, topology: Topology) -> Result<(), Violation> {
+    async fn join_with_topology(
+        &mut self,
+        index: usize,
+        topology: Topology,
+    ) -> Result<(), Violation> {
         if self.members[index].is_live() {
             return Ok(());
         }
         let request = self.members[index]
             .join_request(&self.names, &self.setup, &self.topology)
             .with_topology(Some(topology));
-        self.exchange(index, request, true)
+        self.exchange(index, request, true).await
     }
 
     /// Applies one operation.
-    pub fn step(&mut self, operation: Operation) -> Result<(), Halt> {
+    pub async fn step(&mut self, operation: Operation) -> Result<(), Halt> {
         self.operation += 1;
         match operation {
-            Operation::Resize { topic, partitions } => self.resize(topic, partitions),
-            Operation::CreateLateTopic => self.create_late_topic(),
-            Operation::DeleteLateTopic => self.delete_late_topic(),
-            _ => return self.exchange_operation(operation).map_err(Halt::Violation),
+            Operation::Resize { topic, partitions } => self.resize(topic, partitions).await,
+            Operation::CreateLateTopic => self.create_late_topic().await,
+            Operation::DeleteLateTopic => self.delete_late_topic().await,
+            _ => {
+                return self
+                    .exchange_operation(operation)
+                    .await
+                    .map_err(Halt::Violation)
+            }
         }
         .map_err(Halt::TopicChange)
     }
 
-    fn resize(&mut self, topic: u8, partitions: u8) -> Result<(), String> {
+    async fn resize(&mut self, topic: u8, partitions: u8) -> Result<(), String> {
         let Some(topic) = self.setup.resizable_topic(topic) else {
             return Ok(());
         };
@@ -670,39 +776,57 @@ impl<C: Cluster> Simulation<C> {
         if wanted <= self.setup.topics[topic] {
             return Ok(());
         }
-        self.cluster
-            .resize(&self.names.topic(topic), wanted)
-            .map_err(|error| format!("growing topic {topic} to {wanted}: {error}"))?;
-        self.setup.topics[topic] = wanted;
+        match self
+            .backend
+            .create_partitions(&self.names.topic(topic), wanted)
+            .await
+        {
+            Ok(()) => self.setup.topics[topic] = wanted,
+            // A backend that cannot grow topics keeps them as they are; the run goes on.
+            Err(BackendError::Unsupported { .. }) => {}
+            Err(error) => return Err(format!("growing topic {topic} to {wanted}: {error}")),
+        }
         Ok(())
     }
 
-    fn create_late_topic(&mut self) -> Result<(), String> {
+    async fn create_late_topic(&mut self) -> Result<(), String> {
         let Some(topic) = self.setup.late_topic.filter(|_| !self.late_topic_created) else {
             return Ok(());
         };
         let (name, partitions) = (self.names.topic(topic), self.setup.topics[topic]);
-        self.cluster
-            .create_topic(&name, partitions)
-            .map_err(|error| format!("creating topic {name}: {error}"))?;
+        let probe = self.next_probe_group();
+        backend::create_topics_and_wait(
+            &mut self.backend,
+            &[(name.clone(), partitions)],
+            &probe,
+            self.io_timeout,
+        )
+        .await
+        .map_err(|error| format!("creating topic {name}: {error}"))?;
         self.late_topic_created = true;
         Ok(())
     }
 
-    fn delete_late_topic(&mut self) -> Result<(), String> {
+    async fn delete_late_topic(&mut self) -> Result<(), String> {
         let Some(topic) = self.setup.late_topic.filter(|_| self.late_topic_created) else {
             return Ok(());
         };
         let name = self.names.topic(topic);
-        self.cluster
-            .delete_topic(&name)
-            .map_err(|error| format!("deleting topic {name}: {error}"))?;
+        let probe = self.next_probe_group();
+        backend::delete_topics_and_wait(
+            &mut self.backend,
+            std::slice::from_ref(&name),
+            &probe,
+            self.io_timeout,
+        )
+        .await
+        .map_err(|error| format!("deleting topic {name}: {error}"))?;
         self.late_topic_created = false;
         Ok(())
     }
 
     /// Applies an operation of the members (all but the changes of topics).
-    fn exchange_operation(&mut self, operation: Operation) -> Result<(), Violation> {
+    async fn exchange_operation(&mut self, operation: Operation) -> Result<(), Violation> {
         let member = |m: u8| usize::from(m) % MEMBERS;
         match operation {
             Operation::Join { member: m } => {
@@ -714,7 +838,7 @@ impl<C: Cluster> Simulation<C> {
                 }
                 sim.crashed = false;
                 let request = sim.join_request(&self.names, &self.setup, &self.topology);
-                self.exchange(index, request, true)
+                self.exchange(index, request, true).await
             }
             Operation::Heartbeat { member: m } | Operation::DropResponse { member: m } => {
                 let index = member(m);
@@ -724,7 +848,7 @@ impl<C: Cluster> Simulation<C> {
                 let request = self.heartbeat_of(index, epoch);
                 let lost = matches!(operation, Operation::DropResponse { .. });
                 self.lost_response |= lost;
-                self.exchange(index, request, !lost)
+                self.exchange(index, request, !lost).await
             }
             Operation::Duplicate { member: m } => {
                 let index = member(m);
@@ -735,8 +859,8 @@ impl<C: Cluster> Simulation<C> {
                 // The first answer is lost to the member: if it gave a task, the second answers
                 // the lists as unchanged (R24-lost-response-hides-a-gained-task).
                 self.lost_response = true;
-                self.exchange(index, request.clone(), false)?;
-                self.exchange(index, request, true)
+                self.exchange(index, request.clone(), false).await?;
+                self.exchange(index, request, true).await
             }
             Operation::Leave { member: m } | Operation::StaticLeave { member: m } => {
                 let index = member(m);
@@ -751,7 +875,7 @@ impl<C: Cluster> Simulation<C> {
                 };
                 let request = self.heartbeat_of(index, epoch);
                 self.members[index].restart = true;
-                self.exchange(index, request, true)
+                self.exchange(index, request, true).await
             }
             Operation::Crash { member: m } => {
                 // A crashed process stops its tasks too; it restarts with a new member id.
@@ -761,7 +885,7 @@ impl<C: Cluster> Simulation<C> {
                 sim.forget();
                 Ok(())
             }
-            Operation::Advance { ms } => self.advance(u64::from(ms % MAX_ADVANCE_MS)),
+            Operation::Advance { ms } => self.advance(u64::from(ms % MAX_ADVANCE_MS)).await,
             Operation::TopologyOnHeartbeat { member: m } => {
                 let index = member(m);
                 let Some(epoch) = self.live_epoch(index) else {
@@ -770,16 +894,16 @@ impl<C: Cluster> Simulation<C> {
                 let request = self
                     .heartbeat_of(index, epoch)
                     .with_topology(Some(self.topology.clone()));
-                self.exchange(index, request, true)
+                self.exchange(index, request, true).await
             }
             Operation::InvalidJoin { member: m, kind } => {
                 let topology = invalid_topology(&self.topology, kind);
-                self.join_with_topology(member(m), topology)
+                self.join_with_topology(member(m), topology).await
             }
             Operation::UpgradeTopology { member: m } => {
                 let mut upgraded = self.topology.clone();
                 upgraded.epoch += 1;
-                self.join_with_topology(member(m), upgraded)
+                self.join_with_topology(member(m), upgraded).await
             }
             // Applied by `step`.
             Operation::Resize { .. } | Operation::CreateLateTopic | Operation::DeleteLateTopic => {
@@ -793,7 +917,7 @@ impl<C: Cluster> Simulation<C> {
                 let request = self
                     .heartbeat_of(index, epoch)
                     .with_shutdown_application(true);
-                self.exchange(index, request, true)
+                self.exchange(index, request, true).await
             }
             Operation::StaleEpoch { member: m } => {
                 let index = member(m);
@@ -804,7 +928,7 @@ impl<C: Cluster> Simulation<C> {
                 // A delayed duplicate of an earlier heartbeat: the client no longer waits for its
                 // answer, so if the coordinator accepts it (R24), that answer is lost to it.
                 self.lost_response = true;
-                self.exchange(index, request, false)
+                self.exchange(index, request, false).await
             }
             Operation::BogusTask { member: m } => {
                 let index = member(m);
@@ -822,23 +946,26 @@ impl<C: Cluster> Simulation<C> {
                 let request = self
                     .heartbeat_of(index, epoch)
                     .with_active_tasks(Some(owned));
-                self.exchange(index, request, false)
+                self.exchange(index, request, false).await
             }
         }
     }
 
     /// Liveness: once faults stop, heartbeats of the live members settle the group within
     /// [`SETTLE_ROUNDS`] rounds after the sessions of crashed members expired.
-    pub fn settle(&mut self) -> Result<(), Violation> {
-        let (session_timeout_ms, interval_ms) = self.cluster.timing();
-        let interval_ms = interval_ms.max(1);
+    pub async fn settle(&mut self) -> Result<(), Violation> {
+        let Timing {
+            session_timeout_ms,
+            heartbeat_interval_ms,
+        } = self.timing;
+        let interval_ms = heartbeat_interval_ms.max(1);
         let rounds = (session_timeout_ms / interval_ms) as usize + 1 + SETTLE_ROUNDS;
         self.operation += 1;
         let mut round_events = Vec::new();
         let mut unsettled = String::new();
         for _ in 0..rounds {
             // An interrupted run is not judged (see `execute`); stop waiting for it to settle.
-            if self.cluster.interrupted() {
+            if self.interrupt.is_raised() {
                 return Ok(());
             }
             round_events.clear();
@@ -847,10 +974,10 @@ impl<C: Cluster> Simulation<C> {
                     continue;
                 };
                 let request = self.heartbeat_of(index, epoch);
-                self.exchange(index, request, true)?;
+                self.exchange(index, request, true).await?;
                 round_events.push(self.history.len() - 1);
             }
-            match self.unsettled()? {
+            match self.unsettled().await? {
                 None => return Ok(()),
                 Some(missing) => unsettled = missing,
             }
@@ -860,7 +987,7 @@ impl<C: Cluster> Simulation<C> {
             {
                 return Ok(());
             }
-            self.advance(interval_ms)?;
+            self.advance(interval_ms).await?;
         }
         Err(self.violation(
             (
@@ -872,8 +999,8 @@ impl<C: Cluster> Simulation<C> {
     }
 
     /// None once the group has settled; otherwise what is still missing.
-    fn unsettled(&mut self) -> Result<Option<String>, Violation> {
-        let group = self.describe_group()?;
+    async fn unsettled(&mut self) -> Result<Option<String>, Violation> {
+        let group = self.describe_group().await?;
         let live: Vec<&SimMember> = self.members.iter().filter(|m| m.is_live()).collect();
         if live.is_empty() {
             let settled = group.error_code != 0 || group.group_state == "Empty";
@@ -960,9 +1087,21 @@ pub fn is_of(violation: &Option<Violation>, invariant: &Invariant) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::backend::{block_on, BackendResult, StreamsApi};
+    use crate::transport::TransportError;
+
+    fn simulation_of<B: Backend>(backend: B, setup: Setup) -> Simulation<B> {
+        block_on(Simulation::new(
+            backend,
+            setup,
+            Names::new(""),
+            &RunBounds::default(),
+        ))
+        .unwrap()
+    }
 
     fn simulation() -> Simulation<EmbeddedTarget> {
-        Simulation::new(EmbeddedTarget::default(), Setup::default(), Names::new("")).unwrap()
+        simulation_of(EmbeddedTarget::default(), Setup::default())
     }
 
     #[test]
@@ -977,9 +1116,9 @@ mod tests {
     fn a_quiet_group_settles_with_every_task_owned_once() {
         let mut simulation = simulation();
         for member in 0..MEMBERS as u8 {
-            simulation.step(Operation::Join { member }).unwrap();
+            block_on(simulation.step(Operation::Join { member })).unwrap();
         }
-        simulation.settle().unwrap();
+        block_on(simulation.settle()).unwrap();
         let owned: Vec<usize> = simulation.members.iter().map(|m| m.active.len()).collect();
         assert_eq!(owned, [1, 1, 1, 1]);
     }
@@ -987,11 +1126,11 @@ mod tests {
     #[test]
     fn two_owners_of_one_task_fire_with_both_owners_exchanges() {
         let mut simulation = simulation();
-        simulation.step(Operation::Join { member: 0 }).unwrap();
-        simulation.step(Operation::Join { member: 1 }).unwrap();
+        block_on(simulation.step(Operation::Join { member: 0 })).unwrap();
+        block_on(simulation.step(Operation::Join { member: 1 })).unwrap();
         simulation.members[0].active.insert(("0".to_owned(), 1));
         simulation.members[1].active.insert(("0".to_owned(), 1));
-        let violation = simulation.check_group().unwrap_err();
+        let violation = block_on(simulation.check_group()).unwrap_err();
         assert_eq!(violation.invariant, &oracle::ONE_ACTIVE_OWNER);
         assert_eq!(violation.detail, "task 0_1 owned by m0-0 and m1-0");
         assert_eq!(violation.events, [0, 1]);
@@ -1004,13 +1143,12 @@ mod tests {
     fn a_task_active_and_standby_on_one_process_fires() {
         let mut setup = Setup::default();
         setup.members[1].process = 0;
-        let mut simulation =
-            Simulation::new(EmbeddedTarget::default(), setup, Names::new("")).unwrap();
-        simulation.step(Operation::Join { member: 0 }).unwrap();
-        simulation.step(Operation::Join { member: 1 }).unwrap();
+        let mut simulation = simulation_of(EmbeddedTarget::default(), setup);
+        block_on(simulation.step(Operation::Join { member: 0 })).unwrap();
+        block_on(simulation.step(Operation::Join { member: 1 })).unwrap();
         simulation.members[0].active = BTreeSet::from([("0".to_owned(), 2)]);
         simulation.members[1].standby.insert(("0".to_owned(), 2));
-        let violation = simulation.check_group().unwrap_err();
+        let violation = block_on(simulation.check_group()).unwrap_err();
         assert_eq!(violation.invariant, &oracle::ROLES_APART);
         assert_eq!(
             violation.detail,
@@ -1021,10 +1159,11 @@ mod tests {
     #[test]
     fn a_decreasing_epoch_fires_with_both_answers() {
         let mut simulation = simulation();
-        simulation.step(Operation::Join { member: 0 }).unwrap();
+        block_on(simulation.step(Operation::Join { member: 0 })).unwrap();
         // Pretend the member had been answered a higher epoch than the coordinator knows.
         simulation.last_epoch.insert("m0-0".to_owned(), (9, 0));
-        let Err(Halt::Violation(violation)) = simulation.step(Operation::Heartbeat { member: 0 })
+        let Err(Halt::Violation(violation)) =
+            block_on(simulation.step(Operation::Heartbeat { member: 0 }))
         else {
             panic!("the heartbeat breaks an invariant");
         };
@@ -1036,75 +1175,121 @@ mod tests {
     #[test]
     fn a_group_that_cannot_settle_fires() {
         let mut simulation = simulation();
-        simulation.step(Operation::Join { member: 0 }).unwrap();
+        block_on(simulation.step(Operation::Join { member: 0 })).unwrap();
         // The oracle expects a task the coordinator never heard of.
         simulation.setup.topics[0] += 1;
-        let violation = simulation.settle().unwrap_err();
+        let violation = block_on(simulation.settle()).unwrap_err();
         assert_eq!(violation.invariant, &oracle::SETTLES);
         assert_eq!(violation.events.len(), 1);
     }
 
-    /// The reference, except that heartbeats after the first `answered` go unanswered, and
-    /// creating a topic fails when `topics_refused`.
-    struct Unanswering {
-        inner: EmbeddedTarget,
-        answered: usize,
-        topics_refused: bool,
+    /// What goes wrong with a heartbeat's answer.
+    #[derive(Clone, Copy)]
+    enum Fault {
+        /// No answer comes.
+        Silence,
+        /// The answer loses its last byte.
+        Truncation,
     }
 
-    impl Cluster for Unanswering {
-        fn prepare(&mut self, names: &Names, setup: &Setup) -> Result<(), String> {
-            self.inner.prepare(names, setup)
+    /// The reference, except that heartbeats after the first `intact` meet `fault`, and
+    /// creating `refused_topic` fails.
+    struct Faulty {
+        inner: EmbeddedTarget,
+        intact: usize,
+        fault: Fault,
+        refused_topic: Option<&'static str>,
+    }
+
+    impl Faulty {
+        fn new(intact: usize, fault: Fault) -> Faulty {
+            Faulty {
+                inner: EmbeddedTarget::default(),
+                intact,
+                fault,
+                refused_topic: None,
+            }
         }
-        fn heartbeat(
+    }
+
+    impl Backend for Faulty {
+        async fn call(
             &mut self,
-            request: &StreamsGroupHeartbeatRequest,
-        ) -> Result<StreamsGroupHeartbeatResponse, String> {
-            if self.answered == 0 {
-                return Err("no answer within 15000 ms".to_owned());
+            api: StreamsApi,
+            version: i16,
+            request: &[u8],
+        ) -> BackendResult<Vec<u8>> {
+            let faulty = api == StreamsApi::Heartbeat && self.intact == 0;
+            if api == StreamsApi::Heartbeat {
+                self.intact = self.intact.saturating_sub(1);
             }
-            self.answered -= 1;
-            Cluster::heartbeat(&mut self.inner, request)
-        }
-        fn describe(&mut self, group: &str) -> Result<DescribedGroup, String> {
-            Cluster::describe(&mut self.inner, group)
-        }
-        fn resize(&mut self, topic: &str, partitions: i32) -> Result<(), String> {
-            self.inner.resize(topic, partitions)
-        }
-        fn create_topic(&mut self, topic: &str, partitions: i32) -> Result<(), String> {
-            if self.topics_refused {
-                return Err("CreateTopics answered POLICY_VIOLATION (44)".to_owned());
+            match (faulty, self.fault) {
+                (true, Fault::Silence) => Err(BackendError::Transport(TransportError::Timeout {
+                    address: "h:1".to_owned(),
+                    what: "StreamsGroupHeartbeatRequest v1".to_owned(),
+                    after: Duration::from_millis(15_000),
+                })),
+                (true, Fault::Truncation) => {
+                    let mut answer = self.inner.call(api, version, request).await?;
+                    answer.pop();
+                    Ok(answer)
+                }
+                (false, _) => self.inner.call(api, version, request).await,
             }
-            Cluster::create_topic(&mut self.inner, topic, partitions)
         }
-        fn delete_topic(&mut self, topic: &str) -> Result<(), String> {
-            Cluster::delete_topic(&mut self.inner, topic)
+        async fn create_topics(&mut self, topics: &[(String, i32)]) -> BackendResult<()> {
+            if topics
+                .iter()
+                .any(|(name, _)| Some(name.as_str()) == self.refused_topic)
+            {
+                return Err(BackendError::Refused {
+                    what: "CreateTopics".to_owned(),
+                    error_code: 44,
+                    message: None,
+                });
+            }
+            self.inner.create_topics(topics).await
         }
-        fn advance(&mut self, ms: u64) -> Result<(), String> {
-            self.inner.advance(ms)
+        async fn delete_topics(&mut self, names: &[String]) -> BackendResult<()> {
+            self.inner.delete_topics(names).await
+        }
+        async fn sleep(&mut self, duration: Duration) -> BackendResult<()> {
+            self.inner.sleep(duration).await
         }
         fn now_ms(&self) -> u64 {
-            Cluster::now_ms(&self.inner)
-        }
-        fn timing(&self) -> (u64, u64) {
-            self.inner.timing()
-        }
-        fn finish(&mut self, names: &Names, setup: &Setup) -> Result<(), String> {
-            self.inner.finish(names, setup)
+            self.inner.now_ms()
         }
     }
 
     #[test]
-    fn an_unanswered_heartbeat_fires() {
-        let cluster = Unanswering {
-            inner: EmbeddedTarget::default(),
-            answered: 1,
-            topics_refused: false,
+    fn an_answer_that_does_not_decode_fires_well_formed() {
+        // The set-up's probe join and leave take the first two answers.
+        let backend = Faulty::new(3, Fault::Truncation);
+        let mut simulation = simulation_of(backend, Setup::default());
+        block_on(simulation.step(Operation::Join { member: 0 })).unwrap();
+        let Err(Halt::Violation(violation)) =
+            block_on(simulation.step(Operation::Heartbeat { member: 0 }))
+        else {
+            panic!("the heartbeat breaks an invariant");
         };
-        let mut simulation = Simulation::new(cluster, Setup::default(), Names::new("")).unwrap();
-        simulation.step(Operation::Join { member: 0 }).unwrap();
-        let Err(Halt::Violation(violation)) = simulation.step(Operation::Heartbeat { member: 0 })
+        assert_eq!(violation.invariant, &oracle::WELL_FORMED);
+        assert!(
+            violation.detail.starts_with(
+                "m0-0 got an answer that does not decode: StreamsGroupHeartbeatResponse v1: "
+            ),
+            "{}",
+            violation.detail
+        );
+    }
+
+    #[test]
+    fn an_unanswered_heartbeat_fires() {
+        // The set-up's probe join and leave, then the member's join.
+        let cluster = Faulty::new(3, Fault::Silence);
+        let mut simulation = simulation_of(cluster, Setup::default());
+        block_on(simulation.step(Operation::Join { member: 0 })).unwrap();
+        let Err(Halt::Violation(violation)) =
+            block_on(simulation.step(Operation::Heartbeat { member: 0 }))
         else {
             panic!("the heartbeat breaks an invariant");
         };
@@ -1112,7 +1297,7 @@ mod tests {
         assert!(
             violation
                 .detail
-                .starts_with("m0-0 got no answer: no answer within 15000 ms; request {"),
+                .starts_with("m0-0 got no answer: h:1 did not answer StreamsGroupHeartbeatRequest v1 within 15000 ms; request {"),
             "{}",
             violation.detail
         );
@@ -1120,10 +1305,9 @@ mod tests {
 
     #[test]
     fn a_failed_topic_change_is_an_error_of_the_run_not_a_violation() {
-        let cluster = Unanswering {
-            inner: EmbeddedTarget::default(),
-            answered: usize::MAX,
-            topics_refused: true,
+        let cluster = Faulty {
+            refused_topic: Some("t0"),
+            ..Faulty::new(usize::MAX, Fault::Silence)
         };
         let input = RunInput {
             setup: Setup {
@@ -1133,8 +1317,14 @@ mod tests {
             operations: vec![Operation::Join { member: 0 }, Operation::CreateLateTopic],
         };
         assert_eq!(
-            execute(cluster, Names::new(""), &input).unwrap_err(),
-            "operation 2: creating topic t0: CreateTopics answered POLICY_VIOLATION (44)"
+            block_on(execute(
+                cluster,
+                Names::new(""),
+                &input,
+                &RunBounds::default()
+            ))
+            .unwrap_err(),
+            "operation 2: creating topic t0: CreateTopics failed with error 44 POLICY_VIOLATION"
         );
     }
 
@@ -1142,9 +1332,10 @@ mod tests {
     fn a_coordinator_whose_timer_does_not_advance_fires_instead_of_hanging() {
         let cluster = EmbeddedTarget::default()
             .with_timeouts_fired_by(crate::embedded::tests::forget_timeouts);
-        let mut simulation = Simulation::new(cluster, Setup::default(), Names::new("")).unwrap();
-        simulation.step(Operation::Join { member: 0 }).unwrap();
-        let Err(Halt::Violation(violation)) = simulation.step(Operation::Advance { ms: 8_000 })
+        let mut simulation = simulation_of(cluster, Setup::default());
+        block_on(simulation.step(Operation::Join { member: 0 })).unwrap();
+        let Err(Halt::Violation(violation)) =
+            block_on(simulation.step(Operation::Advance { ms: 8_000 }))
         else {
             panic!("a stalled timer is the coordinator's fault, a violation");
         };
@@ -1158,12 +1349,12 @@ mod tests {
     #[test]
     fn a_restarted_member_joins_with_a_new_id_and_a_fenced_one_with_its_old() {
         let mut simulation = simulation();
-        simulation.step(Operation::Join { member: 0 }).unwrap();
-        simulation.step(Operation::Leave { member: 0 }).unwrap();
-        simulation.step(Operation::Join { member: 0 }).unwrap();
+        block_on(simulation.step(Operation::Join { member: 0 })).unwrap();
+        block_on(simulation.step(Operation::Leave { member: 0 })).unwrap();
+        block_on(simulation.step(Operation::Join { member: 0 })).unwrap();
         assert_eq!(simulation.history[2].member, "m0-1");
         simulation.members[0].forget();
-        simulation.step(Operation::Join { member: 0 }).unwrap();
+        block_on(simulation.step(Operation::Join { member: 0 })).unwrap();
         assert_eq!(simulation.history[3].member, "m0-1");
     }
 
@@ -1171,12 +1362,9 @@ mod tests {
     fn a_static_member_leaves_with_minus_two() {
         let mut setup = Setup::default();
         setup.members[0].static_member = true;
-        let mut simulation =
-            Simulation::new(EmbeddedTarget::default(), setup, Names::new("")).unwrap();
-        simulation.step(Operation::Join { member: 0 }).unwrap();
-        simulation
-            .step(Operation::StaticLeave { member: 0 })
-            .unwrap();
+        let mut simulation = simulation_of(EmbeddedTarget::default(), setup);
+        block_on(simulation.step(Operation::Join { member: 0 })).unwrap();
+        block_on(simulation.step(Operation::StaticLeave { member: 0 })).unwrap();
         let leave = &simulation.history[1];
         assert_eq!(leave.request.member_epoch, -2);
         assert_eq!(leave.request.instance_id.as_deref(), Some("i0"));

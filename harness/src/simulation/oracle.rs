@@ -22,6 +22,10 @@ pub const ANSWERED: Invariant = Invariant {
     name: "always: every request is answered",
     rules: "spec 2",
 };
+pub const WELL_FORMED: Invariant = Invariant {
+    name: "always: answers are well-formed",
+    rules: "spec 2, Kafka's wire format",
+};
 pub const ERROR_CODES: Invariant = Invariant {
     name: "always: error codes come from the RPC's set",
     rules: "spec 2.4",
@@ -72,8 +76,9 @@ pub const DETERMINISTIC: Invariant = Invariant {
 };
 
 /// Every invariant, in report order.
-pub const ALL: [&Invariant; 13] = [
+pub const ALL: [&Invariant; 14] = [
     &ANSWERED,
+    &WELL_FORMED,
     &ERROR_CODES,
     &BARE_ERRORS,
     &MEMBER_ID_ECHOED,

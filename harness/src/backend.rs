@@ -1,0 +1,473 @@
+//! What the harness tests: one trait, [`Backend`], for the reference coordinator in process
+//! ([`EmbeddedTarget`](crate::embedded::EmbeddedTarget)), a broker over TCP
+//! ([`KafkaTarget`](crate::kafka::KafkaTarget)) and any coordinator of your own. Scenarios
+//! (`check`, `doctor`) and campaigns (`fuzz`, `replay`) drive the same trait; a [`Connect`] makes
+//! a fresh instance for each scenario or run.
+//!
+//! # The protocol under test is bytes
+//!
+//! A backend answers StreamsGroupHeartbeat (api key 88) and StreamsGroupDescribe (89) as bytes:
+//! [`Backend::call`] takes a request body at a version and gives back the response body. The
+//! harness encodes every request, decodes every answer strictly and records the exchange
+//! ([`Exchange`]) once, in [`BackendExt`], for every backend alike. So a coordinator of your own
+//! is graded on what it would put on the wire, an answer that does not decode is a finding
+//! ([`BackendError::Malformed`]; the campaign's "answers are well-formed"), and failure reports
+//! show the bytes field by field. A coordinator written against typed messages decodes the
+//! request and encodes its answer with [`streamspec_protocol::WireMessage`] (see
+//! `EmbeddedTarget`'s implementation), three lines.
+//!
+//! # Everything else is set-up, and optional
+//!
+//! Topics, configs, ACLs and time are what scenarios and campaigns arrange around the protocol.
+//! A backend must create and delete topics and let time pass; every other operation has a
+//! default that says [`BackendError::Unsupported`] (or, for reads, that nothing is known), and a
+//! scenario that needs it is skipped with that reason, as when a broker lacks a config. So a
+//! minimal backend implements [`Backend::call`], [`Backend::create_topics`],
+//! [`Backend::delete_topics`], [`Backend::sleep`] and [`Backend::now_ms`].
+//!
+//! # Async, not `Send`, not `dyn`
+//!
+//! The methods are `async fn`: a broker's answers take real time, while an in-process backend's
+//! futures are ready at once. The harness is generic over `B: Backend` and runs each scenario
+//! and each campaign run on one thread (scenarios on a `LocalSet`, campaign runs on a
+//! current-thread runtime per worker), so neither the futures nor the backend need be `Send`.
+//! The entry points [`check`](crate::check()) and [`fuzz`](crate::fuzz()) own their runtimes: call
+//! them from ordinary (non-async) code, e.g. a `#[test]`.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::time::Duration;
+
+use streamspec_protocol::access::{Operation, Resource};
+use streamspec_protocol::kafka::streams_group_heartbeat_request::{Subtopology, Topology};
+use streamspec_protocol::kafka::{
+    StreamsGroupDescribeRequest, StreamsGroupDescribeResponse, StreamsGroupHeartbeatRequest,
+    StreamsGroupHeartbeatResponse,
+};
+use streamspec_protocol::{DecodeError, WireMessage};
+
+use crate::embedded::TimerStalled;
+use crate::transport::{write_refusal, Exchange, Loss, TransportError};
+
+/// The two RPCs under test.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StreamsApi {
+    /// StreamsGroupHeartbeat, api key 88.
+    Heartbeat,
+    /// StreamsGroupDescribe, api key 89.
+    Describe,
+}
+
+impl StreamsApi {
+    pub fn api_key(self) -> i16 {
+        match self {
+            StreamsApi::Heartbeat => StreamsGroupHeartbeatRequest::API_KEY,
+            StreamsApi::Describe => StreamsGroupDescribeRequest::API_KEY,
+        }
+    }
+}
+
+/// Why a backend could not do what the harness asked, typed by who is at fault.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum BackendError {
+    /// No usable answer: the target stopped answering, the connection was lost, a frame could
+    /// not be read ([`TransportError::loss`] says which).
+    Transport(TransportError),
+    /// An answer to api key 88 or 89 whose bytes do not decode: the coordinator's fault.
+    Malformed { what: String, source: DecodeError },
+    /// A set-up request was refused with an error code (CreateTopics, IncrementalAlterConfigs,
+    /// CreateAcls, ...).
+    Refused {
+        what: String,
+        error_code: i16,
+        message: Option<String>,
+    },
+    /// The coordinator's timer does not advance, so time cannot pass in process.
+    TimerStalled(TimerStalled),
+    /// The backend cannot do this at all; a scenario that needs it is skipped, saying so.
+    Unsupported { operation: String },
+}
+
+impl BackendError {
+    /// A backend's way to say it cannot do `operation` (e.g. "deny ACLs").
+    pub fn unsupported(operation: impl Into<String>) -> BackendError {
+        BackendError::Unsupported {
+            operation: operation.into(),
+        }
+    }
+
+    /// Whether the target gave no answer the harness can use, and how (for the circuit breaker
+    /// of `check`); `None` when it answered, rightly or not.
+    pub fn loss(&self) -> Option<Loss> {
+        match self {
+            BackendError::Transport(error) => error.loss(),
+            BackendError::Malformed { .. }
+            | BackendError::Refused { .. }
+            | BackendError::TimerStalled(_)
+            | BackendError::Unsupported { .. } => None,
+        }
+    }
+}
+
+impl fmt::Display for BackendError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BackendError::Transport(error) => error.fmt(f),
+            BackendError::Malformed { what, source } => write!(f, "{what}: {source}"),
+            BackendError::Refused {
+                what,
+                error_code,
+                message,
+            } => write_refusal(f, what, *error_code, message.as_deref()),
+            BackendError::TimerStalled(stalled) => stalled.fmt(f),
+            BackendError::Unsupported { operation } => {
+                write!(f, "the target cannot {operation}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for BackendError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            BackendError::Transport(error) => Some(error),
+            BackendError::Malformed { source, .. } => Some(source),
+            BackendError::TimerStalled(stalled) => Some(stalled),
+            BackendError::Refused { .. } | BackendError::Unsupported { .. } => None,
+        }
+    }
+}
+
+impl From<TransportError> for BackendError {
+    fn from(error: TransportError) -> Self {
+        match error {
+            TransportError::Broker {
+                what,
+                error_code,
+                message,
+            } => BackendError::Refused {
+                what,
+                error_code,
+                message,
+            },
+            other => BackendError::Transport(other),
+        }
+    }
+}
+
+impl From<TimerStalled> for BackendError {
+    fn from(stalled: TimerStalled) -> Self {
+        BackendError::TimerStalled(stalled)
+    }
+}
+
+pub type BackendResult<T> = Result<T, BackendError>;
+
+/// A coordinator under test, as one scenario or one campaign run sees it. See the
+/// [module documentation](self) for the design; [`BackendExt`] adds the typed calls.
+#[allow(async_fn_in_trait)] // generic use only; see "Async, not `Send`" above
+pub trait Backend {
+    /// The StreamsGroupHeartbeat version used unless a scenario step names one.
+    fn heartbeat_version(&self) -> i16 {
+        1
+    }
+
+    /// The StreamsGroupDescribe version used unless a scenario step names one.
+    fn describe_version(&self) -> i16 {
+        1
+    }
+
+    /// Answers a request of `api` at `version`: `request` is the body without size prefix or
+    /// header, and so is the answer.
+    async fn call(
+        &mut self,
+        api: StreamsApi,
+        version: i16,
+        request: &[u8],
+    ) -> BackendResult<Vec<u8>>;
+
+    /// Creates `topics` (name, partitions) and returns once the cluster's metadata shows them;
+    /// topics that exist already are no error. (The harness then waits until the coordinator
+    /// sees them: [`create_topics_and_wait`].)
+    async fn create_topics(&mut self, topics: &[(String, i32)]) -> BackendResult<()>;
+
+    /// Deletes topics and returns once the cluster's metadata no longer shows them; topics that
+    /// are gone already are no error.
+    async fn delete_topics(&mut self, names: &[String]) -> BackendResult<()>;
+
+    /// Grows `topic` to `partitions` partitions and returns once the metadata shows them. A
+    /// campaign without it leaves its topics as they were created.
+    async fn create_partitions(&mut self, topic: &str, partitions: i32) -> BackendResult<()> {
+        let _ = (topic, partitions);
+        Err(BackendError::unsupported("grow topics"))
+    }
+
+    /// Lets `duration` pass: real time for a broker, virtual time in process, where a
+    /// coordinator whose timer does not advance is [`BackendError::TimerStalled`], not a hang.
+    async fn sleep(&mut self, duration: Duration) -> BackendResult<()>;
+
+    /// Milliseconds since the backend was opened, on the clock [`Backend::sleep`] moves.
+    fn now_ms(&self) -> u64;
+
+    /// Broker-level configs by Kafka's names (`group.streams.max.size`,
+    /// `authorizer.class.name`, ...), in the order of `names`; `None` for what it does not
+    /// report. Scenarios that require a config the backend does not report are skipped.
+    async fn broker_configs(&mut self, names: &[String]) -> BackendResult<Vec<Option<String>>> {
+        Ok(vec![None; names.len()])
+    }
+
+    /// The names of the group-level configs the backend knows (`streams.*`).
+    async fn group_config_names(&mut self, group_id: &str) -> BackendResult<Vec<String>> {
+        let _ = group_id;
+        Err(BackendError::unsupported("list group configs"))
+    }
+
+    /// The values of group-level configs of `group_id`, in the order of `names`.
+    async fn group_configs(
+        &mut self,
+        group_id: &str,
+        names: &[String],
+    ) -> BackendResult<Vec<Option<String>>> {
+        let _ = (group_id, names);
+        Err(BackendError::unsupported("read group configs"))
+    }
+
+    /// Sets group-level configs of `group_id`; a refused value is [`BackendError::Refused`].
+    async fn set_group_configs(
+        &mut self,
+        group_id: &str,
+        configs: &[(String, String)],
+    ) -> BackendResult<()> {
+        let _ = (group_id, configs);
+        Err(BackendError::unsupported("set group configs"))
+    }
+
+    /// Takes group-level configs back to their defaults. By default nothing: a backend that
+    /// goes away after the scenario keeps none.
+    async fn delete_group_configs(
+        &mut self,
+        group_id: &str,
+        names: &[String],
+    ) -> BackendResult<()> {
+        let _ = (group_id, names);
+        Ok(())
+    }
+
+    /// Makes `group_id` a consumer group, with one consumer subscribed to `topics` (R19).
+    async fn create_consumer_group(
+        &mut self,
+        group_id: &str,
+        topics: &[String],
+    ) -> BackendResult<()> {
+        let _ = (group_id, topics);
+        Err(BackendError::unsupported("make consumer groups"))
+    }
+
+    /// Denies `operation` on `resource` to every client, allowing everything else on it.
+    async fn deny(&mut self, operation: Operation, resource: &Resource) -> BackendResult<()> {
+        let _ = (operation, resource);
+        Err(BackendError::unsupported("deny ACLs"))
+    }
+
+    /// Takes away every ACL on `resource`. By default nothing, as nothing was denied.
+    async fn remove_acls(&mut self, resource: &Resource) -> BackendResult<()> {
+        let _ = resource;
+        Ok(())
+    }
+}
+
+/// Makes fresh backends: one per scenario of `check`, one per run of `fuzz`. Shared by the
+/// scenarios and runs in flight (`Sync` where a campaign runs groups on several threads).
+#[allow(async_fn_in_trait)] // generic use only, as for `Backend`
+pub trait Connect {
+    type Backend: Backend;
+
+    /// A backend for a scenario or run whose group is `group_id`. `broker_configs` are the
+    /// broker configs the scenario requires (Kafka's names): an in-process backend can start as
+    /// a broker configured so would; one that cannot reports its own in
+    /// [`Backend::broker_configs`] and the scenario is skipped.
+    async fn open(
+        &self,
+        group_id: &str,
+        broker_configs: &BTreeMap<String, String>,
+    ) -> BackendResult<Self::Backend>;
+
+    /// The target's name in reports and divergence files: `embedded`, HOST:PORT, or yours.
+    fn name(&self) -> String;
+
+    /// Whether every backend opened is a view of one shared coordinator (a broker), so that
+    /// runs need names of their own and may run several at once; `false` when every open gives
+    /// a fresh coordinator (in process).
+    fn shares_state(&self) -> bool {
+        false
+    }
+
+    /// Flags besides `--target` that a command reproducing a run needs (e.g. a replication
+    /// factor).
+    fn flags(&self) -> String {
+        String::new()
+    }
+}
+
+/// The typed calls every backend gets: encode, [`Backend::call`], decode strictly, and keep the
+/// exchange as bytes.
+#[allow(async_fn_in_trait)]
+pub trait BackendExt: Backend {
+    async fn heartbeat(
+        &mut self,
+        version: i16,
+        request: &StreamsGroupHeartbeatRequest,
+    ) -> BackendResult<(StreamsGroupHeartbeatResponse, Exchange)> {
+        exchange(self, StreamsApi::Heartbeat, version, request).await
+    }
+
+    async fn describe(
+        &mut self,
+        version: i16,
+        request: &StreamsGroupDescribeRequest,
+    ) -> BackendResult<(StreamsGroupDescribeResponse, Exchange)> {
+        exchange(self, StreamsApi::Describe, version, request).await
+    }
+}
+
+impl<B: Backend + ?Sized> BackendExt for B {}
+
+async fn exchange<B: Backend + ?Sized, Q: WireMessage, P: WireMessage>(
+    backend: &mut B,
+    api: StreamsApi,
+    version: i16,
+    request: &Q,
+) -> BackendResult<(P, Exchange)> {
+    let request_bytes = request
+        .encode_to_vec(version)
+        .unwrap_or_else(|error| panic!("{} v{version} does not encode: {error}", Q::NAME));
+    let response_bytes = backend.call(api, version, &request_bytes).await?;
+    let response =
+        P::decode_exact(&response_bytes, version).map_err(|source| BackendError::Malformed {
+            what: format!("{} v{version}", P::NAME),
+            source,
+        })?;
+    let exchange = Exchange {
+        request_kind: Q::KIND,
+        response_kind: P::KIND,
+        version,
+        request: request_bytes,
+        response: response_bytes,
+    };
+    Ok((response, exchange))
+}
+
+thread_local! {
+    /// The runtime [`block_on`] drives futures on, one per thread, made at first use.
+    static RUNTIME: tokio::runtime::Runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a tokio runtime");
+}
+
+/// Runs `future` to its end on this thread's runtime: how the harness's synchronous callers
+/// (campaign workers, proptest, fuzz targets) drive a backend. Must not be called from inside an
+/// async context.
+pub fn block_on<F: std::future::Future>(future: F) -> F::Output {
+    RUNTIME.with(|runtime| runtime.block_on(future))
+}
+
+/// As [`block_on`], with `spawn_local` available to `future`.
+pub fn block_on_local<F: std::future::Future>(future: F) -> F::Output {
+    RUNTIME.with(|runtime| tokio::task::LocalSet::new().block_on(runtime, future))
+}
+
+/// The status a join gets while its source topics are not (yet) visible to the coordinator.
+const MISSING_SOURCE_TOPICS: i8 = 1;
+/// How often a wait for the coordinator's view looks again.
+const PROBE_EVERY: Duration = Duration::from_millis(50);
+
+/// Creates `topics` and waits, within `deadline` of the backend's time, until the coordinator
+/// sees them: its view of the cluster may lag the metadata, and a join in that window is told
+/// the source topics are missing, which shifts every epoch after it. Probes with a throwaway
+/// member of `probe_group` (which must be fresh: a group that knew a topic keeps its view of it).
+pub async fn create_topics_and_wait<B: Backend>(
+    backend: &mut B,
+    topics: &[(String, i32)],
+    probe_group: &str,
+    deadline: Duration,
+) -> BackendResult<()> {
+    if topics.is_empty() {
+        return Ok(());
+    }
+    backend.create_topics(topics).await?;
+    let names: Vec<String> = topics.iter().map(|(name, _)| name.clone()).collect();
+    await_coordinator_view(backend, probe_group, &names, true, deadline).await
+}
+
+/// Deletes `names` and waits, as [`create_topics_and_wait`] does, until the coordinator sees
+/// them missing.
+pub async fn delete_topics_and_wait<B: Backend>(
+    backend: &mut B,
+    names: &[String],
+    probe_group: &str,
+    deadline: Duration,
+) -> BackendResult<()> {
+    backend.delete_topics(names).await?;
+    await_coordinator_view(backend, probe_group, names, false, deadline).await
+}
+
+/// Waits until a join of `probe_group` that reads `topics` is told they are `present` (or
+/// missing), and has the probe member leave.
+async fn await_coordinator_view<B: Backend>(
+    backend: &mut B,
+    probe_group: &str,
+    topics: &[String],
+    present: bool,
+    deadline: Duration,
+) -> BackendResult<()> {
+    if topics.is_empty() {
+        return Ok(());
+    }
+    let topology = Topology::default().with_subtopologies(vec![Subtopology::default()
+        .with_subtopology_id("0")
+        .with_source_topics(topics.to_vec())]);
+    let join = StreamsGroupHeartbeatRequest::default()
+        .with_group_id(probe_group)
+        .with_member_id("streamspec-probe")
+        .with_rebalance_timeout_ms(1_000)
+        .with_topology(Some(topology))
+        .with_active_tasks(Some(vec![]))
+        .with_standby_tasks(Some(vec![]))
+        .with_warmup_tasks(Some(vec![]))
+        .with_process_id(Some("streamspec-probe".into()));
+    let version = backend.heartbeat_version();
+    let started_ms = backend.now_ms();
+    loop {
+        let (response, _) = backend.heartbeat(version, &join).await?;
+        let missing = response
+            .status
+            .iter()
+            .flatten()
+            .any(|status| status.status_code == MISSING_SOURCE_TOPICS);
+        if response.error_code == 0 && missing != present {
+            let leave = join
+                .clone()
+                .with_member_epoch(-1)
+                .with_topology(None)
+                .with_active_tasks(None)
+                .with_standby_tasks(None)
+                .with_warmup_tasks(None);
+            backend.heartbeat(version, &leave).await?;
+            return Ok(());
+        }
+        // The backend's own clock bounds the wait, so that a virtual one cannot spin forever.
+        if backend.now_ms().saturating_sub(started_ms) > deadline.as_millis() as u64 {
+            return Err(BackendError::Transport(TransportError::Timeout {
+                address: "the coordinator".to_owned(),
+                what: format!(
+                    "a join that sees the topics {topics:?} {}",
+                    if present { "created" } else { "deleted" }
+                ),
+                after: deadline,
+            }));
+        }
+        backend.sleep(PROBE_EVERY).await?;
+    }
+}
