@@ -22,6 +22,7 @@ use streamspec_protocol::kafka::streams_group_heartbeat_request::{
     CopartitionGroup, Endpoint, KeyValue, Subtopology, TaskIds, TopicInfo, Topology,
 };
 use streamspec_protocol::kafka::{StreamsGroupHeartbeatRequest, StreamsGroupHeartbeatResponse};
+use streamspec_protocol::rng::{sub_seed, SplitMix64};
 
 use crate::embedded::EmbeddedTarget;
 use cluster::Cluster;
@@ -933,21 +934,10 @@ pub fn fuzz_coordinator_ops(data: &[u8]) {
     }
 }
 
-/// The bytes of run `run` of a campaign seeded with `root_seed`: SplitMix64, pinned so that a
-/// seed means the same runs everywhere.
+/// The bytes of run `run` of a campaign seeded with `root_seed`: SplitMix64
+/// ([`streamspec_protocol::rng`]), pinned so that a seed means the same runs everywhere.
 pub fn run_bytes(root_seed: u64, run: u64, length: usize) -> Vec<u8> {
-    let mut state = root_seed ^ run.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    let mut next = || {
-        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    };
-    (0..length.div_ceil(8))
-        .flat_map(|_| next().to_le_bytes())
-        .take(length)
-        .collect()
+    SplitMix64::new(sub_seed(root_seed, run)).bytes(length)
 }
 
 /// Whether `violation` is of `invariant`.
