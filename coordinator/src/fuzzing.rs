@@ -12,8 +12,9 @@ use streamspec_protocol::kafka::streams_group_heartbeat_request::{
 use crate::assignor::{AssignmentInput, MemberSpec, StickyAssignor, TaskAssignor};
 use crate::tasks::{TaskSets, Tasks};
 use crate::topology::{configure, is_unbuildable, topics_of, ConfiguredTopology};
-use crate::{
-    ClusterMetadata, STATUS_INCORRECTLY_PARTITIONED_TOPICS, STATUS_MISSING_INTERNAL_TOPICS,
+use crate::ClusterMetadata;
+use streamspec_protocol::codes::{
+    STATUS_INCORRECTLY_PARTITIONED_TOPICS, STATUS_MISSING_INTERNAL_TOPICS,
     STATUS_MISSING_SOURCE_TOPICS,
 };
 

@@ -14,6 +14,7 @@ use crate::java_order::{hash_map_order, Insertion};
 use crate::tasks::{self, TaskSets, Tasks};
 use crate::topology::{self, ConfiguredTopology};
 use crate::*;
+use streamspec_protocol::codes::*;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum MemberState {
@@ -151,23 +152,23 @@ impl Group {
     /// Group state, as describe reports it (spec 4.2).
     pub fn state(&self) -> &'static str {
         if self.members.is_empty() {
-            "Empty"
+            GROUP_STATE_EMPTY
         } else if self.topology.as_ref().map(|t| t.epoch) != Some(self.validated_topology_epoch)
             || !self.is_ready()
         {
             // Spec 5.5: also when a topology that was ready stops being so (a source topic
             // deleted).
-            "NotReady"
+            GROUP_STATE_NOT_READY
         } else if self.epoch > self.assignment_epoch {
-            "Assigning"
+            GROUP_STATE_ASSIGNING
         } else if self
             .members
             .values()
             .any(|m| m.state != MemberState::Stable || m.epoch != self.assignment_epoch)
         {
-            "Reconciling"
+            GROUP_STATE_RECONCILING
         } else {
-            "Stable"
+            GROUP_STATE_STABLE
         }
     }
 

@@ -31,26 +31,10 @@ use streamspec_protocol::kafka::streams_group_describe_response::DescribedGroup;
 use streamspec_protocol::kafka::streams_group_heartbeat_response::Status;
 pub use topology::TopicToCreate;
 
-pub const STATUS_STALE_TOPOLOGY: i8 = 0;
-pub const STATUS_MISSING_SOURCE_TOPICS: i8 = 1;
-pub const STATUS_INCORRECTLY_PARTITIONED_TOPICS: i8 = 2;
-pub const STATUS_MISSING_INTERNAL_TOPICS: i8 = 3;
-pub const STATUS_SHUTDOWN_APPLICATION: i8 = 4;
-pub const STATUS_ASSIGNMENT_DELAYED: i8 = 5;
-pub const STATUS_MISSING_CLIENT_TAGS: i8 = 6;
-
-pub const ERROR_UNKNOWN_SERVER_ERROR: i16 = -1;
-pub const ERROR_INVALID_GROUP_ID: i16 = 24;
-pub const ERROR_TOPIC_AUTHORIZATION_FAILED: i16 = 29;
-pub const ERROR_GROUP_AUTHORIZATION_FAILED: i16 = 30;
-pub const ERROR_UNKNOWN_MEMBER_ID: i16 = 25;
-pub const ERROR_INVALID_REQUEST: i16 = 42;
-pub const ERROR_GROUP_ID_NOT_FOUND: i16 = 69;
-pub const ERROR_GROUP_MAX_SIZE_REACHED: i16 = 81;
-pub const ERROR_FENCED_INSTANCE_ID: i16 = 82;
-pub const ERROR_FENCED_MEMBER_EPOCH: i16 = 110;
-pub const ERROR_UNRELEASED_INSTANCE_ID: i16 = 111;
-pub const ERROR_STREAMS_INVALID_TOPOLOGY: i16 = 130;
+use streamspec_protocol::codes::{
+    ERROR_GROUP_AUTHORIZATION_FAILED, ERROR_GROUP_ID_NOT_FOUND, ERROR_INVALID_REQUEST,
+    ERROR_TOPIC_AUTHORIZATION_FAILED, ERROR_UNKNOWN_SERVER_ERROR, STATUS_MISSING_INTERNAL_TOPICS,
+};
 
 /// Group settings, with Apache Kafka's defaults.
 #[derive(Debug, Clone, PartialEq, Eq)]

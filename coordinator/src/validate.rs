@@ -6,7 +6,10 @@ use streamspec_protocol::kafka::StreamsGroupHeartbeatRequest;
 
 use crate::access::{Operation, Permissions};
 use crate::topology;
-use crate::{ErrorAnswer, ERROR_STREAMS_INVALID_TOPOLOGY, ERROR_TOPIC_AUTHORIZATION_FAILED};
+use crate::ErrorAnswer;
+use streamspec_protocol::codes::{
+    ERROR_STREAMS_INVALID_TOPOLOGY, ERROR_TOPIC_AUTHORIZATION_FAILED,
+};
 
 /// Kafka's own topics, which a Streams topology may not use (R16).
 const INTERNAL_TOPICS: [&str; 3] = [
