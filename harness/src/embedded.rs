@@ -6,6 +6,7 @@ use streamspec_coordinator::access::{Operation, Resource};
 use streamspec_coordinator::{
     ClusterMetadata, Coordinator, CoordinatorConfig, Effect, RequestContext,
 };
+use streamspec_protocol::codes::{ERROR_INVALID_CONFIG, ERROR_SECURITY_DISABLED};
 use streamspec_protocol::kafka::{
     StreamsGroupDescribeRequest, StreamsGroupDescribeResponse, StreamsGroupHeartbeatRequest,
     StreamsGroupHeartbeatResponse,
@@ -29,8 +30,6 @@ pub fn test_config() -> CoordinatorConfig {
 
 /// The authorizer of a broker that enforces ACLs (`authorizer.class.name`).
 pub const STANDARD_AUTHORIZER: &str = "org.apache.kafka.metadata.authorizer.StandardAuthorizer";
-/// Kafka's error code for ACL requests to a broker without an authorizer.
-const SECURITY_DISABLED: i16 = 54;
 
 #[derive(Debug)]
 pub struct EmbeddedTarget {
@@ -165,8 +164,7 @@ impl EmbeddedTarget {
             .set_group_configs(group_id, &configs)
             .map_err(|message| TransportError::Broker {
                 what: "setting group configs".to_owned(),
-                // Kafka's INVALID_CONFIG.
-                error_code: 40,
+                error_code: ERROR_INVALID_CONFIG,
                 message: Some(message),
             })
     }
@@ -177,7 +175,7 @@ impl EmbeddedTarget {
         if !self.authorizer {
             return Err(TransportError::Broker {
                 what: format!("denying {operation:?} on {resource:?}"),
-                error_code: SECURITY_DISABLED,
+                error_code: ERROR_SECURITY_DISABLED,
                 message: Some("No Authorizer is configured.".to_owned()),
             });
         }

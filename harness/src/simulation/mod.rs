@@ -17,6 +17,10 @@ use std::hash::{Hash, Hasher};
 
 use arbitrary::{Arbitrary, Unstructured};
 use serde::{Deserialize, Serialize};
+use streamspec_protocol::codes::{
+    ERROR_FENCED_MEMBER_EPOCH, ERROR_UNKNOWN_MEMBER_ID, ERROR_UNKNOWN_SERVER_ERROR,
+    GROUP_STATE_EMPTY, GROUP_STATE_NOT_READY, GROUP_STATE_STABLE,
+};
 use streamspec_protocol::kafka::streams_group_describe_response::DescribedGroup;
 use streamspec_protocol::kafka::streams_group_heartbeat_request::{
     CopartitionGroup, Endpoint, KeyValue, Subtopology, TaskIds, TopicInfo, Topology,
@@ -276,7 +280,12 @@ impl SimMember {
     /// What a correct client does with an answer: a fenced or unknown member forgets everything
     /// and will rejoin; new task lists replace what it owns (it stops revoked tasks at once).
     fn apply(&mut self, response: &StreamsGroupHeartbeatResponse, left: bool) {
-        if left || matches!(response.error_code, 25 | 110) {
+        if left
+            || matches!(
+                response.error_code,
+                ERROR_UNKNOWN_MEMBER_ID | ERROR_FENCED_MEMBER_EPOCH
+            )
+        {
             self.forget();
             return;
         }
@@ -499,7 +508,7 @@ impl<C: Cluster> Simulation<C> {
             .topology
             .as_ref()
             .is_none_or(|t| *t == self.topology);
-        if response.error_code == -1
+        if response.error_code == ERROR_UNKNOWN_SERVER_ERROR
             && valid_request
             && self.is_source_topic_missing()
             && self.has_endpoints()
@@ -524,7 +533,11 @@ impl<C: Cluster> Simulation<C> {
             self.last_epoch
                 .insert(member.clone(), (response.member_epoch, this));
         }
-        if matches!(response.error_code, 25 | 110) || leaving {
+        if matches!(
+            response.error_code,
+            ERROR_UNKNOWN_MEMBER_ID | ERROR_FENCED_MEMBER_EPOCH
+        ) || leaving
+        {
             // No longer a member: its epoch starts over when it rejoins.
             self.last_epoch.remove(&member);
         }
@@ -877,7 +890,7 @@ impl<C: Cluster> Simulation<C> {
         let group = self.describe_group()?;
         let live: Vec<&SimMember> = self.members.iter().filter(|m| m.is_live()).collect();
         if live.is_empty() {
-            let settled = group.error_code != 0 || group.group_state == "Empty";
+            let settled = group.error_code != 0 || group.group_state == GROUP_STATE_EMPTY;
             return Ok((!settled)
                 .then(|| format!("no live member, yet the group is {}", group.group_state)));
         }
@@ -888,7 +901,7 @@ impl<C: Cluster> Simulation<C> {
             .flat_map(|t| t.partitions.iter().map(|p| (t.subtopology_id.clone(), *p)))
             .collect();
         if !self.is_ready() {
-            let settled = group.group_state == "NotReady" && assigned.is_empty();
+            let settled = group.group_state == GROUP_STATE_NOT_READY && assigned.is_empty();
             return Ok((!settled).then(|| {
                 format!(
                     "the topology cannot be ready, yet the group is {} with {} tasks assigned",
@@ -905,7 +918,7 @@ impl<C: Cluster> Simulation<C> {
             .sum();
         let distinct: BTreeSet<&(String, i32)> = assigned.iter().collect();
         let known: usize = live.iter().map(|m| m.active.len()).sum();
-        let settled = group.group_state == "Stable"
+        let settled = group.group_state == GROUP_STATE_STABLE
             && assigned.len() == expected
             && distinct.len() == expected
             && (self.lost_response || known == expected);
