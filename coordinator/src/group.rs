@@ -425,15 +425,6 @@ fn validate_owned(owned: &TaskSets, configured: &ConfiguredTopology) -> Result<(
     Ok(())
 }
 
-fn fenced(kind: &str, request_epoch: i32, member_epoch: i32) -> ErrorAnswer {
-    ErrorAnswer::new(
-        ERROR_FENCED_MEMBER_EPOCH,
-        format!(
-            "The streams group member has a {kind} member epoch ({request_epoch}) than the one known by the group coordinator ({member_epoch}). The member must abandon all its partitions and rejoin."
-        ),
-    )
-}
-
 /// R23, R24: the request's epoch against the stored one (spec 3.4).
 fn check_epoch(
     member: &Member,
@@ -441,14 +432,22 @@ fn check_epoch(
     owned: Option<&TaskSets>,
 ) -> Result<(), ErrorAnswer> {
     if request_epoch > member.epoch {
-        return Err(fenced("greater", request_epoch, member.epoch));
+        return Err(ErrorAnswer::fenced_member_epoch(
+            "greater",
+            request_epoch,
+            member.epoch,
+        ));
     }
     if request_epoch < member.epoch {
         // A lost response is tolerated: the previous epoch, with owned tasks it was assigned.
         let tolerated = request_epoch == member.previous_epoch
             && owned.is_some_and(|owned| owned.minus(&member.assigned).is_empty());
         if !tolerated {
-            return Err(fenced("smaller", request_epoch, member.epoch));
+            return Err(ErrorAnswer::fenced_member_epoch(
+                "smaller",
+                request_epoch,
+                member.epoch,
+            ));
         }
     }
     Ok(())
@@ -464,37 +463,18 @@ fn check_instance(
     };
     let holder = group.static_member(instance);
     match (request.member_epoch, holder) {
-        (0, Some(holder)) if holder.epoch != -2 => Err(ErrorAnswer::new(
-            ERROR_UNRELEASED_INSTANCE_ID,
-            format!(
-                "Static member {} with instance id {instance} cannot join the group because the instance id is owned by {} member.",
-                request.member_id, holder.id
-            ),
+        (0, Some(holder)) if holder.epoch != -2 => Err(ErrorAnswer::unreleased_instance_id(
+            &request.member_id,
+            instance,
+            &holder.id,
         )),
         (0, _) => Ok(()),
-        (_, None) => Err(ErrorAnswer::new(
-            ERROR_UNKNOWN_MEMBER_ID,
-            format!("Instance id {instance} is unknown."),
-        )),
-        (_, Some(holder)) if holder.id != request.member_id => Err(ErrorAnswer::new(
-            ERROR_FENCED_INSTANCE_ID,
-            format!(
-                "Static member {} with instance id {instance} was fenced by member {}.",
-                request.member_id, holder.id
-            ),
-        )),
+        (_, None) => Err(ErrorAnswer::unknown_instance_id(instance)),
+        (_, Some(holder)) if holder.id != request.member_id => Err(
+            ErrorAnswer::fenced_instance_id(&request.member_id, instance, &holder.id),
+        ),
         _ => Ok(()),
     }
-}
-
-fn unknown_member(request: &StreamsGroupHeartbeatRequest) -> ErrorAnswer {
-    ErrorAnswer::new(
-        ERROR_UNKNOWN_MEMBER_ID,
-        format!(
-            "Member {} is not a member of group {}.",
-            request.member_id, request.group_id
-        ),
-    )
 }
 
 /// Handles a heartbeat that passed validation.
@@ -528,10 +508,7 @@ pub(crate) fn heartbeat(
             groups.insert(group.id.clone(), group);
             Ok(answer)
         }
-        None => Err(ErrorAnswer::new(
-            ERROR_GROUP_ID_NOT_FOUND,
-            format!("Streams group {} not found.", request.group_id), // R20
-        )),
+        None => Err(ErrorAnswer::streams_group_not_found(&request.group_id)), // R20
     }
 }
 
@@ -619,18 +596,12 @@ impl Heartbeat<'_> {
                         Some(previous.id.clone()),
                     ),
                     None if group.members.len() >= self.config.max_size => {
-                        return Err(ErrorAnswer::new(
-                            ERROR_GROUP_MAX_SIZE_REACHED,
-                            format!(
-                                "The streams group has reached its maximum capacity of {} members.",
-                                self.config.max_size
-                            ),
-                        ))
+                        return Err(ErrorAnswer::group_max_size_reached(self.config.max_size))
                     }
                     None => (Member::new(&request.member_id), None),
                 }
             }
-            None => return Err(unknown_member(request)),
+            None => return Err(ErrorAnswer::unknown_member(request)),
         };
         if request
             .topology
@@ -955,14 +926,11 @@ fn leave(
     request: &StreamsGroupHeartbeatRequest,
 ) -> Result<(StreamsGroupHeartbeatResponse, Vec<Effect>), ErrorAnswer> {
     let Some(group) = groups.get_mut(&request.group_id) else {
-        return Err(ErrorAnswer::new(
-            ERROR_GROUP_ID_NOT_FOUND,
-            format!("Group {} not found.", request.group_id),
-        ));
+        return Err(ErrorAnswer::group_not_found(&request.group_id));
     };
     check_instance(group, request)?;
     if !group.members.contains_key(&request.member_id) {
-        return Err(unknown_member(request));
+        return Err(ErrorAnswer::unknown_member(request));
     }
     if request.shutdown_application && group.shutdown_requested_by.is_none() {
         group.shutdown_requested_by = Some(request.member_id.clone()); // R45
@@ -1012,14 +980,11 @@ pub(crate) fn describe(
     group_id: &str,
     request: &StreamsGroupDescribeRequest,
 ) -> describe::DescribedGroup {
-    let entry = describe::DescribedGroup::default().with_group_id(group_id);
     if group_id.is_empty() {
-        return entry.with_error_code(ERROR_INVALID_GROUP_ID);
+        return ErrorAnswer::invalid_group_id().described(group_id);
     }
     let Some(group) = group else {
-        return entry
-            .with_error_code(ERROR_GROUP_ID_NOT_FOUND)
-            .with_error_message(Some(format!("Group {group_id} not found.")));
+        return ErrorAnswer::group_not_found(group_id).described(group_id);
     };
     let topology = group.topology.as_ref().map(|topology| {
         // The configured topology when ready, else the topology as members sent it (spec 10).
@@ -1124,7 +1089,8 @@ pub(crate) fn describe(
                 ))
         })
         .collect();
-    entry
+    describe::DescribedGroup::default()
+        .with_group_id(group_id)
         .with_group_state(group.state())
         .with_group_epoch(group.epoch)
         .with_assignment_epoch(group.assignment_epoch)

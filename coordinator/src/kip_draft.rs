@@ -13,18 +13,18 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use streamspec_protocol::codes::{
+    DRAFT_STATUS_INCONSISTENT_TOPOLOGY, ERROR_INVALID_REQUEST, ERROR_NONE,
+    STATUS_MISSING_SOURCE_TOPICS, STATUS_SHUTDOWN_APPLICATION,
+};
 use streamspec_protocol::kafka::streams_group_heartbeat_request as kafka_req;
 use streamspec_protocol::kafka::streams_group_heartbeat_response as kafka_resp;
 use streamspec_protocol::kafka::{StreamsGroupHeartbeatRequest, StreamsGroupHeartbeatResponse};
 use streamspec_protocol::kip_draft::streams_group_heartbeat_request as draft_req;
 use streamspec_protocol::kip_draft::streams_group_heartbeat_response as draft_resp;
 
-use streamspec_protocol::codes::{
-    DRAFT_STATUS_INCONSISTENT_TOPOLOGY, ERROR_INVALID_REQUEST, ERROR_NONE,
-    STATUS_MISSING_SOURCE_TOPICS, STATUS_SHUTDOWN_APPLICATION,
-};
-
-use crate::{Coordinator, Effect, RequestContext};
+use crate::context::{Effect, RequestContext};
+use crate::Coordinator;
 
 /// The heartbeat version both sides of the adapter speak: the draft's only one, and Kafka's v1 core.
 const CORE_VERSION: i16 = 1;
