@@ -2,6 +2,9 @@
 
 use std::collections::BTreeMap;
 
+/// The partition counts of some topics (`None` for a missing topic), in the topics' order.
+pub(crate) type Fingerprint = Vec<(String, Option<i32>)>;
+
 /// The cluster's topics and their partition counts, as the coordinator sees them.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ClusterMetadata {
@@ -27,10 +30,7 @@ impl ClusterMetadata {
     }
 
     /// A fingerprint of the partition counts of `topics`; a change bumps the group epoch.
-    pub(crate) fn hash_of<'a>(
-        &self,
-        topics: impl Iterator<Item = &'a String>,
-    ) -> Vec<(String, Option<i32>)> {
+    pub(crate) fn hash_of<'a>(&self, topics: impl Iterator<Item = &'a String>) -> Fingerprint {
         topics
             .map(|topic| (topic.clone(), self.partitions(topic)))
             .collect()

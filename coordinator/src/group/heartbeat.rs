@@ -19,7 +19,7 @@ use super::Group;
 use crate::config::CoordinatorConfig;
 use crate::context::{Effect, RequestContext};
 use crate::errors::ErrorAnswer;
-use crate::metadata::ClusterMetadata;
+use crate::metadata::{ClusterMetadata, Fingerprint};
 use crate::tasks::{self, TaskSets};
 use crate::topology::{self, ConfiguredTopology};
 
@@ -75,7 +75,7 @@ struct Admission {
     topology: TopologyChange,
     /// The configured topology and the partition counts it was computed for, when the topics it
     /// depends on changed.
-    reconfigured: Option<(ConfiguredTopology, Vec<(String, Option<i32>)>)>,
+    reconfigured: Option<(ConfiguredTopology, Fingerprint)>,
 }
 
 struct Heartbeat<'a> {
@@ -279,7 +279,7 @@ impl Heartbeat<'_> {
         &self,
         group: &mut Group,
         topology: TopologyChange,
-        reconfigured: Option<(ConfiguredTopology, Vec<(String, Option<i32>)>)>,
+        reconfigured: Option<(ConfiguredTopology, Fingerprint)>,
     ) -> bool {
         let mut bump = false;
         if let TopologyChange::Set(topology) = topology {

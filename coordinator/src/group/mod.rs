@@ -18,6 +18,7 @@ use streamspec_protocol::codes::{
 };
 use streamspec_protocol::kafka::streams_group_heartbeat_request::Topology;
 
+use crate::metadata::Fingerprint;
 use crate::tasks::TaskSets;
 use crate::topology::ConfiguredTopology;
 pub(crate) use describe::describe;
@@ -33,7 +34,7 @@ pub struct Group {
     topology: Option<Topology>,
     configured: Option<ConfiguredTopology>,
     /// Partition counts of the topology's topics when last configured.
-    metadata_fingerprint: Vec<(String, Option<i32>)>,
+    metadata_fingerprint: Fingerprint,
     validated_topology_epoch: i32,
     members: BTreeMap<String, Member>,
     /// Member id by static instance id, so that a static member's request does not scan the
