@@ -19,7 +19,7 @@ use streamspec_protocol::codes::{
     ERROR_FENCED_INSTANCE_ID, ERROR_FENCED_MEMBER_EPOCH, ERROR_GROUP_AUTHORIZATION_FAILED,
     ERROR_GROUP_ID_NOT_FOUND, ERROR_GROUP_MAX_SIZE_REACHED, ERROR_INVALID_REQUEST,
     ERROR_STREAMS_INVALID_TOPOLOGY, ERROR_TOPIC_AUTHORIZATION_FAILED, ERROR_UNKNOWN_MEMBER_ID,
-    ERROR_UNRELEASED_INSTANCE_ID,
+    ERROR_UNKNOWN_SERVER_ERROR, ERROR_UNRELEASED_INSTANCE_ID,
 };
 use streamspec_protocol::kafka::streams_group_describe_response as describe;
 use streamspec_protocol::kafka::streams_group_heartbeat_request::{
@@ -2293,8 +2293,14 @@ fn r37_unbuildable_topologies_are_refused_without_creating_the_group() {
     ] {
         let mut broker = Broker::new();
         let answer = broker.send(&join("a").with_topology(Some(unbuildable)));
-        assert_eq!((answer.error_code, answer.error_message), (-1, None));
-        assert_eq!(broker.describe(&[GROUP])[0].error_code, 69);
+        assert_eq!(
+            (answer.error_code, answer.error_message),
+            (ERROR_UNKNOWN_SERVER_ERROR, None)
+        );
+        assert_eq!(
+            broker.describe(&[GROUP])[0].error_code,
+            ERROR_GROUP_ID_NOT_FOUND
+        );
     }
 }
 
@@ -2308,5 +2314,8 @@ fn r06_a_subtopology_without_inputs_is_an_invalid_topology() {
         broker.send(&join("a").with_topology(Some(reads_nothing))),
         refused(130, "No source topics found for subtopology 0")
     );
-    assert_eq!(broker.describe(&[GROUP])[0].error_code, 69);
+    assert_eq!(
+        broker.describe(&[GROUP])[0].error_code,
+        ERROR_GROUP_ID_NOT_FOUND
+    );
 }
