@@ -5,17 +5,18 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use arbitrary::{Arbitrary, Unstructured};
+use streamspec_protocol::codes::{
+    STATUS_INCORRECTLY_PARTITIONED_TOPICS, STATUS_MISSING_INTERNAL_TOPICS,
+    STATUS_MISSING_SOURCE_TOPICS,
+};
 use streamspec_protocol::kafka::streams_group_heartbeat_request::{
     CopartitionGroup, Subtopology, TopicInfo, Topology,
 };
 
 use crate::assignor::{AssignmentInput, MemberSpec, StickyAssignor, TaskAssignor};
+use crate::metadata::ClusterMetadata;
 use crate::tasks::{TaskSets, Tasks};
 use crate::topology::{configure, is_unbuildable, topics_of, ConfiguredTopology};
-use crate::{
-    ClusterMetadata, STATUS_INCORRECTLY_PARTITIONED_TOPICS, STATUS_MISSING_INTERNAL_TOPICS,
-    STATUS_MISSING_SOURCE_TOPICS,
-};
 
 /// A group as the assignor sees it, drawn small enough to meet the same tasks often.
 #[derive(Debug, Clone)]

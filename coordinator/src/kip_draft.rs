@@ -13,18 +13,18 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use streamspec_protocol::codes::{
+    DRAFT_STATUS_INCONSISTENT_TOPOLOGY, ERROR_INVALID_REQUEST, ERROR_NONE,
+    STATUS_MISSING_SOURCE_TOPICS, STATUS_SHUTDOWN_APPLICATION,
+};
 use streamspec_protocol::kafka::streams_group_heartbeat_request as kafka_req;
 use streamspec_protocol::kafka::streams_group_heartbeat_response as kafka_resp;
 use streamspec_protocol::kafka::{StreamsGroupHeartbeatRequest, StreamsGroupHeartbeatResponse};
 use streamspec_protocol::kip_draft::streams_group_heartbeat_request as draft_req;
 use streamspec_protocol::kip_draft::streams_group_heartbeat_response as draft_resp;
 
-use crate::{
-    Coordinator, Effect, RequestContext, ERROR_INVALID_REQUEST, STATUS_ASSIGNMENT_DELAYED,
-};
-
-/// Draft status 0: the member's TopologyId differs from the group's.
-pub const DRAFT_STATUS_INCONSISTENT_TOPOLOGY: i8 = 0;
+use crate::context::{Effect, RequestContext};
+use crate::Coordinator;
 
 /// The heartbeat version both sides of the adapter speak: the draft's only one, and Kafka's v1 core.
 const CORE_VERSION: i16 = 1;
@@ -283,7 +283,7 @@ impl KipDraftCoordinator {
         let (core, effects) =
             self.core
                 .handle_heartbeat(now_ms, context, CORE_VERSION, &core_request);
-        if core.error_code != 0 {
+        if core.error_code != ERROR_NONE {
             return (draft_error(core.error_code, core.error_message), effects);
         }
         if let (Some(topology), Some(draft)) = (topology, &request.topology) {
@@ -330,7 +330,10 @@ impl KipDraftCoordinator {
             core.status
                 .into_iter()
                 .flatten()
-                .filter(|s| (1..STATUS_ASSIGNMENT_DELAYED).contains(&s.status_code))
+                .filter(|s| {
+                    (STATUS_MISSING_SOURCE_TOPICS..=STATUS_SHUTDOWN_APPLICATION)
+                        .contains(&s.status_code)
+                })
                 .map(|s| {
                     draft_resp::Status::default()
                         .with_status_code(s.status_code)

@@ -2,10 +2,13 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use streamspec_protocol::codes::{
+    STATUS_INCORRECTLY_PARTITIONED_TOPICS, STATUS_MISSING_INTERNAL_TOPICS,
+    STATUS_MISSING_SOURCE_TOPICS,
+};
 use streamspec_protocol::kafka::streams_group_heartbeat_request::{Subtopology, Topology};
 
-use crate::{ClusterMetadata, STATUS_INCORRECTLY_PARTITIONED_TOPICS};
-use crate::{STATUS_MISSING_INTERNAL_TOPICS, STATUS_MISSING_SOURCE_TOPICS};
+use crate::metadata::ClusterMetadata;
 
 /// A topic the coordinator asks the cluster to create.
 #[derive(Debug, Clone, PartialEq, Eq)]

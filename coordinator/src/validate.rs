@@ -2,11 +2,14 @@
 //! names (R16, R17), the principal's right to describe them (R18), then the unsupported regex
 //! (R13), then the structural checks (R1-R10).
 
+use streamspec_protocol::codes::{
+    ERROR_STREAMS_INVALID_TOPOLOGY, ERROR_TOPIC_AUTHORIZATION_FAILED,
+};
 use streamspec_protocol::kafka::StreamsGroupHeartbeatRequest;
 
 use crate::access::{Operation, Permissions};
+use crate::errors::ErrorAnswer;
 use crate::topology;
-use crate::{ErrorAnswer, ERROR_STREAMS_INVALID_TOPOLOGY, ERROR_TOPIC_AUTHORIZATION_FAILED};
 
 /// Kafka's own topics, which a Streams topology may not use (R16).
 const INTERNAL_TOPICS: [&str; 3] = [

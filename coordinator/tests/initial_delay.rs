@@ -2,6 +2,7 @@
 //! rebalance delay; until then members get empty tasks and ASSIGNMENT_DELAYED.
 
 use streamspec_coordinator::{ClusterMetadata, Coordinator, CoordinatorConfig, RequestContext};
+use streamspec_protocol::codes::STATUS_ASSIGNMENT_DELAYED;
 use streamspec_protocol::kafka::streams_group_describe_request::StreamsGroupDescribeRequest;
 use streamspec_protocol::kafka::streams_group_heartbeat_request::{Subtopology, Topology};
 use streamspec_protocol::kafka::streams_group_heartbeat_response as response;
@@ -59,7 +60,7 @@ fn r42_first_assignment_waits_for_the_initial_rebalance_delay() {
     assert_eq!(
         joined.status,
         Some(vec![response::Status::default()
-            .with_status_code(5)
+            .with_status_code(STATUS_ASSIGNMENT_DELAYED)
             .with_status_detail(
                 "Assignment delayed due to the configured initial rebalance delay."
             )])

@@ -4,6 +4,10 @@
 
 use streamspec_coordinator::kip_draft::KipDraftCoordinator;
 use streamspec_coordinator::{ClusterMetadata, Coordinator, CoordinatorConfig, RequestContext};
+use streamspec_protocol::codes::{
+    DRAFT_STATUS_INCONSISTENT_TOPOLOGY, DRAFT_STATUS_MISSING_SOURCE_TOPICS, ERROR_INVALID_REQUEST,
+    ERROR_UNKNOWN_MEMBER_ID,
+};
 use streamspec_protocol::kip_draft::streams_group_heartbeat_request::{
     Endpoint, Subtopology, Topology,
 };
@@ -101,7 +105,7 @@ fn a_different_topology_id_is_inconsistent_but_accepted_against_the_groups_topol
     assert_eq!(
         second.status,
         Some(vec![Status::default()
-            .with_status_code(0)
+            .with_status_code(DRAFT_STATUS_INCONSISTENT_TOPOLOGY)
             .with_status_detail(
                 "Topology id t2 differs from the group's topology id t1."
             )])
@@ -138,7 +142,7 @@ fn a_port_outside_uint16_is_an_invalid_request() {
     let request = join("t1", "in")
         .with_user_endpoint(Some(Endpoint::default().with_host("h").with_port(70_000)));
     let (refused, _) = draft.handle_heartbeat(0, &context(), &request);
-    assert_eq!(refused.error_code, 42);
+    assert_eq!(refused.error_code, ERROR_INVALID_REQUEST);
     assert_eq!(
         refused.error_message.as_deref(),
         Some("UserEndpoint port 70000 is out of range.")
@@ -153,11 +157,11 @@ fn statuses_and_errors_pass_through_in_draft_codes() {
     assert_eq!(
         joined.status,
         Some(vec![Status::default()
-            .with_status_code(1)
+            .with_status_code(DRAFT_STATUS_MISSING_SOURCE_TOPICS)
             .with_status_detail("Source topics in are missing.")])
     );
     let (unknown, _) = draft.handle_heartbeat(1, &context(), &heartbeat("x", 3));
-    assert_eq!(unknown.error_code, 25);
+    assert_eq!(unknown.error_code, ERROR_UNKNOWN_MEMBER_ID);
     assert_eq!(
         unknown.error_message.as_deref(),
         Some("Member x is not a member of group g.")

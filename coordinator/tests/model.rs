@@ -10,6 +10,9 @@ use proptest::prelude::*;
 use proptest::test_runner::RngSeed;
 use proptest_state_machine::{prop_state_machine, ReferenceStateMachine, StateMachineTest};
 use streamspec_coordinator::{ClusterMetadata, Coordinator, CoordinatorConfig, RequestContext};
+use streamspec_protocol::codes::{
+    ERROR_FENCED_MEMBER_EPOCH, ERROR_GROUP_ID_NOT_FOUND, ERROR_UNKNOWN_MEMBER_ID,
+};
 use streamspec_protocol::fuzzing::{cases, root_seed};
 use streamspec_protocol::kafka::streams_group_heartbeat_request::{Subtopology, TaskIds, Topology};
 use streamspec_protocol::kafka::{StreamsGroupDescribeRequest, StreamsGroupHeartbeatRequest};
@@ -19,10 +22,6 @@ const MEMBERS: u8 = 4;
 const SESSION_TIMEOUT_MS: u64 = 45_000;
 /// Longer than the session timeout, so that a silent member is removed by its session only.
 const REBALANCE_TIMEOUT_MS: i32 = 60_000;
-
-const UNKNOWN_MEMBER_ID: i16 = 25;
-const GROUP_ID_NOT_FOUND: i16 = 69;
-const FENCED_MEMBER_EPOCH: i16 = 110;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Transition {
@@ -143,11 +142,11 @@ impl ReferenceStateMachine for MembershipModel {
                 Expected::Accepted { member_epoch: None }
             }
             // Spec 3.4: an epoch the member never had is fenced; the member stays.
-            Transition::AheadOfItsEpoch(_) => Expected::Refused(FENCED_MEMBER_EPOCH),
+            Transition::AheadOfItsEpoch(_) => Expected::Refused(ERROR_FENCED_MEMBER_EPOCH),
             Transition::NotAMember(_) | Transition::Leave(_) if state.group_epoch == 0 => {
-                Expected::Refused(GROUP_ID_NOT_FOUND)
+                Expected::Refused(ERROR_GROUP_ID_NOT_FOUND)
             }
-            Transition::NotAMember(_) => Expected::Refused(UNKNOWN_MEMBER_ID),
+            Transition::NotAMember(_) => Expected::Refused(ERROR_UNKNOWN_MEMBER_ID),
             Transition::Leave(m) => {
                 if state.members.remove(&m).is_some() {
                     state.group_epoch += 1;
@@ -155,7 +154,7 @@ impl ReferenceStateMachine for MembershipModel {
                         member_epoch: Some(-1),
                     }
                 } else {
-                    Expected::Refused(UNKNOWN_MEMBER_ID)
+                    Expected::Refused(ERROR_UNKNOWN_MEMBER_ID)
                 }
             }
             Transition::Advance(ms) => {
@@ -319,7 +318,7 @@ impl StateMachineTest for CoordinatorMembership {
         );
         let group = &described.groups[0];
         if model.group_epoch == 0 {
-            assert_eq!(group.error_code, GROUP_ID_NOT_FOUND);
+            assert_eq!(group.error_code, ERROR_GROUP_ID_NOT_FOUND);
             return;
         }
         assert_eq!(group.error_code, 0);

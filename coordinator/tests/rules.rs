@@ -15,6 +15,12 @@ use streamspec_coordinator::{
     ClusterMetadata, Coordinator, CoordinatorConfig, Effect, RemovalReason, RequestContext,
     TopicToCreate,
 };
+use streamspec_protocol::codes::{
+    ERROR_FENCED_INSTANCE_ID, ERROR_FENCED_MEMBER_EPOCH, ERROR_GROUP_AUTHORIZATION_FAILED,
+    ERROR_GROUP_ID_NOT_FOUND, ERROR_GROUP_MAX_SIZE_REACHED, ERROR_INVALID_REQUEST,
+    ERROR_STREAMS_INVALID_TOPOLOGY, ERROR_TOPIC_AUTHORIZATION_FAILED, ERROR_UNKNOWN_MEMBER_ID,
+    ERROR_UNKNOWN_SERVER_ERROR, ERROR_UNRELEASED_INSTANCE_ID,
+};
 use streamspec_protocol::kafka::streams_group_describe_response as describe;
 use streamspec_protocol::kafka::streams_group_heartbeat_request::{
     CopartitionGroup, Endpoint, Subtopology, TaskIds, TopicInfo, Topology,
@@ -36,17 +42,6 @@ const NONE: Tasks<'static> = &[];
 const BOTH: Tasks<'static> = &[("0", &[0, 1])];
 const FIRST: Tasks<'static> = &[("0", &[0])];
 const SECOND: Tasks<'static> = &[("0", &[1])];
-
-const FENCED_MEMBER_EPOCH: i16 = 110;
-const INVALID_REQUEST: i16 = 42;
-const UNKNOWN_MEMBER_ID: i16 = 25;
-const GROUP_ID_NOT_FOUND: i16 = 69;
-const STREAMS_INVALID_TOPOLOGY: i16 = 130;
-const FENCED_INSTANCE_ID: i16 = 82;
-const UNRELEASED_INSTANCE_ID: i16 = 111;
-const GROUP_MAX_SIZE_REACHED: i16 = 81;
-const TOPIC_AUTHORIZATION_FAILED: i16 = 29;
-const GROUP_AUTHORIZATION_FAILED: i16 = 30;
 
 const SHUTDOWN_BY_A: &str =
     "Streams group member a encountered a fatal error and requested a shutdown for the entire application.";
@@ -216,7 +211,7 @@ impl Expect for Response {
 
 fn fenced(kind: &str, request_epoch: i32, member_epoch: i32) -> Response {
     refused(
-        FENCED_MEMBER_EPOCH,
+        ERROR_FENCED_MEMBER_EPOCH,
         &format!(
             "The streams group member has a {kind} member epoch ({request_epoch}) than the one known by the group coordinator ({member_epoch}). The member must abandon all its partitions and rejoin."
         ),
@@ -225,7 +220,7 @@ fn fenced(kind: &str, request_epoch: i32, member_epoch: i32) -> Response {
 
 fn not_a_member(member: &str) -> Response {
     refused(
-        UNKNOWN_MEMBER_ID,
+        ERROR_UNKNOWN_MEMBER_ID,
         &format!("Member {member} is not a member of group g."),
     )
 }
@@ -428,7 +423,10 @@ impl Broker {
             .iter()
             .map(|e| (e.error_code, e.error_message.as_deref()))
             .collect();
-        assert_eq!(found, [(GROUP_ID_NOT_FOUND, Some("Group g not found."))]);
+        assert_eq!(
+            found,
+            [(ERROR_GROUP_ID_NOT_FOUND, Some("Group g not found."))]
+        );
     }
 }
 
@@ -467,7 +465,7 @@ fn r1_blank_member_id_is_invalid_and_creates_nothing() {
     for blank in ["", "  "] {
         assert_eq!(
             broker.send(&join(blank)),
-            refused(INVALID_REQUEST, "MemberId can't be empty.")
+            refused(ERROR_INVALID_REQUEST, "MemberId can't be empty.")
         );
     }
     broker.assert_no_group();
@@ -479,7 +477,7 @@ fn r3_join_without_rebalance_timeout_is_invalid_but_other_negative_values_pass()
     assert_eq!(
         broker.send(&join("a").with_rebalance_timeout_ms(-1)),
         refused(
-            INVALID_REQUEST,
+            ERROR_INVALID_REQUEST,
             "RebalanceTimeoutMs must be provided in first request."
         )
     );
@@ -500,7 +498,7 @@ fn r3_rebalance_timeout_is_checked_before_task_lists_and_topology() {
     assert_eq!(
         broker.send(&request),
         refused(
-            INVALID_REQUEST,
+            ERROR_INVALID_REQUEST,
             "RebalanceTimeoutMs must be provided in first request."
         )
     );
@@ -543,7 +541,10 @@ fn r4_join_task_lists_must_be_empty_and_refused_joins_write_nothing() {
         ),
     ];
     for (request, message) in cases {
-        assert_eq!(broker.send(&request), refused(INVALID_REQUEST, message));
+        assert_eq!(
+            broker.send(&request),
+            refused(ERROR_INVALID_REQUEST, message)
+        );
     }
     broker.assert_no_group();
     assert_eq!(broker.send(&join("a")), answer("a", 2).tasks(BOTH));
@@ -556,7 +557,7 @@ fn r7_member_epoch_below_minus_two_is_invalid_before_any_group_lookup() {
         assert_eq!(
             broker.send(&heartbeat("a", epoch)),
             refused(
-                INVALID_REQUEST,
+                ERROR_INVALID_REQUEST,
                 &format!("MemberEpoch is {epoch}, but must be greater than or equal to -2.")
             )
         );
@@ -568,7 +569,7 @@ fn r7_member_epoch_below_minus_two_is_invalid_before_any_group_lookup() {
     assert_eq!(
         broker.send(&request),
         refused(
-            INVALID_REQUEST,
+            ERROR_INVALID_REQUEST,
             "MemberEpoch is -3, but must be greater than or equal to -2."
         )
     );
@@ -582,7 +583,7 @@ fn r7_refused_epoch_of_an_existing_member_changes_nothing() {
     assert_eq!(
         broker.send(&heartbeat("a", -3)),
         refused(
-            INVALID_REQUEST,
+            ERROR_INVALID_REQUEST,
             "MemberEpoch is -3, but must be greater than or equal to -2."
         )
     );
@@ -595,7 +596,7 @@ fn r9_task_lists_are_all_null_or_all_non_null() {
     let mut broker = Broker::new();
     assert_eq!(
         broker.send(&heartbeat("a", 5).with_active_tasks(Some(Vec::new()))),
-        refused(INVALID_REQUEST, MESSAGE)
+        refused(ERROR_INVALID_REQUEST, MESSAGE)
     );
     // Before the topology check (R10).
     let with_topology = heartbeat("a", 5)
@@ -603,21 +604,24 @@ fn r9_task_lists_are_all_null_or_all_non_null() {
         .with_topology(Some(topology_s()));
     assert_eq!(
         broker.send(&with_topology),
-        refused(INVALID_REQUEST, MESSAGE)
+        refused(ERROR_INVALID_REQUEST, MESSAGE)
     );
     assert_eq!(
         broker.send(&leave("a").with_standby_tasks(Some(Vec::new()))),
-        refused(INVALID_REQUEST, MESSAGE)
+        refused(ERROR_INVALID_REQUEST, MESSAGE)
     );
     broker.send(&join("a"));
     assert_eq!(
         broker.send(&heartbeat("a", 2).with_warmup_tasks(Some(Vec::new()))),
-        refused(INVALID_REQUEST, MESSAGE)
+        refused(ERROR_INVALID_REQUEST, MESSAGE)
     );
     let warmup_null = heartbeat("a", 2)
         .with_active_tasks(Some(task_ids(BOTH)))
         .with_standby_tasks(Some(Vec::new()));
-    assert_eq!(broker.send(&warmup_null), refused(INVALID_REQUEST, MESSAGE));
+    assert_eq!(
+        broker.send(&warmup_null),
+        refused(ERROR_INVALID_REQUEST, MESSAGE)
+    );
     assert_eq!(
         broker.send(&owning(heartbeat("a", 2), BOTH)),
         answer("a", 2)
@@ -634,7 +638,10 @@ fn r10_topology_only_on_join() {
         with_topology(leave("a")),
         with_topology(static_leave("a", "i1")),
     ] {
-        assert_eq!(broker.send(&request), refused(INVALID_REQUEST, MESSAGE));
+        assert_eq!(
+            broker.send(&request),
+            refused(ERROR_INVALID_REQUEST, MESSAGE)
+        );
     }
     // The changelog check (R6) is a join check: an epoch-5 changelog count gets 42, not 130.
     let changelog = topology(
@@ -644,12 +651,12 @@ fn r10_topology_only_on_join() {
     );
     assert_eq!(
         broker.send(&heartbeat("a", 5).with_topology(Some(changelog))),
-        refused(INVALID_REQUEST, MESSAGE)
+        refused(ERROR_INVALID_REQUEST, MESSAGE)
     );
     broker.send(&join("a"));
     assert_eq!(
         broker.send(&with_topology(heartbeat("a", 2))),
-        refused(INVALID_REQUEST, MESSAGE)
+        refused(ERROR_INVALID_REQUEST, MESSAGE)
     );
     assert_eq!(broker.send(&heartbeat("a", 2)), answer("a", 2));
 }
@@ -688,7 +695,10 @@ fn r13_source_topic_regex_is_unsupported_before_the_structural_checks() {
         heartbeat("a", 5).with_topology(Some(with_regex(&["a.*"]))),
         join("a").with_topology(Some(changelog_3)),
     ] {
-        assert_eq!(broker.send(&request), refused(INVALID_REQUEST, MESSAGE));
+        assert_eq!(
+            broker.send(&request),
+            refused(ERROR_INVALID_REQUEST, MESSAGE)
+        );
     }
     broker.assert_no_group();
     assert_eq!(
@@ -718,7 +728,7 @@ fn r16_kafka_internal_topics_are_prohibited_before_every_other_check() {
     ] {
         assert_eq!(
             broker.send(&request),
-            refused(STREAMS_INVALID_TOPOLOGY, offsets)
+            refused(ERROR_STREAMS_INVALID_TOPOLOGY, offsets)
         );
     }
     broker.assert_no_group();
@@ -742,13 +752,13 @@ fn r16_every_internal_topic_is_named_once_in_topology_order() {
     for topology in [sources, sink_and_changelog] {
         assert_eq!(
             broker.send(&join("a").with_topology(Some(topology))),
-            refused(STREAMS_INVALID_TOPOLOGY, both)
+            refused(ERROR_STREAMS_INVALID_TOPOLOGY, both)
         );
     }
     assert_eq!(
         broker.send(&join("a").with_topology(Some(reading(&["__share_group_state"])))),
         refused(
-            STREAMS_INVALID_TOPOLOGY,
+            ERROR_STREAMS_INVALID_TOPOLOGY,
             "Use of Kafka internal topics __share_group_state in a Kafka Streams topology is prohibited."
         )
     );
@@ -759,7 +769,7 @@ fn r18_without_read_on_the_group_every_heartbeat_is_refused_bare() {
     let mut broker = Broker::new();
     broker.send(&join("a"));
     broker.deny(Operation::Read, Resource::Group(GROUP.to_owned()));
-    let refused_bare = left("", 0).with_error_code(GROUP_AUTHORIZATION_FAILED);
+    let refused_bare = left("", 0).with_error_code(ERROR_GROUP_AUTHORIZATION_FAILED);
     for request in [
         heartbeat("a", 2),
         join("b"),
@@ -790,14 +800,14 @@ fn r18_topics_the_client_may_not_describe_refuse_a_topology_after_the_name_check
     );
     assert_eq!(
         broker.send(&join("a").with_topology(Some(writes_out))),
-        left("", 0).with_error_code(TOPIC_AUTHORIZATION_FAILED)
+        left("", 0).with_error_code(ERROR_TOPIC_AUTHORIZATION_FAILED)
     );
     broker.assert_no_group();
     // The internal-topic check (R16) comes first.
     assert_eq!(
         broker.send(&join("a").with_topology(Some(reading(&["out", "__consumer_offsets"])))),
         refused(
-            STREAMS_INVALID_TOPOLOGY,
+            ERROR_STREAMS_INVALID_TOPOLOGY,
             "Use of Kafka internal topics __consumer_offsets in a Kafka Streams topology is prohibited."
         )
     );
@@ -845,8 +855,8 @@ fn r47_describe_puts_refused_groups_first_and_withholds_groups_using_hidden_topi
     assert_eq!(
         entries,
         [
-            ("h".to_owned(), GROUP_AUTHORIZATION_FAILED),
-            ("missing".to_owned(), GROUP_ID_NOT_FOUND),
+            ("h".to_owned(), ERROR_GROUP_AUTHORIZATION_FAILED),
+            ("missing".to_owned(), ERROR_GROUP_ID_NOT_FOUND),
             (GROUP.to_owned(), 0)
         ]
     );
@@ -857,7 +867,7 @@ fn r47_describe_puts_refused_groups_first_and_withholds_groups_using_hidden_topi
         withheld,
         describe::DescribedGroup::default()
             .with_group_id(GROUP.to_owned())
-            .with_error_code(TOPIC_AUTHORIZATION_FAILED)
+            .with_error_code(ERROR_TOPIC_AUTHORIZATION_FAILED)
             .with_error_message(Some(
                 "The described group uses topics that the client is not authorized to describe."
                     .to_owned()
@@ -873,7 +883,7 @@ fn r47_describe_puts_refused_groups_first_and_withholds_groups_using_hidden_topi
 fn r19_a_consumer_groups_id_is_not_a_streams_group() {
     let mut broker = Broker::new();
     broker.coordinator.add_consumer_group(GROUP);
-    let not_streams = refused(GROUP_ID_NOT_FOUND, "Group g is not a streams group.");
+    let not_streams = refused(ERROR_GROUP_ID_NOT_FOUND, "Group g is not a streams group.");
     for request in [
         join("a"),
         heartbeat("a", 3),
@@ -885,12 +895,15 @@ fn r19_a_consumer_groups_id_is_not_a_streams_group() {
     // Validation comes first.
     assert_eq!(
         broker.send(&join("")),
-        refused(INVALID_REQUEST, "MemberId can't be empty.")
+        refused(ERROR_INVALID_REQUEST, "MemberId can't be empty.")
     );
     let described = broker.describe(&[GROUP]).remove(0);
     assert_eq!(
         (described.error_code, described.error_message.as_deref()),
-        (GROUP_ID_NOT_FOUND, Some("Group g is not a streams group."))
+        (
+            ERROR_GROUP_ID_NOT_FOUND,
+            Some("Group g is not a streams group.")
+        )
     );
 }
 
@@ -899,13 +912,13 @@ fn r20_heartbeat_or_leave_on_a_missing_group_is_group_id_not_found() {
     let mut broker = Broker::new();
     assert_eq!(
         broker.send(&heartbeat("a", 3)),
-        refused(GROUP_ID_NOT_FOUND, "Streams group g not found.")
+        refused(ERROR_GROUP_ID_NOT_FOUND, "Streams group g not found.")
     );
     // 4.4.0 words the leave answers without "Streams".
     for request in [leave("a"), static_leave("a", "i-a")] {
         assert_eq!(
             broker.send(&request),
-            refused(GROUP_ID_NOT_FOUND, "Group g not found.")
+            refused(ERROR_GROUP_ID_NOT_FOUND, "Group g not found.")
         );
     }
     broker.assert_no_group();
@@ -1403,7 +1416,10 @@ fn r37_topology_updates_are_refused() {
     for topology in [other_content, later_epoch] {
         assert_eq!(
             broker.send(&join("b").with_topology(Some(topology))),
-            refused(INVALID_REQUEST, "Topology updates are not supported yet.")
+            refused(
+                ERROR_INVALID_REQUEST,
+                "Topology updates are not supported yet."
+            )
         );
     }
     assert_eq!(
@@ -1428,7 +1444,10 @@ fn r39_source_topic_order_matters_and_the_identical_topology_is_accepted() {
     // The same topics in another order are another topology.
     assert_eq!(
         broker.send(&join("b").with_topology(Some(reading(&["in2", "in"])))),
-        refused(INVALID_REQUEST, "Topology updates are not supported yet.")
+        refused(
+            ERROR_INVALID_REQUEST,
+            "Topology updates are not supported yet."
+        )
     );
     assert_eq!(
         broker.send(&join("b").with_topology(Some(reading(&["in", "in2"])))),
@@ -1494,7 +1513,10 @@ fn r40_owned_tasks_must_exist_in_the_topology() {
         (warmup_5, invalid_task(5)),
     ];
     for (request, message) in cases {
-        assert_eq!(broker.send(&request), refused(INVALID_REQUEST, &message));
+        assert_eq!(
+            broker.send(&request),
+            refused(ERROR_INVALID_REQUEST, &message)
+        );
     }
     assert_eq!(
         broker.view(),
@@ -1763,7 +1785,11 @@ fn r47_describe_of_an_empty_and_an_unknown_group_id() {
         entries,
         [
             entry("", 24, None),
-            entry("nope", GROUP_ID_NOT_FOUND, Some("Group nope not found.")),
+            entry(
+                "nope",
+                ERROR_GROUP_ID_NOT_FOUND,
+                Some("Group nope not found.")
+            ),
         ]
     );
 }
@@ -1854,7 +1880,7 @@ fn r53_no_topology_description_is_required_or_stored() {
         statuses,
         [
             (GROUP.to_owned(), 0, 1, true),
-            ("nope".to_owned(), GROUP_ID_NOT_FOUND, 0, true)
+            ("nope".to_owned(), ERROR_GROUP_ID_NOT_FOUND, 0, true)
         ]
     );
 }
@@ -1986,7 +2012,7 @@ fn r50_join_with_an_instance_held_by_an_active_member_is_unreleased_even_at_max_
         assert_eq!(
             broker.send(&static_join(member_id, "i1")),
             refused(
-                UNRELEASED_INSTANCE_ID,
+                ERROR_UNRELEASED_INSTANCE_ID,
                 &format!(
                     "Static member {member_id} with instance id i1 cannot join the group because the instance id is owned by a member."
                 )
@@ -2008,7 +2034,7 @@ fn r50_instance_held_by_another_member_is_fenced_before_member_lookup() {
     broker.send(&join("d"));
     let fenced_instance = |member: &str, instance: &str, holder: &str| {
         refused(
-            FENCED_INSTANCE_ID,
+            ERROR_FENCED_INSTANCE_ID,
             &format!(
                 "Static member {member} with instance id {instance} was fenced by member {holder}."
             ),
@@ -2053,7 +2079,7 @@ fn r50_unknown_instance_id_is_an_unknown_member() {
     ] {
         assert_eq!(
             broker.send(&request),
-            refused(UNKNOWN_MEMBER_ID, "Instance id i7 is unknown.")
+            refused(ERROR_UNKNOWN_MEMBER_ID, "Instance id i7 is unknown.")
         );
     }
     assert_eq!(
@@ -2069,7 +2095,7 @@ fn r50_replaced_static_member_is_fenced() {
     assert_eq!(
         broker.send(&heartbeat("a", 2).with_instance_id(Some("i1".to_owned()))),
         refused(
-            FENCED_INSTANCE_ID,
+            ERROR_FENCED_INSTANCE_ID,
             "Static member a with instance id i1 was fenced by member a2."
         )
     );
@@ -2077,7 +2103,7 @@ fn r50_replaced_static_member_is_fenced() {
     assert_eq!(
         broker.send(&static_join("a", "i1")),
         refused(
-            UNRELEASED_INSTANCE_ID,
+            ERROR_UNRELEASED_INSTANCE_ID,
             "Static member a with instance id i1 cannot join the group because the instance id is owned by a2 member."
         )
     );
@@ -2129,7 +2155,7 @@ fn r22_a_full_group_refuses_a_new_member_and_changes_nothing() {
     assert_eq!(
         broker.send(&join("b")),
         refused(
-            GROUP_MAX_SIZE_REACHED,
+            ERROR_GROUP_MAX_SIZE_REACHED,
             "The streams group has reached its maximum capacity of 1 members."
         )
     );
@@ -2153,7 +2179,7 @@ fn r51_at_max_size_only_a_released_instance_can_join() {
         for newcomer in [join("n"), static_join("n", "i9")] {
             assert_eq!(
                 broker.send(&newcomer),
-                refused(GROUP_MAX_SIZE_REACHED, FULL)
+                refused(ERROR_GROUP_MAX_SIZE_REACHED, FULL)
             );
         }
         let rejoin = static_join(rejoining, "il").with_process_id(Some("p-l".to_owned()));
@@ -2267,8 +2293,14 @@ fn r37_unbuildable_topologies_are_refused_without_creating_the_group() {
     ] {
         let mut broker = Broker::new();
         let answer = broker.send(&join("a").with_topology(Some(unbuildable)));
-        assert_eq!((answer.error_code, answer.error_message), (-1, None));
-        assert_eq!(broker.describe(&[GROUP])[0].error_code, 69);
+        assert_eq!(
+            (answer.error_code, answer.error_message),
+            (ERROR_UNKNOWN_SERVER_ERROR, None)
+        );
+        assert_eq!(
+            broker.describe(&[GROUP])[0].error_code,
+            ERROR_GROUP_ID_NOT_FOUND
+        );
     }
 }
 
@@ -2282,5 +2314,8 @@ fn r06_a_subtopology_without_inputs_is_an_invalid_topology() {
         broker.send(&join("a").with_topology(Some(reads_nothing))),
         refused(130, "No source topics found for subtopology 0")
     );
-    assert_eq!(broker.describe(&[GROUP])[0].error_code, 69);
+    assert_eq!(
+        broker.describe(&[GROUP])[0].error_code,
+        ERROR_GROUP_ID_NOT_FOUND
+    );
 }

@@ -39,6 +39,7 @@ use std::fmt;
 use std::time::Duration;
 
 use streamspec_protocol::access::{Operation, Resource};
+use streamspec_protocol::codes::STATUS_MISSING_SOURCE_TOPICS;
 use streamspec_protocol::kafka::streams_group_heartbeat_request::{Subtopology, Topology};
 use streamspec_protocol::kafka::{
     StreamsGroupDescribeRequest, StreamsGroupDescribeResponse, StreamsGroupHeartbeatRequest,
@@ -378,8 +379,6 @@ pub fn block_on_local<F: std::future::Future>(future: F) -> F::Output {
     RUNTIME.with(|runtime| tokio::task::LocalSet::new().block_on(runtime, future))
 }
 
-/// The status a join gets while its source topics are not (yet) visible to the coordinator.
-const MISSING_SOURCE_TOPICS: i8 = 1;
 /// How often a wait for the coordinator's view looks again.
 const PROBE_EVERY: Duration = Duration::from_millis(50);
 
@@ -445,7 +444,7 @@ async fn await_coordinator_view<B: Backend>(
             .status
             .iter()
             .flatten()
-            .any(|status| status.status_code == MISSING_SOURCE_TOPICS);
+            .any(|status| status.status_code == STATUS_MISSING_SOURCE_TOPICS);
         if response.error_code == 0 && missing != present {
             let leave = join
                 .clone()

@@ -9,6 +9,10 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
+use streamspec_protocol::codes::{
+    ERROR_FENCED_MEMBER_EPOCH, ERROR_UNKNOWN_MEMBER_ID, STATUS_INCORRECTLY_PARTITIONED_TOPICS,
+    STATUS_MISSING_INTERNAL_TOPICS, STATUS_MISSING_SOURCE_TOPICS,
+};
 
 use crate::backend::{self, Connect};
 use crate::interrupt::Interrupt;
@@ -179,8 +183,8 @@ impl Witnesses {
     pub fn observe(&mut self, history: &[simulation::Event]) {
         for event in history {
             let response = &event.response;
-            self.fenced += u64::from(response.error_code == 110);
-            self.unknown_member += u64::from(response.error_code == 25);
+            self.fenced += u64::from(response.error_code == ERROR_FENCED_MEMBER_EPOCH);
+            self.unknown_member += u64::from(response.error_code == ERROR_UNKNOWN_MEMBER_ID);
             self.static_leaves +=
                 u64::from(response.error_code == 0 && event.request.member_epoch == -2);
             self.standbys_placed += u64::from(
@@ -190,13 +194,14 @@ impl Witnesses {
                     .is_some_and(|lists| lists.iter().any(|list| !list.partitions.is_empty())),
             );
             // Missing or incorrectly partitioned topics.
-            self.not_ready_statuses += u64::from(
-                response
-                    .status
-                    .iter()
-                    .flatten()
-                    .any(|status| matches!(status.status_code, 1..=3)),
-            );
+            self.not_ready_statuses += u64::from(response.status.iter().flatten().any(|status| {
+                matches!(
+                    status.status_code,
+                    STATUS_MISSING_SOURCE_TOPICS
+                        | STATUS_INCORRECTLY_PARTITIONED_TOPICS
+                        | STATUS_MISSING_INTERNAL_TOPICS
+                )
+            }));
             // A reduced active list at an unchanged epoch is a revocation (R27).
             let given = response
                 .active_tasks

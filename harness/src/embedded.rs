@@ -9,6 +9,7 @@ use streamspec_coordinator::{
     ClusterMetadata, Coordinator, CoordinatorConfig, Effect, RequestContext,
 };
 use streamspec_protocol::access::{Operation, Resource};
+use streamspec_protocol::codes::{ERROR_INVALID_CONFIG, ERROR_SECURITY_DISABLED};
 use streamspec_protocol::kafka::{StreamsGroupDescribeRequest, StreamsGroupHeartbeatRequest};
 use streamspec_protocol::WireMessage;
 
@@ -29,8 +30,6 @@ pub fn test_config() -> CoordinatorConfig {
 
 /// The authorizer of a broker that enforces ACLs (`authorizer.class.name`).
 pub const STANDARD_AUTHORIZER: &str = "org.apache.kafka.metadata.authorizer.StandardAuthorizer";
-/// Kafka's error code for ACL requests to a broker without an authorizer.
-const SECURITY_DISABLED: i16 = 54;
 
 /// The reference coordinator in process, with the cluster around it (topics, ACLs, a clock).
 #[derive(Debug)]
@@ -241,9 +240,6 @@ impl EmbeddedTarget {
     }
 }
 
-/// Kafka's INVALID_CONFIG, for a group config the reference refuses.
-const INVALID_CONFIG: i16 = 40;
-
 impl Backend for EmbeddedTarget {
     async fn call(
         &mut self,
@@ -308,7 +304,7 @@ impl Backend for EmbeddedTarget {
             .set_group_configs(group_id, &configs)
             .map_err(|message| BackendError::Refused {
                 what: "setting group configs".to_owned(),
-                error_code: INVALID_CONFIG,
+                error_code: ERROR_INVALID_CONFIG,
                 message: Some(message),
             })
     }
@@ -324,7 +320,7 @@ impl Backend for EmbeddedTarget {
         if !self.authorizer {
             return Err(BackendError::Refused {
                 what: format!("denying {operation:?} on {resource:?}"),
-                error_code: SECURITY_DISABLED,
+                error_code: ERROR_SECURITY_DISABLED,
                 message: Some("No Authorizer is configured.".to_owned()),
             });
         }

@@ -27,17 +27,16 @@ use kafka_protocol::messages::{
 };
 use kafka_protocol::protocol::StrBytes;
 use streamspec_protocol::access::{Operation, Resource};
+use streamspec_protocol::codes::{
+    ERROR_COORDINATOR_LOAD_IN_PROGRESS, ERROR_COORDINATOR_NOT_AVAILABLE, ERROR_SECURITY_DISABLED,
+    ERROR_TOPIC_ALREADY_EXISTS, ERROR_UNKNOWN_SERVER_ERROR, ERROR_UNKNOWN_TOPIC_OR_PARTITION,
+};
 use streamspec_protocol::kafka::{StreamsGroupDescribeRequest, StreamsGroupHeartbeatRequest};
 
 use crate::transport::{Connection, TransportError, TransportResult};
 
 mod backend;
 pub use backend::KafkaConnector;
-
-/// Kafka's error code for a topic that exists already.
-const TOPIC_ALREADY_EXISTS: i16 = 36;
-/// Kafka's error code for a topic that does not exist.
-const UNKNOWN_TOPIC_OR_PARTITION: i16 = 3;
 
 /// Connections to a broker: the bootstrap one for set-up, and one to the group's coordinator.
 #[derive(Debug)]
@@ -156,7 +155,7 @@ impl KafkaTarget {
             .call_kafka(5, &request, "CreateTopics")
             .await?;
         for topic in &response.topics {
-            if topic.error_code != 0 && topic.error_code != TOPIC_ALREADY_EXISTS {
+            if topic.error_code != 0 && topic.error_code != ERROR_TOPIC_ALREADY_EXISTS {
                 return Err(broker_error(
                     &format!(
                         "creating topic {} with replication factor {} (--replication-factor)",
@@ -320,7 +319,7 @@ impl KafkaTarget {
             .call_kafka(5, &request, "DeleteTopics")
             .await?;
         for topic in &response.responses {
-            if topic.error_code != 0 && topic.error_code != UNKNOWN_TOPIC_OR_PARTITION {
+            if topic.error_code != 0 && topic.error_code != ERROR_UNKNOWN_TOPIC_OR_PARTITION {
                 return Err(broker_error(
                     "deleting topics",
                     topic.error_code,
@@ -331,10 +330,6 @@ impl KafkaTarget {
         Ok(())
     }
 }
-
-/// Kafka's answers while the group coordinator is still being set up; worth asking again.
-const COORDINATOR_LOAD_IN_PROGRESS: i16 = 14;
-const COORDINATOR_NOT_AVAILABLE: i16 = 15;
 
 /// Kafka's config resource type of a group.
 const RESOURCE_TYPE_GROUP: i8 = 32;
@@ -687,7 +682,7 @@ async fn find_coordinator(
             .first()
             .ok_or_else(|| TransportError::Broker {
                 what: "FindCoordinator".to_owned(),
-                error_code: -1,
+                error_code: ERROR_UNKNOWN_SERVER_ERROR,
                 message: Some("no coordinator in the response".to_owned()),
             })?;
         match coordinator.error_code {
@@ -697,7 +692,8 @@ async fn find_coordinator(
                     coordinator.node_id.0,
                 ))
             }
-            COORDINATOR_LOAD_IN_PROGRESS | COORDINATOR_NOT_AVAILABLE
+            // The group coordinator is still being set up; worth asking again.
+            ERROR_COORDINATOR_LOAD_IN_PROGRESS | ERROR_COORDINATOR_NOT_AVAILABLE
                 if started.elapsed() < deadline =>
             {
                 tokio::time::sleep(Duration::from_millis(100)).await;
@@ -718,8 +714,6 @@ async fn find_coordinator(
 const ACL_RESOURCE_ANY: i8 = 1;
 const ACL_PATTERN_ANY: i8 = 1;
 pub const ACL_PATTERN_PREFIXED: i8 = 4;
-/// Kafka's error code for ACL requests to a broker without an authorizer.
-pub const SECURITY_DISABLED: i16 = 54;
 /// DescribeConfigs' source of a config set on the group itself.
 const CONFIG_SOURCE_GROUP: i8 = 8;
 /// The API that lists config resources, groups without members included (KIP-1142, v1).
@@ -858,7 +852,7 @@ impl KafkaTarget {
             .await?;
         match response.error_code {
             0 => {}
-            SECURITY_DISABLED => return Ok(None),
+            ERROR_SECURITY_DISABLED => return Ok(None),
             code => {
                 return Err(broker_error(
                     "describing the ACLs",

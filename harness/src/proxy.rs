@@ -18,6 +18,7 @@ use kafka_protocol::messages::{
     ProduceRequest, RequestHeader, ResponseHeader,
 };
 use kafka_protocol::protocol::{Decodable, Encodable, HeaderVersion, Request, StrBytes};
+use streamspec_protocol::codes::ERROR_INVALID_REPLICATION_FACTOR;
 use streamspec_protocol::frame;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
@@ -33,8 +34,6 @@ const IN_FLIGHT_MAX: usize = 256;
 const IDLE_MAX: Duration = Duration::from_secs(600);
 /// Bound on connecting to the upstream broker.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
-/// Kafka's INVALID_REPLICATION_FACTOR.
-pub const INVALID_REPLICATION_FACTOR: i16 = 38;
 /// The message of a refused default replication factor.
 pub const DEFAULT_REPLICATION_FACTOR_REFUSED: &str = "Replication factor must be set explicitly";
 
@@ -343,7 +342,7 @@ fn refuse_default_replication_factor(
         .map(|topic| {
             CreatableTopicResult::default()
                 .with_name(topic.name)
-                .with_error_code(INVALID_REPLICATION_FACTOR)
+                .with_error_code(ERROR_INVALID_REPLICATION_FACTOR)
                 .with_error_message(Some(StrBytes::from_static_str(
                     DEFAULT_REPLICATION_FACTOR_REFUSED,
                 )))

@@ -22,6 +22,7 @@ use bytes::BytesMut;
 use kafka_protocol::messages::{ApiVersionsRequest, ApiVersionsResponse, RequestHeader};
 use kafka_protocol::protocol::{Decodable, Encodable, StrBytes};
 use serde_json::Value;
+use streamspec_protocol::codes::{ERROR_INVALID_REQUEST, STATUS_MISSING_SOURCE_TOPICS};
 use streamspec_protocol::frame;
 use streamspec_protocol::fuzzing::check_bytes;
 use streamspec_protocol::kafka::streams_group_describe_request::StreamsGroupDescribeRequest;
@@ -178,7 +179,7 @@ fn broker_answers_our_join_and_describe_in_bytes_we_decode_exactly(address: &str
         assert!(
             statuses
                 .iter()
-                .any(|status| status.status_code == 1
+                .any(|status| status.status_code == STATUS_MISSING_SOURCE_TOPICS
                     && status.status_detail.contains(&missing_topic)),
             "v{version}: expected MISSING_SOURCE_TOPICS naming {missing_topic}: {statuses:?}"
         );
@@ -206,7 +207,7 @@ fn broker_refuses_an_empty_member_id_with_invalid_request(address: &str) {
         .with_rebalance_timeout_ms(10_000)
         .with_topology(Some(Topology::default()));
     let (response, _): (StreamsGroupHeartbeatResponse, _) = connection.call(1, &request);
-    assert_eq!(response.error_code, 42);
+    assert_eq!(response.error_code, ERROR_INVALID_REQUEST);
 }
 
 struct CatalogueRun {

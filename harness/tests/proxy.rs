@@ -19,6 +19,7 @@ use kafka_protocol::messages::{
 };
 use kafka_protocol::protocol::{Decodable, Encodable, HeaderVersion, Request, StrBytes};
 use streamspec::proxy::{Proxy, ProxyConfig};
+use streamspec_protocol::codes::ERROR_INVALID_REPLICATION_FACTOR;
 
 const UPSTREAM_HOST: &str = "broker-1.internal";
 const UPSTREAM_PORT: i32 = 19092;
@@ -294,7 +295,7 @@ fn create_topics_with_the_default_replication_factor_is_refused_the_rest_forward
     let refused = |name: &str| {
         (
             name.to_owned(),
-            38,
+            ERROR_INVALID_REPLICATION_FACTOR,
             Some("Replication factor must be set explicitly".to_owned()),
             -1,
         )

@@ -9,6 +9,7 @@
 //! - the annotated dump covers every byte;
 //! - bytes that do not decode give an error inside the input, never a panic.
 
+use crate::rng::{sub_seed, XorShift64Star};
 use crate::{AnyMessage, EncodeErrorKind, MessageKind};
 
 /// The `decode_request` target: byte 0 picks a request kind, byte 1 the version (as a signed
@@ -126,16 +127,8 @@ pub fn cases(default: u32) -> u32 {
         .unwrap_or(default)
 }
 
-/// Input `case` of the seeded byte stream of `seed`: `length` bytes of xorshift64*, pinned so that
-/// a seed and a case number always name the same input.
+/// Input `case` of the seeded byte stream of `seed`: `length` bytes of xorshift64*
+/// ([`crate::rng`]), pinned so that a seed and a case number always name the same input.
 pub fn seeded_input(seed: u64, case: u64, length: usize) -> Vec<u8> {
-    let mut state = (seed ^ case.wrapping_mul(0x9e37_79b9_7f4a_7c15)) | 1;
-    (0..length)
-        .map(|_| {
-            state ^= state >> 12;
-            state ^= state << 25;
-            state ^= state >> 27;
-            (state.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 56) as u8
-        })
-        .collect()
+    XorShift64Star::new(sub_seed(seed, case)).bytes(length)
 }

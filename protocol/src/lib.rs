@@ -25,6 +25,7 @@ pub mod frame;
 pub mod fuzzing;
 mod generated;
 pub mod java_oracle;
+pub mod rng;
 pub mod samples;
 
 use kafka_protocol::protocol::VersionRange;

@@ -1,6 +1,7 @@
 //! Canonical messages of every kind, dialect and version: the golden snapshots, the byte-identity
 //! check against Kafka's own classes, the fuzz seeds and the benchmarks all start from these.
 
+use crate::codes::{ERROR_GROUP_ID_NOT_FOUND, ERROR_STREAMS_INVALID_TOPOLOGY};
 use crate::kafka::streams_group_describe_request::StreamsGroupDescribeRequest;
 use crate::kafka::streams_group_describe_response as describe;
 use crate::kafka::streams_group_heartbeat_request as hb_req;
@@ -424,7 +425,7 @@ fn stable_group(version: i16) -> describe::StreamsGroupDescribeResponse {
 fn group_not_found() -> describe::StreamsGroupDescribeResponse {
     describe::StreamsGroupDescribeResponse::default().with_groups(vec![
         describe::DescribedGroup::default()
-            .with_error_code(69)
+            .with_error_code(ERROR_GROUP_ID_NOT_FOUND)
             .with_error_message(Some("Group app-9 not found.".into()))
             .with_group_id("app-9")
             .with_group_state("Dead")
@@ -617,7 +618,7 @@ fn draft_every_status() -> draft_resp::StreamsGroupHeartbeatResponse {
 
 fn draft_error() -> draft_resp::StreamsGroupHeartbeatResponse {
     draft_resp::StreamsGroupHeartbeatResponse::default()
-        .with_error_code(130)
+        .with_error_code(ERROR_STREAMS_INVALID_TOPOLOGY)
         .with_error_message(Some("Source topic regex is not supported.".into()))
         .with_status(None)
 }

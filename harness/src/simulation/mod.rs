@@ -17,6 +17,10 @@ use std::hash::{Hash, Hasher};
 
 use arbitrary::{Arbitrary, Unstructured};
 use serde::{Deserialize, Serialize};
+use streamspec_protocol::codes::{
+    ERROR_FENCED_MEMBER_EPOCH, ERROR_UNKNOWN_MEMBER_ID, ERROR_UNKNOWN_SERVER_ERROR,
+    GROUP_STATE_EMPTY, GROUP_STATE_NOT_READY, GROUP_STATE_STABLE,
+};
 use streamspec_protocol::kafka::streams_group_describe_response::DescribedGroup;
 use streamspec_protocol::kafka::streams_group_heartbeat_request::{
     CopartitionGroup, Endpoint, KeyValue, Subtopology, TaskIds, TopicInfo, Topology,
@@ -24,6 +28,7 @@ use streamspec_protocol::kafka::streams_group_heartbeat_request::{
 use streamspec_protocol::kafka::{
     StreamsGroupDescribeRequest, StreamsGroupHeartbeatRequest, StreamsGroupHeartbeatResponse,
 };
+use streamspec_protocol::rng::{sub_seed, SplitMix64};
 
 use std::time::Duration;
 
@@ -281,7 +286,12 @@ impl SimMember {
     /// What a correct client does with an answer: a fenced or unknown member forgets everything
     /// and will rejoin; new task lists replace what it owns (it stops revoked tasks at once).
     fn apply(&mut self, response: &StreamsGroupHeartbeatResponse, left: bool) {
-        if left || matches!(response.error_code, 25 | 110) {
+        if left
+            || matches!(
+                response.error_code,
+                ERROR_UNKNOWN_MEMBER_ID | ERROR_FENCED_MEMBER_EPOCH
+            )
+        {
             self.forget();
             return;
         }
@@ -581,7 +591,7 @@ impl<B: Backend> Simulation<B> {
             .topology
             .as_ref()
             .is_none_or(|t| *t == self.topology);
-        if response.error_code == -1
+        if response.error_code == ERROR_UNKNOWN_SERVER_ERROR
             && valid_request
             && self.is_source_topic_missing()
             && self.has_endpoints()
@@ -606,7 +616,11 @@ impl<B: Backend> Simulation<B> {
             self.last_epoch
                 .insert(member.clone(), (response.member_epoch, this));
         }
-        if matches!(response.error_code, 25 | 110) || leaving {
+        if matches!(
+            response.error_code,
+            ERROR_UNKNOWN_MEMBER_ID | ERROR_FENCED_MEMBER_EPOCH
+        ) || leaving
+        {
             // No longer a member: its epoch starts over when it rejoins.
             self.last_epoch.remove(&member);
         }
@@ -1003,7 +1017,7 @@ impl<B: Backend> Simulation<B> {
         let group = self.describe_group().await?;
         let live: Vec<&SimMember> = self.members.iter().filter(|m| m.is_live()).collect();
         if live.is_empty() {
-            let settled = group.error_code != 0 || group.group_state == "Empty";
+            let settled = group.error_code != 0 || group.group_state == GROUP_STATE_EMPTY;
             return Ok((!settled)
                 .then(|| format!("no live member, yet the group is {}", group.group_state)));
         }
@@ -1014,7 +1028,7 @@ impl<B: Backend> Simulation<B> {
             .flat_map(|t| t.partitions.iter().map(|p| (t.subtopology_id.clone(), *p)))
             .collect();
         if !self.is_ready() {
-            let settled = group.group_state == "NotReady" && assigned.is_empty();
+            let settled = group.group_state == GROUP_STATE_NOT_READY && assigned.is_empty();
             return Ok((!settled).then(|| {
                 format!(
                     "the topology cannot be ready, yet the group is {} with {} tasks assigned",
@@ -1031,7 +1045,7 @@ impl<B: Backend> Simulation<B> {
             .sum();
         let distinct: BTreeSet<&(String, i32)> = assigned.iter().collect();
         let known: usize = live.iter().map(|m| m.active.len()).sum();
-        let settled = group.group_state == "Stable"
+        let settled = group.group_state == GROUP_STATE_STABLE
             && assigned.len() == expected
             && distinct.len() == expected
             && (self.lost_response || known == expected);
@@ -1060,21 +1074,10 @@ pub fn fuzz_coordinator_ops(data: &[u8]) {
     }
 }
 
-/// The bytes of run `run` of a campaign seeded with `root_seed`: SplitMix64, pinned so that a
-/// seed means the same runs everywhere.
+/// The bytes of run `run` of a campaign seeded with `root_seed`: SplitMix64
+/// ([`streamspec_protocol::rng`]), pinned so that a seed means the same runs everywhere.
 pub fn run_bytes(root_seed: u64, run: u64, length: usize) -> Vec<u8> {
-    let mut state = root_seed ^ run.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    let mut next = || {
-        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    };
-    (0..length.div_ceil(8))
-        .flat_map(|_| next().to_le_bytes())
-        .take(length)
-        .collect()
+    SplitMix64::new(sub_seed(root_seed, run)).bytes(length)
 }
 
 /// Whether `violation` is of `invariant`.

@@ -5,6 +5,13 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 use serde::Serialize;
+use streamspec_protocol::codes::{
+    ERROR_COORDINATOR_LOAD_IN_PROGRESS, ERROR_COORDINATOR_NOT_AVAILABLE, ERROR_FENCED_INSTANCE_ID,
+    ERROR_FENCED_MEMBER_EPOCH, ERROR_GROUP_AUTHORIZATION_FAILED, ERROR_GROUP_ID_NOT_FOUND,
+    ERROR_GROUP_MAX_SIZE_REACHED, ERROR_INVALID_REQUEST, ERROR_NOT_COORDINATOR,
+    ERROR_STREAMS_INVALID_TOPOLOGY, ERROR_TOPIC_AUTHORIZATION_FAILED, ERROR_UNKNOWN_MEMBER_ID,
+    ERROR_UNKNOWN_SERVER_ERROR, ERROR_UNRELEASED_INSTANCE_ID, ERROR_UNSUPPORTED_VERSION,
+};
 use streamspec_protocol::kafka::streams_group_describe_response::{self, DescribedGroup};
 use streamspec_protocol::kafka::streams_group_heartbeat_response;
 use streamspec_protocol::kafka::{StreamsGroupHeartbeatRequest, StreamsGroupHeartbeatResponse};
@@ -116,7 +123,21 @@ pub const KAFKA_ENDPOINTS_WITH_MISSING_TOPIC: KnownIssue = KnownIssue {
 
 /// Error codes StreamsGroupHeartbeat may carry (spec 2.4).
 const ALLOWED_ERRORS: [i16; 15] = [
-    -1, 14, 15, 16, 25, 29, 30, 35, 42, 69, 81, 82, 110, 111, 130,
+    ERROR_UNKNOWN_SERVER_ERROR,
+    ERROR_COORDINATOR_LOAD_IN_PROGRESS,
+    ERROR_COORDINATOR_NOT_AVAILABLE,
+    ERROR_NOT_COORDINATOR,
+    ERROR_UNKNOWN_MEMBER_ID,
+    ERROR_TOPIC_AUTHORIZATION_FAILED,
+    ERROR_GROUP_AUTHORIZATION_FAILED,
+    ERROR_UNSUPPORTED_VERSION,
+    ERROR_INVALID_REQUEST,
+    ERROR_GROUP_ID_NOT_FOUND,
+    ERROR_GROUP_MAX_SIZE_REACHED,
+    ERROR_FENCED_INSTANCE_ID,
+    ERROR_FENCED_MEMBER_EPOCH,
+    ERROR_UNRELEASED_INSTANCE_ID,
+    ERROR_STREAMS_INVALID_TOPOLOGY,
 ];
 
 /// A violated invariant, with the smallest history slice that shows it.
@@ -404,7 +425,7 @@ mod tests {
     #[test]
     fn error_responses_that_are_not_bare_fire() {
         let response = StreamsGroupHeartbeatResponse::default()
-            .with_error_code(110)
+            .with_error_code(ERROR_FENCED_MEMBER_EPOCH)
             .with_member_epoch(3);
         let (invariant, _) = breach(response);
         assert_eq!(invariant, &BARE_ERRORS);

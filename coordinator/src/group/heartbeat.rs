@@ -1,0 +1,454 @@
+//! A member's heartbeat (spec 3) in two steps: admission runs every check that can refuse the
+//! request and changes nothing, so a refused request writes nothing; application then changes the
+//! group and answers. The work is proportional to the member's own state, not the group's.
+
+use std::collections::BTreeMap;
+
+use streamspec_protocol::codes::{
+    ERROR_STREAMS_INVALID_TOPOLOGY, STATUS_ASSIGNMENT_DELAYED, STATUS_MISSING_CLIENT_TAGS,
+    STATUS_SHUTDOWN_APPLICATION, STATUS_STALE_TOPOLOGY,
+};
+use streamspec_protocol::kafka::streams_group_heartbeat_request::Topology;
+use streamspec_protocol::kafka::streams_group_heartbeat_response as response;
+use streamspec_protocol::kafka::{StreamsGroupHeartbeatRequest, StreamsGroupHeartbeatResponse};
+
+use super::endpoints::with_endpoint_information;
+use super::member::Member;
+use super::membership::{check_epoch, check_instance, leave};
+use super::Group;
+use crate::config::CoordinatorConfig;
+use crate::context::{Effect, RequestContext};
+use crate::errors::ErrorAnswer;
+use crate::metadata::{ClusterMetadata, Fingerprint};
+use crate::tasks::{self, TaskSets};
+use crate::topology::{self, ConfiguredTopology};
+
+/// Handles a heartbeat that passed validation.
+pub(crate) fn heartbeat(
+    groups: &mut BTreeMap<String, Group>,
+    config: &CoordinatorConfig,
+    metadata: &ClusterMetadata,
+    now_ms: u64,
+    context: &RequestContext,
+    version: i16,
+    request: &StreamsGroupHeartbeatRequest,
+) -> Result<(StreamsGroupHeartbeatResponse, Vec<Effect>), ErrorAnswer> {
+    let epoch = request.member_epoch;
+    if epoch < 0 {
+        return leave(groups, request);
+    }
+    let heartbeat = Heartbeat {
+        config,
+        metadata,
+        now_ms,
+        context,
+        version,
+        request,
+    };
+    match groups.get_mut(&request.group_id) {
+        Some(group) => heartbeat.run(group),
+        None if epoch == 0 => {
+            // The group comes into being only if the join succeeds.
+            let mut group = Group::new(&request.group_id);
+            let answer = heartbeat.run(&mut group)?;
+            groups.insert(group.id.clone(), group);
+            Ok(answer)
+        }
+        None => Err(ErrorAnswer::streams_group_not_found(&request.group_id)), // R20
+    }
+}
+
+/// What a topology in a join does to the group's (spec 5.2).
+enum TopologyChange {
+    None,
+    Set(Topology),
+}
+
+/// What admission found: all that application needs, computed without changing the group.
+struct Admission {
+    /// The member before this request: as stored, new, or in a released static member's place.
+    member: Member,
+    /// The released static member whose place the member takes (spec 3.6).
+    replaced: Option<String>,
+    /// The tasks the request reports (`None` when its task lists are null).
+    owned: Option<TaskSets>,
+    topology: TopologyChange,
+    /// The configured topology and the partition counts it was computed for, when the topics it
+    /// depends on changed.
+    reconfigured: Option<(ConfiguredTopology, Fingerprint)>,
+}
+
+struct Heartbeat<'a> {
+    config: &'a CoordinatorConfig,
+    metadata: &'a ClusterMetadata,
+    now_ms: u64,
+    context: &'a RequestContext,
+    version: i16,
+    request: &'a StreamsGroupHeartbeatRequest,
+}
+
+impl Heartbeat<'_> {
+    fn run(
+        &self,
+        group: &mut Group,
+    ) -> Result<(StreamsGroupHeartbeatResponse, Vec<Effect>), ErrorAnswer> {
+        let admission = self.admit(group)?;
+        Ok(self.apply(group, admission))
+    }
+
+    /// Every check that can refuse the request, in Kafka's order; the group is only read.
+    fn admit(&self, group: &Group) -> Result<Admission, ErrorAnswer> {
+        let request = self.request;
+        check_instance(group, request)?;
+        let owned = owned_tasks(request);
+        let (member, replaced) = self.member_before(group, owned.as_ref())?;
+        if request
+            .topology
+            .as_ref()
+            .is_some_and(topology::is_unbuildable)
+        {
+            return Err(ErrorAnswer::unknown_server_error());
+        }
+        // Topology (spec 5.2): set it, accept a stale member, or refuse a change (R37, R38, R39).
+        let change = match (&request.topology, &group.topology) {
+            (Some(topology), None) => TopologyChange::Set(topology.clone()),
+            (Some(topology), Some(current))
+                if current.epoch <= topology.epoch && !same_topology(current, topology) =>
+            {
+                return Err(ErrorAnswer::invalid_request(
+                    "Topology updates are not supported yet.",
+                ));
+            }
+            _ => TopologyChange::None,
+        };
+        let topology = match &change {
+            TopologyChange::Set(topology) => Some(topology),
+            TopologyChange::None => group.topology.as_ref(),
+        };
+        // The configured topology, recomputed only when the topics it depends on changed.
+        let fingerprint = topology.map(|t| self.metadata.hash_of(topology::topics_of(t).iter()));
+        let reconfigured = match (topology, fingerprint) {
+            (Some(topology), Some(fingerprint))
+                if group.configured.is_none() || fingerprint != group.metadata_fingerprint =>
+            {
+                Some((topology::configure(topology, self.metadata), fingerprint))
+            }
+            _ => None,
+        };
+        if let Some(invalid) = reconfigured.as_ref().and_then(|(c, _)| c.invalid.clone()) {
+            return Err(ErrorAnswer::new(ERROR_STREAMS_INVALID_TOPOLOGY, invalid));
+        }
+        if let Some(configured) = reconfigured
+            .as_ref()
+            .map(|(configured, _)| configured)
+            .or(group.configured.as_ref())
+            .filter(|c| c.is_ready())
+        {
+            if let Some(owned) = &owned {
+                validate_owned(owned, configured)?; // R40
+            }
+        }
+        Ok(Admission {
+            member,
+            replaced,
+            owned,
+            topology: change,
+            reconfigured,
+        })
+    }
+
+    /// The member before this request, and the static member whose place it takes, if any.
+    fn member_before(
+        &self,
+        group: &Group,
+        owned: Option<&TaskSets>,
+    ) -> Result<(Member, Option<String>), ErrorAnswer> {
+        let request = self.request;
+        let epoch = request.member_epoch;
+        match group.members.get(&request.member_id) {
+            Some(member) => {
+                // R54: an epoch-0 rejoin of an existing member is a heartbeat of that member.
+                if epoch != 0 {
+                    check_epoch(member, epoch, owned)?;
+                }
+                Ok((member.clone(), None))
+            }
+            None if epoch == 0 => {
+                let released = request
+                    .instance_id
+                    .as_ref()
+                    .and_then(|instance| group.static_member(instance))
+                    .filter(|m| m.epoch == -2);
+                match released {
+                    // A static member taking over a released instance inherits its place (spec 3.6).
+                    Some(previous) => Ok((
+                        Member {
+                            id: request.member_id.clone(),
+                            ..previous.clone()
+                        },
+                        Some(previous.id.clone()),
+                    )),
+                    None if group.members.len() >= self.config.max_size => {
+                        Err(ErrorAnswer::group_max_size_reached(self.config.max_size))
+                    }
+                    None => Ok((Member::new(&request.member_id), None)),
+                }
+            }
+            None => Err(ErrorAnswer::unknown_member(request)),
+        }
+    }
+
+    /// Changes the group as the admitted request says, and answers it.
+    fn apply(
+        &self,
+        group: &mut Group,
+        admission: Admission,
+    ) -> (StreamsGroupHeartbeatResponse, Vec<Effect>) {
+        let request = self.request;
+        let Admission {
+            member,
+            replaced,
+            owned,
+            topology,
+            reconfigured,
+        } = admission;
+        let member_changed = self.put_member(group, member, replaced);
+        let inputs_changed = self.update_inputs(group, topology, reconfigured);
+        if member_changed || inputs_changed {
+            group.bump();
+        }
+        self.assign_if_due(group);
+        let before = group.members[&request.member_id].assigned.clone();
+        group.reconcile(&request.member_id, owned.as_ref(), self.now_ms);
+        if request.shutdown_application && group.shutdown_requested_by.is_none() {
+            group.shutdown_requested_by = Some(request.member_id.clone());
+        }
+        let member = group.members.get_mut(&request.member_id).unwrap();
+        member.session_deadline_ms = self.now_ms + self.config.session_timeout_ms;
+        let send_tasks = request.member_epoch == 0 || member.assigned != before;
+        let effects = match &group.configured {
+            Some(configured) if !configured.topics_to_create.is_empty() => {
+                vec![Effect::CreateTopics(configured.topics_to_create.clone())]
+            }
+            _ => Vec::new(),
+        };
+        (self.respond(group, send_tasks), effects)
+    }
+
+    /// Stores the member as the request leaves it; whether that bumps the group epoch (a new
+    /// member, or changed member metadata, spec 3.1).
+    fn put_member(&self, group: &mut Group, mut member: Member, replaced: Option<String>) -> bool {
+        let request = self.request;
+        if group.members.is_empty() && self.config.initial_rebalance_delay_ms > 0 {
+            group.delay_deadline_ms = Some(self.now_ms + self.config.initial_rebalance_delay_ms);
+        }
+        let mut bump = replaced.is_none() && !group.members.contains_key(&request.member_id);
+        if let Some(previous_id) = replaced {
+            group.take_member(&previous_id);
+            let target = group.targets.remove(&previous_id).unwrap_or_default();
+            group.targets.insert(request.member_id.clone(), target);
+        }
+        if member.epoch == -2 {
+            // A static member rejoining its own released instance takes back its epoch (spec 3.6).
+            member.epoch = member.previous_epoch.max(0);
+        }
+        let updated = member.metadata.updated(request, self.context);
+        if updated != member.metadata {
+            bump = true;
+            member.metadata = updated;
+        }
+        if let Some(offsets) = &request.task_offsets {
+            member.task_offsets = offsets
+                .iter()
+                .map(|o| (o.subtopology_id.clone(), o.partition, o.offset))
+                .collect();
+        }
+        if let Some(offsets) = &request.task_end_offsets {
+            member.task_end_offsets = offsets
+                .iter()
+                .map(|o| (o.subtopology_id.clone(), o.partition, o.offset))
+                .collect();
+        }
+        group.put_member(member);
+        bump
+    }
+
+    /// Takes the group's other assignment inputs up: topology, configured topology, assignment
+    /// configs; whether any changed, which bumps the group epoch.
+    fn update_inputs(
+        &self,
+        group: &mut Group,
+        topology: TopologyChange,
+        reconfigured: Option<(ConfiguredTopology, Fingerprint)>,
+    ) -> bool {
+        let mut bump = false;
+        if let TopologyChange::Set(topology) = topology {
+            group.topology = Some(topology);
+            bump = true;
+        }
+        if let Some((configured, fingerprint)) = reconfigured {
+            group.configured = Some(configured);
+            group.metadata_fingerprint = fingerprint;
+            bump = true;
+        }
+        if group.is_ready() {
+            let topology_epoch = group.topology.as_ref().map_or(-1, |t| t.epoch);
+            if group.validated_topology_epoch != topology_epoch {
+                group.validated_topology_epoch = topology_epoch;
+                bump = true;
+            }
+        }
+        // Assignment configs are part of the group's inputs (spec 3.1 step 7).
+        if group.num_standby_replicas != Some(self.config.num_standby_replicas) {
+            bump |= group.num_standby_replicas.is_some();
+            group.num_standby_replicas = Some(self.config.num_standby_replicas);
+        }
+        bump
+    }
+
+    /// A new target assignment when the group epoch is ahead of it and the interval allows.
+    fn assign_if_due(&self, group: &mut Group) {
+        if group.epoch > group.assignment_epoch {
+            // Kafka 4.3+: at most one target assignment per interval; meanwhile members reconcile
+            // towards the previous target (open question 6, settled against 4.4.0).
+            let interval = self.config.assignment_interval_ms;
+            group.interval_throttled = group.delay_deadline_ms.is_none()
+                && group
+                    .last_target_ms
+                    .is_some_and(|last| self.now_ms < last + interval);
+            if !group.interval_throttled {
+                group.compute_targets(self.config);
+                if group.delay_deadline_ms.is_none() {
+                    group.last_target_ms = Some(self.now_ms);
+                }
+            }
+        }
+    }
+
+    /// The answer to an applied heartbeat; `send_tasks` when the member's tasks are news to it.
+    fn respond(&self, group: &mut Group, send_tasks: bool) -> StreamsGroupHeartbeatResponse {
+        let config = self.config;
+        let member = &group.members[&self.request.member_id];
+        let mut out = StreamsGroupHeartbeatResponse::default()
+            .with_member_id(member.id.clone())
+            .with_member_epoch(member.epoch)
+            .with_heartbeat_interval_ms(config.heartbeat_interval_ms)
+            .with_task_offset_interval_ms(config.task_offset_interval_ms)
+            .with_status(Some(self.statuses(group, member)));
+        if self.version >= 1 {
+            out = out.with_acceptable_recovery_lag(config.acceptable_recovery_lag);
+        }
+        if send_tasks {
+            out = out
+                .with_active_tasks(Some(tasks::to_response(&member.assigned.active)))
+                .with_standby_tasks(Some(tasks::to_response(&member.assigned.standby)))
+                .with_warmup_tasks(Some(tasks::to_response(&member.assigned.warmup)));
+            group.tasks_sent_to(&self.request.member_id);
+        }
+        with_endpoint_information(out, group, self.metadata, self.request)
+    }
+
+    /// The statuses of the answer to `member`, in Kafka's order (spec 5.7).
+    fn statuses(&self, group: &Group, member: &Member) -> Vec<response::Status> {
+        let mut status = Vec::new();
+        let group_topology_epoch = group.topology.as_ref().map_or(-1, |t| t.epoch);
+        if member.metadata.topology_epoch < group_topology_epoch {
+            status.push(
+                response::Status::default().with_status_code(STATUS_STALE_TOPOLOGY).with_status_detail(format!(
+                    "The member's topology epoch {} is behind the group's topology epoch {group_topology_epoch}.",
+                    member.metadata.topology_epoch
+                )),
+            );
+        }
+        if group.is_assignment_delayed() {
+            status.push(
+                response::Status::default()
+                    .with_status_code(STATUS_ASSIGNMENT_DELAYED)
+                    .with_status_detail(
+                        "Assignment delayed due to the configured initial rebalance delay.",
+                    ),
+            );
+        }
+        if group.interval_throttled && group.epoch > group.assignment_epoch {
+            status.push(
+                response::Status::default()
+                    .with_status_code(STATUS_ASSIGNMENT_DELAYED)
+                    .with_status_detail(
+                        "Assignment delayed due to the configured assignment interval.",
+                    ),
+            );
+        }
+        if let Some((code, detail)) = group.configured.as_ref().and_then(|c| c.status.clone()) {
+            status.push(
+                response::Status::default()
+                    .with_status_code(code)
+                    .with_status_detail(detail),
+            );
+        }
+        if let Some(requester) = &group.shutdown_requested_by {
+            status.push(
+                response::Status::default().with_status_code(STATUS_SHUTDOWN_APPLICATION).with_status_detail(format!(
+                    "Streams group member {requester} encountered a fatal error and requested a shutdown for the entire application."
+                )),
+            );
+        }
+        // Status 6 (Kafka 4.4, v1 only, last): the member lacks keys of the rack-aware assignment
+        // tags. Only the keys count; the assignment goes on as usual.
+        let missing: Vec<&str> = self
+            .config
+            .rack_aware_assignment_tags
+            .iter()
+            .filter(|key| !member.metadata.client_tags.iter().any(|(k, _)| k == *key))
+            .map(String::as_str)
+            .collect();
+        if self.version >= 1 && !missing.is_empty() {
+            status.push(
+                response::Status::default().with_status_code(STATUS_MISSING_CLIENT_TAGS).with_status_detail(format!(
+                    "Missing required client tags for rack-aware standby assignment: [{}]. Configure them via 'client.tag.<tagKey>' in your Streams config.",
+                    missing.join(", ")
+                )),
+            );
+        }
+        status
+    }
+}
+
+fn owned_tasks(request: &StreamsGroupHeartbeatRequest) -> Option<TaskSets> {
+    TaskSets::from_request(
+        request.active_tasks.as_deref(),
+        request.standby_tasks.as_deref(),
+        request.warmup_tasks.as_deref(),
+    )
+}
+
+/// R40: owned tasks must exist in a ready topology.
+fn validate_owned(owned: &TaskSets, configured: &ConfiguredTopology) -> Result<(), ErrorAnswer> {
+    for tasks in [&owned.active, &owned.standby, &owned.warmup] {
+        for (subtopology, partitions) in tasks {
+            let Some(count) = configured.task_counts.get(subtopology) else {
+                return Err(ErrorAnswer::invalid_request(format!(
+                    "Subtopology {subtopology} does not exist in the topology."
+                )));
+            };
+            if let Some(partition) = partitions.iter().find(|p| **p < 0 || **p >= *count) {
+                return Err(ErrorAnswer::invalid_request(format!(
+                    "Task {partition} for subtopology {subtopology} is invalid. Number of tasks for this subtopology: {count}"
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Topologies are equal when their subtopologies are, keyed by id; lists inside a subtopology
+/// compare in order (R39).
+fn same_topology(a: &Topology, b: &Topology) -> bool {
+    let by_id = |topology: &Topology| {
+        topology
+            .subtopologies
+            .iter()
+            .map(|s| (s.subtopology_id.clone(), s.clone()))
+            .collect::<BTreeMap<_, _>>()
+    };
+    a.epoch == b.epoch && by_id(a) == by_id(b)
+}

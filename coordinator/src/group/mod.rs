@@ -1,0 +1,153 @@
+//! A streams group: its members, epochs, topology and target assignment. What a request does
+//! to it is in the modules below, by what it does: who is in the group ([`membership`]), a
+//! member's heartbeat, admitted then applied ([`heartbeat`]), the target assignment and the way
+//! towards it ([`assignment`]), endpoint information ([`endpoints`]) and describe ([`describe`]).
+
+mod assignment;
+mod describe;
+mod endpoints;
+mod heartbeat;
+mod member;
+mod membership;
+
+use std::collections::BTreeMap;
+
+use streamspec_protocol::codes::{
+    GROUP_STATE_ASSIGNING, GROUP_STATE_EMPTY, GROUP_STATE_NOT_READY, GROUP_STATE_RECONCILING,
+    GROUP_STATE_STABLE,
+};
+use streamspec_protocol::kafka::streams_group_heartbeat_request::Topology;
+
+use crate::metadata::Fingerprint;
+use crate::tasks::TaskSets;
+use crate::topology::ConfiguredTopology;
+pub(crate) use describe::describe;
+pub(crate) use heartbeat::heartbeat;
+use member::{Member, MemberState};
+
+/// One streams group.
+#[derive(Debug, Clone)]
+pub struct Group {
+    id: String,
+    epoch: i32,
+    assignment_epoch: i32,
+    topology: Option<Topology>,
+    configured: Option<ConfiguredTopology>,
+    /// Partition counts of the topology's topics when last configured.
+    metadata_fingerprint: Fingerprint,
+    validated_topology_epoch: i32,
+    members: BTreeMap<String, Member>,
+    /// Member id by static instance id, so that a static member's request does not scan the
+    /// group.
+    static_members: BTreeMap<String, String>,
+    targets: BTreeMap<String, TaskSets>,
+    shutdown_requested_by: Option<String>,
+    endpoint_epoch: i32,
+    /// While set, the first assignment after the group was empty waits (spec 4.5).
+    delay_deadline_ms: Option<u64>,
+    /// The standby count the current target was computed with; a change bumps the epoch.
+    num_standby_replicas: Option<i32>,
+    /// When the last real target assignment was computed, for the assignment interval.
+    last_target_ms: Option<u64>,
+    /// Whether the assignment interval is holding back a new target.
+    interval_throttled: bool,
+}
+
+impl Group {
+    fn new(id: &str) -> Self {
+        Group {
+            id: id.to_owned(),
+            epoch: 0,
+            // A new group starts with an empty target assignment at epoch 1 (Kafka 4.3+).
+            assignment_epoch: 1,
+            topology: None,
+            configured: None,
+            metadata_fingerprint: Vec::new(),
+            validated_topology_epoch: -1,
+            members: BTreeMap::new(),
+            static_members: BTreeMap::new(),
+            targets: BTreeMap::new(),
+            shutdown_requested_by: None,
+            endpoint_epoch: -1,
+            delay_deadline_ms: None,
+            num_standby_replicas: None,
+            last_target_ms: None,
+            interval_throttled: false,
+        }
+    }
+
+    /// The topology the group's members joined with, as they sent it.
+    pub fn topology(&self) -> Option<&Topology> {
+        self.topology.as_ref()
+    }
+
+    pub fn epoch(&self) -> i32 {
+        self.epoch
+    }
+
+    pub fn assignment_epoch(&self) -> i32 {
+        self.assignment_epoch
+    }
+
+    fn is_ready(&self) -> bool {
+        self.configured
+            .as_ref()
+            .is_some_and(ConfiguredTopology::is_ready)
+    }
+
+    fn bump(&mut self) {
+        // Epoch 1 belongs to the initial empty target assignment, so the first bump gives 2.
+        self.epoch = if self.epoch == 0 { 2 } else { self.epoch + 1 };
+    }
+
+    /// Group state, as describe reports it (spec 4.2).
+    pub fn state(&self) -> &'static str {
+        if self.members.is_empty() {
+            GROUP_STATE_EMPTY
+        } else if self.topology.as_ref().map(|t| t.epoch) != Some(self.validated_topology_epoch)
+            || !self.is_ready()
+        {
+            // Spec 5.5: also when a topology that was ready stops being so (a source topic
+            // deleted).
+            GROUP_STATE_NOT_READY
+        } else if self.epoch > self.assignment_epoch {
+            GROUP_STATE_ASSIGNING
+        } else if self
+            .members
+            .values()
+            .any(|m| m.state != MemberState::Stable || m.epoch != self.assignment_epoch)
+        {
+            GROUP_STATE_RECONCILING
+        } else {
+            GROUP_STATE_STABLE
+        }
+    }
+
+    pub(crate) fn next_deadline(&self) -> Option<u64> {
+        self.members
+            .values()
+            .flat_map(|member| {
+                [
+                    Some(member.session_deadline_ms),
+                    member.rebalance_deadline_ms,
+                ]
+            })
+            .flatten()
+            .chain(self.delay_deadline_ms)
+            .min()
+    }
+
+    /// Ends the initial rebalance delay once it is due; the next heartbeat assigns (spec 4.5).
+    pub(crate) fn end_delay(&mut self, now_ms: u64) {
+        if self
+            .delay_deadline_ms
+            .is_some_and(|deadline| deadline <= now_ms)
+        {
+            self.delay_deadline_ms = None;
+        }
+    }
+
+    fn is_assignment_delayed(&self) -> bool {
+        self.delay_deadline_ms.is_some() && self.epoch > self.assignment_epoch
+    }
+}
