@@ -250,6 +250,12 @@ async fn open_stream(address: &str, timeout: Duration) -> TransportResult<TcpStr
                 "nothing listens there (connection refused)".to_owned(),
             ))
         }
+        // `localhost` alone: the port is what is missing, whatever the resolver calls it.
+        Ok(Err(_)) if !address.contains(':') => {
+            return Err(connect_error(
+                "not HOST:PORT (e.g. localhost:9092), nor `embedded`".to_owned(),
+            ))
+        }
         Ok(Err(error)) => return Err(connect_error(error.to_string())),
         Ok(Ok(stream)) => stream,
     };
