@@ -48,6 +48,7 @@ use streamspec_protocol::kafka::{
 use streamspec_protocol::{DecodeError, WireMessage};
 
 use crate::embedded::TimerStalled;
+use crate::scenario::Scenario;
 use crate::transport::{write_refusal, Exchange, Loss, TransportError};
 
 /// The two RPCs under test.
@@ -276,6 +277,13 @@ pub trait Backend {
         let _ = resource;
         Ok(())
     }
+
+    /// The last [`Backend::call`] as it went to the target, where the backend translated it
+    /// into another dialect (as [`crate::draft::DraftBackend`] does); the harness keeps it with
+    /// the exchange. `None` for a backend that sends what it is given.
+    fn take_wire_exchange(&mut self) -> Option<Exchange> {
+        None
+    }
 }
 
 /// Makes fresh backends: one per scenario of `check`, one per run of `fuzz`. Shared by the
@@ -308,6 +316,14 @@ pub trait Connect {
     /// factor).
     fn flags(&self) -> String {
         String::new()
+    }
+
+    /// Why `scenario` does not apply to this target at all (e.g. a dialect that lacks what it
+    /// checks), decided before anything is opened: the scenario is skipped with this reason.
+    /// `None`, the default, runs it.
+    fn skips(&self, scenario: &Scenario) -> Option<String> {
+        let _ = scenario;
+        None
     }
 }
 
@@ -355,6 +371,7 @@ async fn exchange<B: Backend + ?Sized, Q: WireMessage, P: WireMessage>(
         version,
         request: request_bytes,
         response: response_bytes,
+        on_the_wire: backend.take_wire_exchange().map(Box::new),
     };
     Ok((response, exchange))
 }
