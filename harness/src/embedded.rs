@@ -91,14 +91,14 @@ impl Default for EmbeddedTarget {
 
 /// The request `M` in `bytes`; bytes that do not decode are the caller's fault, which a broker
 /// would answer with an error.
-fn decode_request<M: WireMessage>(bytes: &[u8], version: i16) -> BackendResult<M> {
+pub(crate) fn decode_request<M: WireMessage>(bytes: &[u8], version: i16) -> BackendResult<M> {
     M::decode_exact(bytes, version).map_err(|source| BackendError::Malformed {
         what: format!("{} v{version} (the request)", M::NAME),
         source,
     })
 }
 
-fn encode_answer<M: WireMessage>(message: &M, version: i16) -> Vec<u8> {
+pub(crate) fn encode_answer<M: WireMessage>(message: &M, version: i16) -> Vec<u8> {
     message
         .encode_to_vec(version)
         .unwrap_or_else(|error| panic!("{} v{version} does not encode: {error}", M::NAME))

@@ -25,9 +25,6 @@
 //! are skipped with their reason.
 
 use std::collections::BTreeMap;
-use std::time::Duration;
-
-use streamspec_protocol::access::{Operation, Resource};
 use streamspec_protocol::kafka::{
     StreamsGroupDescribeResponse, StreamsGroupHeartbeatRequest, StreamsGroupHeartbeatResponse,
 };
@@ -35,7 +32,7 @@ use streamspec_protocol::kip_draft::StreamsGroupHeartbeatResponse as DraftRespon
 use streamspec_protocol::{MessageKind, WireMessage};
 
 use crate::backend::{Backend, BackendError, BackendResult, Connect, StreamsApi};
-use crate::embedded::EmbeddedTarget;
+use crate::embedded::{decode_request, encode_answer, EmbeddedConnector, EmbeddedTarget};
 use crate::scenario::Scenario;
 use crate::transport::Exchange;
 
@@ -83,29 +80,24 @@ impl<B> DraftBackend<B> {
     }
 }
 
-fn decode<M: WireMessage>(bytes: &[u8], version: i16, what: &str) -> BackendResult<M> {
+/// An answer of the target's that must decode as `M`; one that does not is its fault.
+fn decode_answer<M: WireMessage>(bytes: &[u8], version: i16) -> BackendResult<M> {
     M::decode_exact(bytes, version).map_err(|source| BackendError::Malformed {
-        what: format!("{} v{version}{what}", M::NAME),
+        what: format!("{} v{version}", M::NAME),
         source,
     })
 }
 
-fn encode<M: WireMessage>(message: &M, version: i16) -> Vec<u8> {
-    message
-        .encode_to_vec(version)
-        .unwrap_or_else(|error| panic!("{} v{version} does not encode: {error}", M::NAME))
-}
-
 impl<B: Backend> DraftBackend<B> {
     async fn heartbeat(&mut self, version: i16, request: &[u8]) -> BackendResult<Vec<u8>> {
-        let request: StreamsGroupHeartbeatRequest = decode(request, version, " (the request)")?;
+        let request: StreamsGroupHeartbeatRequest = decode_request(request, version)?;
         let draft = self.translator.request(&request);
-        let draft_bytes = encode(&draft, DRAFT_VERSION);
+        let draft_bytes = encode_answer(&draft, DRAFT_VERSION);
         let answer_bytes = self
             .inner
             .call(StreamsApi::Heartbeat, DRAFT_VERSION, &draft_bytes)
             .await?;
-        let answer: DraftResponse = decode(&answer_bytes, DRAFT_VERSION, " (KIP draft)")?;
+        let answer: DraftResponse = decode_answer(&answer_bytes, DRAFT_VERSION)?;
         self.wire = Some(Exchange {
             request_kind: MessageKind::KipDraftStreamsGroupHeartbeatRequest,
             response_kind: MessageKind::KipDraftStreamsGroupHeartbeatResponse,
@@ -116,7 +108,7 @@ impl<B: Backend> DraftBackend<B> {
         });
         let response: StreamsGroupHeartbeatResponse =
             self.translator.response(&request, version, answer);
-        Ok(encode(&response, version))
+        Ok(encode_answer(&response, version))
     }
 
     async fn describe(&mut self, version: i16, request: &[u8]) -> BackendResult<Vec<u8>> {
@@ -124,8 +116,8 @@ impl<B: Backend> DraftBackend<B> {
             .inner
             .call(StreamsApi::Describe, version, request)
             .await?;
-        let response: StreamsGroupDescribeResponse = decode(&answer, version, "")?;
-        Ok(encode(
+        let response: StreamsGroupDescribeResponse = decode_answer(&answer, version)?;
+        Ok(encode_answer(
             &self.translator.describe_response(response),
             version,
         ))
@@ -159,73 +151,7 @@ impl<B: Backend> Backend for DraftBackend<B> {
         self.wire.take()
     }
 
-    async fn create_topics(&mut self, topics: &[(String, i32)]) -> BackendResult<()> {
-        self.inner.create_topics(topics).await
-    }
-
-    async fn delete_topics(&mut self, names: &[String]) -> BackendResult<()> {
-        self.inner.delete_topics(names).await
-    }
-
-    async fn create_partitions(&mut self, topic: &str, partitions: i32) -> BackendResult<()> {
-        self.inner.create_partitions(topic, partitions).await
-    }
-
-    async fn sleep(&mut self, duration: Duration) -> BackendResult<()> {
-        self.inner.sleep(duration).await
-    }
-
-    fn now_ms(&self) -> u64 {
-        self.inner.now_ms()
-    }
-
-    async fn broker_configs(&mut self, names: &[String]) -> BackendResult<Vec<Option<String>>> {
-        self.inner.broker_configs(names).await
-    }
-
-    async fn group_config_names(&mut self, group_id: &str) -> BackendResult<Vec<String>> {
-        self.inner.group_config_names(group_id).await
-    }
-
-    async fn group_configs(
-        &mut self,
-        group_id: &str,
-        names: &[String],
-    ) -> BackendResult<Vec<Option<String>>> {
-        self.inner.group_configs(group_id, names).await
-    }
-
-    async fn set_group_configs(
-        &mut self,
-        group_id: &str,
-        configs: &[(String, String)],
-    ) -> BackendResult<()> {
-        self.inner.set_group_configs(group_id, configs).await
-    }
-
-    async fn delete_group_configs(
-        &mut self,
-        group_id: &str,
-        names: &[String],
-    ) -> BackendResult<()> {
-        self.inner.delete_group_configs(group_id, names).await
-    }
-
-    async fn create_consumer_group(
-        &mut self,
-        group_id: &str,
-        topics: &[String],
-    ) -> BackendResult<()> {
-        self.inner.create_consumer_group(group_id, topics).await
-    }
-
-    async fn deny(&mut self, operation: Operation, resource: &Resource) -> BackendResult<()> {
-        self.inner.deny(operation, resource).await
-    }
-
-    async fn remove_acls(&mut self, resource: &Resource) -> BackendResult<()> {
-        self.inner.remove_acls(resource).await
-    }
+    crate::delegate_backend_setup!(inner);
 }
 
 /// Opens [`DraftBackend`]s over the backends of `C`, which speak the draft on api key 88: the
@@ -275,21 +201,18 @@ pub struct EmbeddedDraftConnector;
 impl Connect for EmbeddedDraftConnector {
     type Backend = EmbeddedTarget;
 
+    /// [`EmbeddedConnector`]'s target, speaking the draft.
     async fn open(
         &self,
-        _: &str,
-        broker_configs: &BTreeMap<String, String>,
+        group_id: &str,
+        configs: &BTreeMap<String, String>,
     ) -> BackendResult<EmbeddedTarget> {
-        Ok(EmbeddedTarget::with_broker_configs(
-            broker_configs
-                .iter()
-                .map(|(name, value)| (name.as_str(), value.as_str())),
-        )
-        .speaking_kip_draft())
+        let target = EmbeddedConnector.open(group_id, configs).await?;
+        Ok(target.speaking_kip_draft())
     }
 
     fn name(&self) -> String {
-        "embedded".to_owned()
+        EmbeddedConnector.name()
     }
 }
 
