@@ -41,6 +41,14 @@ struct DraftGroup {
 #[derive(Debug)]
 pub struct KipDraftCoordinator {
     core: Coordinator,
+    draft: KipDraft,
+}
+
+/// What the draft dialect keeps beside the core (topology ids, endpoint epochs, generated member
+/// ids), for a host that owns the core itself and hands it to every call, as the harness's
+/// in-process target does.
+#[derive(Debug, Default)]
+pub struct KipDraft {
     groups: BTreeMap<String, DraftGroup>,
     /// The endpoint-information epoch last answered to each (group, member).
     endpoint_epochs: BTreeMap<(String, String), i32>,
@@ -194,9 +202,7 @@ impl KipDraftCoordinator {
     pub fn new(core: Coordinator) -> Self {
         KipDraftCoordinator {
             core,
-            groups: BTreeMap::new(),
-            endpoint_epochs: BTreeMap::new(),
-            members_created: 0,
+            draft: KipDraft::default(),
         }
     }
 
@@ -208,6 +214,21 @@ impl KipDraftCoordinator {
     /// Answers a draft StreamsGroupHeartbeat (version 0, the draft's only one).
     pub fn handle_heartbeat(
         &mut self,
+        now_ms: u64,
+        context: &RequestContext,
+        request: &draft_req::StreamsGroupHeartbeatRequest,
+    ) -> (draft_resp::StreamsGroupHeartbeatResponse, Vec<Effect>) {
+        self.draft
+            .handle_heartbeat(&mut self.core, now_ms, context, request)
+    }
+}
+
+impl KipDraft {
+    /// Answers a draft StreamsGroupHeartbeat (version 0, the draft's only one) with `core`,
+    /// which must be the same coordinator at every call.
+    pub fn handle_heartbeat(
+        &mut self,
+        core: &mut Coordinator,
         now_ms: u64,
         context: &RequestContext,
         request: &draft_req::StreamsGroupHeartbeatRequest,
@@ -280,9 +301,7 @@ impl KipDraftCoordinator {
             .with_task_offsets(kafka_offsets(&request.task_offsets))
             .with_task_end_offsets(kafka_offsets(&request.task_end_offsets))
             .with_shutdown_application(request.shutdown_application);
-        let (core, effects) =
-            self.core
-                .handle_heartbeat(now_ms, context, CORE_VERSION, &core_request);
+        let (core, effects) = core.handle_heartbeat(now_ms, context, CORE_VERSION, &core_request);
         if core.error_code != ERROR_NONE {
             return (draft_error(core.error_code, core.error_message), effects);
         }

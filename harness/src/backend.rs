@@ -38,7 +38,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::time::Duration;
 
-use streamspec_protocol::access::{Operation, Resource};
+pub use streamspec_protocol::access::{Operation, Resource};
 use streamspec_protocol::codes::STATUS_MISSING_SOURCE_TOPICS;
 use streamspec_protocol::kafka::streams_group_heartbeat_request::{Subtopology, Topology};
 use streamspec_protocol::kafka::{
@@ -48,6 +48,7 @@ use streamspec_protocol::kafka::{
 use streamspec_protocol::{DecodeError, WireMessage};
 
 use crate::embedded::TimerStalled;
+use crate::scenario::Scenario;
 use crate::transport::{write_refusal, Exchange, Loss, TransportError};
 
 /// The two RPCs under test.
@@ -276,6 +277,112 @@ pub trait Backend {
         let _ = resource;
         Ok(())
     }
+
+    /// The last [`Backend::call`] as it went to the target, where the backend translated it
+    /// into another dialect (as [`crate::draft::DraftBackend`] does); the harness keeps it with
+    /// the exchange. `None` for a backend that sends what it is given.
+    fn take_wire_exchange(&mut self) -> Option<Exchange> {
+        None
+    }
+}
+
+/// Inside an `impl Backend for ..` of a backend that wraps another in its field `$inner` and
+/// changes only what goes through [`Backend::call`]: every set-up method, handed to the wrapped
+/// backend as it is (`create_topics` to `remove_acls`, with `sleep` and `now_ms`).
+#[macro_export]
+macro_rules! delegate_backend_setup {
+    ($inner:ident) => {
+        async fn create_topics(
+            &mut self,
+            topics: &[(String, i32)],
+        ) -> $crate::backend::BackendResult<()> {
+            self.$inner.create_topics(topics).await
+        }
+
+        async fn delete_topics(&mut self, names: &[String]) -> $crate::backend::BackendResult<()> {
+            self.$inner.delete_topics(names).await
+        }
+
+        async fn create_partitions(
+            &mut self,
+            topic: &str,
+            partitions: i32,
+        ) -> $crate::backend::BackendResult<()> {
+            self.$inner.create_partitions(topic, partitions).await
+        }
+
+        async fn sleep(
+            &mut self,
+            duration: ::std::time::Duration,
+        ) -> $crate::backend::BackendResult<()> {
+            self.$inner.sleep(duration).await
+        }
+
+        fn now_ms(&self) -> u64 {
+            self.$inner.now_ms()
+        }
+
+        async fn broker_configs(
+            &mut self,
+            names: &[String],
+        ) -> $crate::backend::BackendResult<Vec<Option<String>>> {
+            self.$inner.broker_configs(names).await
+        }
+
+        async fn group_config_names(
+            &mut self,
+            group_id: &str,
+        ) -> $crate::backend::BackendResult<Vec<String>> {
+            self.$inner.group_config_names(group_id).await
+        }
+
+        async fn group_configs(
+            &mut self,
+            group_id: &str,
+            names: &[String],
+        ) -> $crate::backend::BackendResult<Vec<Option<String>>> {
+            self.$inner.group_configs(group_id, names).await
+        }
+
+        async fn set_group_configs(
+            &mut self,
+            group_id: &str,
+            configs: &[(String, String)],
+        ) -> $crate::backend::BackendResult<()> {
+            self.$inner.set_group_configs(group_id, configs).await
+        }
+
+        async fn delete_group_configs(
+            &mut self,
+            group_id: &str,
+            names: &[String],
+        ) -> $crate::backend::BackendResult<()> {
+            self.$inner.delete_group_configs(group_id, names).await
+        }
+
+        async fn create_consumer_group(
+            &mut self,
+            group_id: &str,
+            topics: &[String],
+        ) -> $crate::backend::BackendResult<()> {
+            self.$inner.create_consumer_group(group_id, topics).await
+        }
+
+        async fn deny(
+            &mut self,
+            operation: $crate::backend::Operation,
+            resource: &$crate::backend::Resource,
+        ) -> $crate::backend::BackendResult<()> {
+            self.$inner.deny(operation, resource).await
+        }
+
+        async fn remove_acls(
+            &mut self,
+            resource: &$crate::backend::Resource,
+        ) -> $crate::backend::BackendResult<()> {
+            self.$inner.remove_acls(resource).await
+        }
+    };
 }
 
 /// Makes fresh backends: one per scenario of `check`, one per run of `fuzz`. Shared by the
@@ -308,6 +415,14 @@ pub trait Connect {
     /// factor).
     fn flags(&self) -> String {
         String::new()
+    }
+
+    /// Why `scenario` does not apply to this target at all (e.g. a dialect that lacks what it
+    /// checks), decided before anything is opened: the scenario is skipped with this reason.
+    /// `None`, the default, runs it.
+    fn skips(&self, scenario: &Scenario) -> Option<String> {
+        let _ = scenario;
+        None
     }
 }
 
@@ -355,6 +470,7 @@ async fn exchange<B: Backend + ?Sized, Q: WireMessage, P: WireMessage>(
         version,
         request: request_bytes,
         response: response_bytes,
+        on_the_wire: backend.take_wire_exchange().map(Box::new),
     };
     Ok((response, exchange))
 }

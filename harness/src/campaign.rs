@@ -81,16 +81,17 @@ impl CampaignConfig {
     /// The command that runs this campaign against `connector`'s target again.
     pub fn command<C: Connect>(&self, connector: &C) -> String {
         format!(
-            "streamspec fuzz --target {} --seed {} --operations {} --duration {}s{}{}",
+            "streamspec fuzz --target {} --seed {} --operations {} --duration {}s{}{}{}",
             connector.name(),
             self.seed,
             self.operations,
             self.duration.as_secs(),
             if connector.shares_state() {
-                format!(" --groups {}{}", self.groups, connector.flags())
+                format!(" --groups {}", self.groups)
             } else {
                 String::new()
             },
+            connector.flags(),
             if self.check_determinism {
                 " --check-determinism"
             } else {

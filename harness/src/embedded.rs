@@ -5,6 +5,7 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
+use streamspec_coordinator::kip_draft::KipDraft;
 use streamspec_coordinator::{
     ClusterMetadata, Coordinator, CoordinatorConfig, Effect, RequestContext,
 };
@@ -44,6 +45,9 @@ pub struct EmbeddedTarget {
     /// Hands a due timeout to the coordinator: [`fire_due_timeouts`], or in tests a coordinator
     /// that misbehaves.
     fire_timeouts: fn(&mut Coordinator, u64),
+    /// Speaking the KIP draft on api key 88 (v0) through the draft adapter over the same core;
+    /// `None` for Kafka's dialect. See [`EmbeddedTarget::speaking_kip_draft`].
+    draft: Option<KipDraft>,
 }
 
 fn fire_due_timeouts(coordinator: &mut Coordinator, now_ms: u64) {
@@ -80,20 +84,21 @@ impl Default for EmbeddedTarget {
             context: RequestContext::new("streamspec", "/127.0.0.1"),
             authorizer: false,
             fire_timeouts: fire_due_timeouts,
+            draft: None,
         }
     }
 }
 
 /// The request `M` in `bytes`; bytes that do not decode are the caller's fault, which a broker
 /// would answer with an error.
-fn decode_request<M: WireMessage>(bytes: &[u8], version: i16) -> BackendResult<M> {
+pub(crate) fn decode_request<M: WireMessage>(bytes: &[u8], version: i16) -> BackendResult<M> {
     M::decode_exact(bytes, version).map_err(|source| BackendError::Malformed {
         what: format!("{} v{version} (the request)", M::NAME),
         source,
     })
 }
 
-fn encode_answer<M: WireMessage>(message: &M, version: i16) -> Vec<u8> {
+pub(crate) fn encode_answer<M: WireMessage>(message: &M, version: i16) -> Vec<u8> {
     message
         .encode_to_vec(version)
         .unwrap_or_else(|error| panic!("{} v{version} does not encode: {error}", M::NAME))
@@ -120,6 +125,19 @@ impl EmbeddedTarget {
         request: &[u8],
     ) -> BackendResult<Vec<u8>> {
         match api {
+            StreamsApi::Heartbeat if self.draft.is_some() => {
+                use streamspec_protocol::kip_draft::StreamsGroupHeartbeatRequest as DraftRequest;
+                let request: DraftRequest = decode_request(request, version)?;
+                let draft = self.draft.as_mut().expect("a draft target");
+                let (response, effects) = draft.handle_heartbeat(
+                    &mut self.coordinator,
+                    self.now_ms,
+                    &self.context,
+                    &request,
+                );
+                self.apply(effects);
+                Ok(encode_answer(&response, version))
+            }
             StreamsApi::Heartbeat => {
                 let request: StreamsGroupHeartbeatRequest = decode_request(request, version)?;
                 let (response, effects) = self.coordinator.handle_heartbeat(
@@ -169,6 +187,16 @@ impl EmbeddedTarget {
             coordinator: Coordinator::new(config),
             authorizer,
             ..EmbeddedTarget::default()
+        }
+    }
+
+    /// The target answering StreamsGroupHeartbeat (api key 88) in the KIP draft dialect, v0, by
+    /// the draft adapter over the same core; StreamsGroupDescribe, which the draft lacks, stays
+    /// Kafka's, answered by the core.
+    pub fn speaking_kip_draft(self) -> Self {
+        EmbeddedTarget {
+            draft: Some(KipDraft::default()),
+            ..self
         }
     }
 

@@ -82,6 +82,7 @@ pub mod campaign;
 pub mod check;
 pub mod clean;
 pub mod doctor;
+pub mod draft;
 pub mod embedded;
 pub mod interrupt;
 pub mod kafka;

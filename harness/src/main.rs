@@ -13,6 +13,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use streamspec::backend::Connect;
 use streamspec::campaign::{self, CampaignConfig, Trace};
 use streamspec::check::{default_run_id, CheckOptions};
+use streamspec::draft::Dialect;
 use streamspec::embedded::EmbeddedConnector;
 use streamspec::interrupt::Interrupt;
 use streamspec::kafka::KafkaConnector;
@@ -147,6 +148,10 @@ enum Command {
         /// Makes group and topic names unique; defaults to the current time.
         #[arg(long)]
         run_id: Option<String>,
+        /// The dialect of StreamsGroupHeartbeat the target speaks: `kip-draft` grades the early
+        /// KIP draft through a translation, skipping the scenarios it cannot express.
+        #[arg(long, value_enum, default_value_t = Dialect::Kafka)]
+        dialect: Dialect,
     },
     /// Randomized runs: simulated members, faults and the invariant oracle, against the
     /// reference in process or a broker; a violation is shrunk and saved as a trace that `replay`
@@ -195,6 +200,10 @@ enum Command {
         /// Makes group and topic names on a broker unique; defaults to the current time.
         #[arg(long)]
         run_id: Option<String>,
+        /// The dialect of StreamsGroupHeartbeat the target speaks: `kip-draft` grades the early
+        /// KIP draft through a translation, skipping the scenarios it cannot express.
+        #[arg(long, value_enum, default_value_t = Dialect::Kafka)]
+        dialect: Dialect,
     },
     /// Runs a saved trace again through the oracle.
     Replay {
@@ -212,6 +221,10 @@ enum Command {
         /// Print every exchange, not only those that show a violation.
         #[arg(long)]
         history: bool,
+        /// The dialect of StreamsGroupHeartbeat the target speaks: `kip-draft` grades the early
+        /// KIP draft through a translation, skipping the scenarios it cannot express.
+        #[arg(long, value_enum, default_value_t = Dialect::Kafka)]
+        dialect: Dialect,
     },
     /// What a target offers (APIs, features, configs), and which scenarios a `check` would skip
     /// there and why; changes nothing that outlasts it.
@@ -306,19 +319,35 @@ impl TargetSpec {
     }
 }
 
-/// Calls `$body` with `$connector` bound to the connector of `$spec`, whichever type it has.
+/// Calls `$body` with `$connector` bound to the connector of `$spec`, whichever type it has;
+/// with `dialect: ..` first, the target speaks that dialect (`--dialect`).
 macro_rules! with_connector {
-    ($spec:expr, $timeout:expr, $replication_factor:expr, |$connector:ident| $body:expr) => {
-        match $spec {
-            TargetSpec::Embedded => {
+    (dialect: $dialect:expr, $spec:expr, $timeout:expr, $replication_factor:expr, |$connector:ident| $body:expr) => {
+        match ($spec, $dialect) {
+            (TargetSpec::Embedded, Dialect::Kafka) => {
                 let $connector = EmbeddedConnector;
                 $body
             }
-            TargetSpec::Kafka(address) => {
+            (TargetSpec::Kafka(address), Dialect::Kafka) => {
                 let $connector = TargetSpec::kafka(address, $timeout, $replication_factor);
                 $body
             }
+            (TargetSpec::Embedded, Dialect::KipDraft) => {
+                let $connector = streamspec::draft::embedded();
+                $body
+            }
+            (TargetSpec::Kafka(address), Dialect::KipDraft) => {
+                let $connector = streamspec::draft::DraftConnector(TargetSpec::kafka(
+                    address,
+                    $timeout,
+                    $replication_factor,
+                ));
+                $body
+            }
         }
+    };
+    ($spec:expr, $timeout:expr, $replication_factor:expr, |$connector:ident| $body:expr) => {
+        with_connector!(dialect: Dialect::Kafka, $spec, $timeout, $replication_factor, |$connector| $body)
     };
 }
 
@@ -623,6 +652,7 @@ struct CheckFlags {
     timeout: Duration,
     replication_factor: i16,
     run_id: Option<String>,
+    dialect: Dialect,
 }
 
 fn check(flags: CheckFlags, runtime: &tokio::runtime::Runtime) -> Result<ExitCode, String> {
@@ -664,6 +694,7 @@ fn check(flags: CheckFlags, runtime: &tokio::runtime::Runtime) -> Result<ExitCod
         progress: Default::default(),
     };
     let report = with_connector!(
+        dialect: flags.dialect,
         &flags.target,
         flags.timeout,
         flags.replication_factor,
@@ -1040,13 +1071,14 @@ fn main() -> ExitCode {
             timeout_ms,
             replication_factor,
             run_id,
+            dialect,
         } => {
             let target = TargetSpec::parse(&target);
             let timeout = Duration::from_millis(timeout_ms);
             runtime
                 .block_on(preflight(&target, timeout))
                 .and_then(|()| {
-                    with_connector!(&target, timeout, replication_factor, |connector| {
+                    with_connector!(dialect: dialect, &target, timeout, replication_factor, |connector| {
                         let operations =
                             operations.unwrap_or(if connector.shares_state() { 40 } else { 200 });
                         let config = CampaignConfig {
@@ -1077,13 +1109,14 @@ fn main() -> ExitCode {
             timeout_ms,
             replication_factor,
             history,
+            dialect,
         } => {
             let target = TargetSpec::parse(&target);
             let timeout = Duration::from_millis(timeout_ms);
             runtime
                 .block_on(preflight(&target, timeout))
                 .and_then(|()| {
-                    with_connector!(&target, timeout, replication_factor, |connector| {
+                    with_connector!(dialect: dialect, &target, timeout, replication_factor, |connector| {
                         replay(&file, connector, timeout, history)
                     })
                 })
@@ -1102,6 +1135,7 @@ fn main() -> ExitCode {
             timeout_ms,
             replication_factor,
             run_id,
+            dialect,
         } => check(
             CheckFlags {
                 target: TargetSpec::parse(target.as_deref().unwrap_or("embedded")),
@@ -1116,6 +1150,7 @@ fn main() -> ExitCode {
                 timeout: Duration::from_millis(timeout_ms),
                 replication_factor,
                 run_id,
+                dialect,
             },
             &runtime,
         ),

@@ -680,6 +680,13 @@ pub async fn run_scenario<C: Connect>(
     if interrupt.is_raised() {
         return not_run(scenario);
     }
+    if let Some(reason) = connector.skips(scenario) {
+        return Outcome {
+            verdict: Verdict::Skip,
+            reason: Some(reason),
+            ..Outcome::of(scenario)
+        };
+    }
     let started = Instant::now();
     let mut outcome = Outcome::of(scenario);
     let group = kafka_name(&[&settings.run_id, &scenario.name]);

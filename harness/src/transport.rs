@@ -192,11 +192,25 @@ pub struct Exchange {
     pub version: i16,
     pub request: Vec<u8>,
     pub response: Vec<u8>,
+    /// The exchange as the target saw it, where a backend translated it into another dialect
+    /// (the KIP draft's, see [`crate::draft`]).
+    pub on_the_wire: Option<Box<Exchange>>,
 }
 
 impl Exchange {
-    /// Both messages laid out field by field.
+    /// Both messages laid out field by field, and after them the translated exchange, if any.
     pub fn render(&self) -> String {
+        let own = self.render_own();
+        match &self.on_the_wire {
+            None => own,
+            Some(wire) => format!(
+                "{own}\n    on the wire, in the target's dialect:\n{}",
+                wire.render()
+            ),
+        }
+    }
+
+    fn render_own(&self) -> String {
         let side = |kind: MessageKind, bytes: &[u8]| {
             streamspec_protocol::annotate::annotate(kind, bytes, self.version)
                 .unwrap_or_else(|error| format!("{} v{}: {error}\n", kind.name(), self.version))

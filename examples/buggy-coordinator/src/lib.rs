@@ -5,12 +5,10 @@
 //! as bytes, create and delete topics, let time pass, and (optionally) set configs and ACLs.
 
 use std::collections::BTreeMap;
-use std::time::Duration;
 
 use streamspec::backend::{BackendResult, Connect};
 use streamspec::embedded::EmbeddedTarget;
 use streamspec::{Backend, StreamsApi};
-use streamspec_protocol::access::{Operation, Resource};
 use streamspec_protocol::codes::{ERROR_FENCED_MEMBER_EPOCH, ERROR_NONE};
 use streamspec_protocol::kafka::{StreamsGroupHeartbeatRequest, StreamsGroupHeartbeatResponse};
 use streamspec_protocol::WireMessage;
@@ -91,73 +89,7 @@ impl Backend for Buggy {
             .expect("a decoded response encodes again"))
     }
 
-    async fn create_topics(&mut self, topics: &[(String, i32)]) -> BackendResult<()> {
-        self.inner.create_topics(topics).await
-    }
-
-    async fn delete_topics(&mut self, names: &[String]) -> BackendResult<()> {
-        self.inner.delete_topics(names).await
-    }
-
-    async fn create_partitions(&mut self, topic: &str, partitions: i32) -> BackendResult<()> {
-        self.inner.create_partitions(topic, partitions).await
-    }
-
-    async fn sleep(&mut self, duration: Duration) -> BackendResult<()> {
-        self.inner.sleep(duration).await
-    }
-
-    fn now_ms(&self) -> u64 {
-        self.inner.now_ms()
-    }
-
-    async fn broker_configs(&mut self, names: &[String]) -> BackendResult<Vec<Option<String>>> {
-        self.inner.broker_configs(names).await
-    }
-
-    async fn group_config_names(&mut self, group_id: &str) -> BackendResult<Vec<String>> {
-        self.inner.group_config_names(group_id).await
-    }
-
-    async fn group_configs(
-        &mut self,
-        group_id: &str,
-        names: &[String],
-    ) -> BackendResult<Vec<Option<String>>> {
-        self.inner.group_configs(group_id, names).await
-    }
-
-    async fn set_group_configs(
-        &mut self,
-        group_id: &str,
-        configs: &[(String, String)],
-    ) -> BackendResult<()> {
-        self.inner.set_group_configs(group_id, configs).await
-    }
-
-    async fn delete_group_configs(
-        &mut self,
-        group_id: &str,
-        names: &[String],
-    ) -> BackendResult<()> {
-        self.inner.delete_group_configs(group_id, names).await
-    }
-
-    async fn create_consumer_group(
-        &mut self,
-        group_id: &str,
-        topics: &[String],
-    ) -> BackendResult<()> {
-        self.inner.create_consumer_group(group_id, topics).await
-    }
-
-    async fn deny(&mut self, operation: Operation, resource: &Resource) -> BackendResult<()> {
-        self.inner.deny(operation, resource).await
-    }
-
-    async fn remove_acls(&mut self, resource: &Resource) -> BackendResult<()> {
-        self.inner.remove_acls(resource).await
-    }
+    streamspec::delegate_backend_setup!(inner);
 }
 
 /// Makes a fresh [`Buggy`] coordinator with `0`'s bug for every scenario and every run.
