@@ -204,7 +204,7 @@ pub async fn run_scenario<C: Connect>(
             if let Err(error) = run_step(target, step, &mut context).await {
                 return Err(FailureAt {
                     step: Some(index + 1),
-                    failure: if step.precondition {
+                    failure: if step.precondition() {
                         precondition_not_met(index + 1, error)
                     } else {
                         error

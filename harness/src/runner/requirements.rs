@@ -4,7 +4,7 @@
 use streamspec_protocol::codes::ErrorCode;
 
 use crate::backend::{Backend, BackendError, BackendResult};
-use crate::scenario::{listed_baseline_group_configs, Profile, Scenario};
+use crate::scenario::{listed_baseline_group_configs, Profile, Scenario, Step};
 
 /// Why `scenario` cannot run on `target` under `profile`, found without changing anything on the
 /// target: a behaviour profile it does not state, API versions, group size, broker configs.
@@ -31,11 +31,11 @@ pub async fn unmet_requirement<B: Backend>(
         }
     }
     for (index, step) in scenario.steps.iter().enumerate() {
-        let pinned = match (&step.heartbeat, &step.describe) {
-            (Some(heartbeat), _) => heartbeat
+        let pinned = match step {
+            Step::Heartbeat { request, .. } => request
                 .version
                 .map(|v| (v, "StreamsGroupHeartbeat", target.heartbeat_version())),
-            (_, Some(describe)) => describe
+            Step::Describe { request, .. } => request
                 .version
                 .map(|v| (v, "StreamsGroupDescribe", target.describe_version())),
             _ => None,

@@ -12,7 +12,9 @@ use super::Verdict;
 use crate::backend::{Backend, BackendError, BackendExt};
 use crate::matcher;
 use crate::scenario::variables::{references, Reference};
-use crate::scenario::{AclOperation, AclResource, Step, Template};
+use crate::scenario::{
+    AclOperation, AclResource, Answer, DescribeStep, HeartbeatStep, Step, Template,
+};
 use crate::transport::{Exchange, Loss};
 
 /// Per-member state carried between steps.
@@ -188,106 +190,136 @@ fn heartbeat_request(
     serde_json::from_value(request).map_err(|error| format!("heartbeat request: {error}"))
 }
 
+/// Runs one step: the one place that says what each action does.
 pub(super) async fn run_step<B: Backend>(
     target: &mut B,
     step: &Step,
     context: &mut Context,
 ) -> Result<(), StepFailure> {
-    if let Some(configs) = &step.group_config {
-        let group = context.group_id();
-        let configs: Vec<(String, String)> = configs
-            .iter()
-            .map(|(name, value)| (name.clone(), value.clone()))
-            .collect();
-        // Recorded before the request, so that one cut short is still taken back at the end;
-        // a refusal set nothing.
-        let newly: Vec<String> = configs
-            .iter()
-            .map(|(name, _)| name.clone())
-            .filter(|name| !context.configured.contains(name))
-            .collect();
-        context.configured.extend(newly.iter().cloned());
-        let outcome = target.set_group_configs(&group, &configs).await;
-        if matches!(outcome, Err(BackendError::Refused { .. })) {
-            context.configured.retain(|name| !newly.contains(name));
+    match step {
+        Step::Heartbeat {
+            request, answer, ..
+        } => ask(target, request, answer, context).await,
+        Step::Describe {
+            request, answer, ..
+        } => ask(target, request, answer, context).await,
+        Step::GroupConfig {
+            configs, expect, ..
+        } => set_group_configs(target, configs, expect.as_ref(), context).await,
+        Step::ConsumerGroup { consumers, .. } => {
+            let group = context.group_id();
+            let topics =
+                substitute(&json!(consumers.topics), &context.variables).map_err(template_error)?;
+            let topics: Vec<String> = topics
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|topic| topic.as_str().map(str::to_owned))
+                .collect();
+            Ok(target.create_consumer_group(&group, &topics).await?)
         }
-        let Some(pattern) = &step.expect else {
-            return outcome.map_err(StepFailure::from);
-        };
-        let answer = match outcome {
-            Ok(()) => json!({"errorCode": 0, "errorMessage": null}),
-            Err(BackendError::Refused {
-                error_code,
-                message,
-                ..
-            }) => json!({"errorCode": error_code, "errorMessage": message}),
-            Err(error) => return Err(error.into()),
-        };
-        return matcher::matches(pattern, &answer).map_err(|reason| StepFailure {
-            verdict: Verdict::Fail,
-            reason: format!("IncrementalAlterConfigs answered {answer}: {reason}"),
-            exchange: None,
-            loss: None,
-        });
-    }
-    if let Some(consumers) = &step.consumer_group {
-        let group = context.group_id();
-        let topics =
-            substitute(&json!(consumers.topics), &context.variables).map_err(template_error)?;
-        let topics: Vec<String> = topics
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(|topic| topic.as_str().map(str::to_owned))
-            .collect();
-        return target
-            .create_consumer_group(&group, &topics)
-            .await
-            .map_err(StepFailure::from);
-    }
-    if let Some(deny) = &step.deny {
-        let name = |name: &Option<String>| {
-            let name = substitute(&json!(name), &context.variables).map_err(template_error)?;
-            Ok::<_, StepFailure>(name.as_str().unwrap_or_default().to_owned())
-        };
-        let resource = match deny.resource {
-            AclResource::Cluster => Resource::Cluster,
-            AclResource::Group => Resource::Group(name(&deny.name)?),
-            AclResource::Topic => Resource::Topic(name(&deny.name)?),
-        };
-        let operation = match deny.operation {
-            AclOperation::Read => Operation::Read,
-            AclOperation::Describe => Operation::Describe,
-            AclOperation::Create => Operation::Create,
-        };
-        if !context.denied.contains(&resource) {
-            context.denied.push(resource.clone());
+        Step::Deny { deny, .. } => {
+            let name = |name: &Option<String>| {
+                let name = substitute(&json!(name), &context.variables).map_err(template_error)?;
+                Ok::<_, StepFailure>(name.as_str().unwrap_or_default().to_owned())
+            };
+            let resource = match deny.resource {
+                AclResource::Cluster => Resource::Cluster,
+                AclResource::Group => Resource::Group(name(&deny.name)?),
+                AclResource::Topic => Resource::Topic(name(&deny.name)?),
+            };
+            let operation = match deny.operation {
+                AclOperation::Read => Operation::Read,
+                AclOperation::Describe => Operation::Describe,
+                AclOperation::Create => Operation::Create,
+            };
+            if !context.denied.contains(&resource) {
+                context.denied.push(resource.clone());
+            }
+            Ok(target.deny(operation, &resource).await?)
         }
-        return target
-            .deny(operation, &resource)
-            .await
-            .map_err(StepFailure::from);
+        Step::Sleep { ms, .. } => Ok(target.sleep(Duration::from_millis(*ms)).await?),
     }
-    if let Some(milliseconds) = step.sleep_ms {
-        target.sleep(Duration::from_millis(milliseconds)).await?;
-        return Ok(());
+}
+
+/// Sets group configs on the scenario's group; with `expect`, matches the answer against it
+/// instead of failing on a refusal.
+async fn set_group_configs<B: Backend>(
+    target: &mut B,
+    configs: &BTreeMap<String, String>,
+    expect: Option<&Value>,
+    context: &mut Context,
+) -> Result<(), StepFailure> {
+    let group = context.group_id();
+    let configs: Vec<(String, String)> = configs
+        .iter()
+        .map(|(name, value)| (name.clone(), value.clone()))
+        .collect();
+    // Recorded before the request, so that one cut short is still taken back at the end;
+    // a refusal set nothing.
+    let newly: Vec<String> = configs
+        .iter()
+        .map(|(name, _)| name.clone())
+        .filter(|name| !context.configured.contains(name))
+        .collect();
+    context.configured.extend(newly.iter().cloned());
+    let outcome = target.set_group_configs(&group, &configs).await;
+    if matches!(outcome, Err(BackendError::Refused { .. })) {
+        context.configured.retain(|name| !newly.contains(name));
     }
+    let Some(pattern) = expect else {
+        return outcome.map_err(StepFailure::from);
+    };
+    let answer = match outcome {
+        Ok(()) => json!({"errorCode": 0, "errorMessage": null}),
+        Err(BackendError::Refused {
+            error_code,
+            message,
+            ..
+        }) => json!({"errorCode": error_code, "errorMessage": message}),
+        Err(error) => return Err(error.into()),
+    };
+    matcher::matches(pattern, &answer).map_err(|reason| StepFailure {
+        verdict: Verdict::Fail,
+        reason: format!("IncrementalAlterConfigs answered {answer}: {reason}"),
+        exchange: None,
+        loss: None,
+    })
+}
+
+/// A step that sends a request of the streams protocol and judges its answer.
+trait Request {
+    /// Sends the request; returns the response as JSON and the exchange.
+    async fn send<B: Backend>(
+        &self,
+        target: &mut B,
+        context: &mut Context,
+    ) -> Result<(Value, Exchange), StepFailure>;
+}
+
+/// Sends `request` until its answer matches (once without an `until`), then captures from it.
+async fn ask<B: Backend>(
+    target: &mut B,
+    request: &impl Request,
+    answer: &Answer,
+    context: &mut Context,
+) -> Result<(), StepFailure> {
     let mut waited_ms = 0;
     loop {
-        let (response, exchange) = send(target, step, context).await?;
+        let (response, exchange) = request.send(target, context).await?;
         if let Some(exchanges) = &mut context.exchanges {
             exchanges.push(format!("step {}: {}", context.step, exchange.render()));
         }
-        let expected = match &step.expect {
+        let expected = match &answer.expect {
             None => Ok(()),
             Some(pattern) => {
                 let pattern = substitute(pattern, &context.variables).map_err(template_error)?;
                 matcher::matches(&pattern, &response)
             }
         };
-        match (expected, step.until) {
+        match (expected, answer.until) {
             (Ok(()), _) => {
-                for (name, pointer) in &step.capture {
+                for (name, pointer) in &answer.capture {
                     let value = response.pointer(pointer).cloned().ok_or_else(|| {
                         template_error(format!("capture {name}: no value at {pointer}"))
                     })?;
@@ -319,26 +351,19 @@ pub(super) async fn run_step<B: Backend>(
     }
 }
 
-/// Sends the step's request; returns the response as JSON and the exchange.
-async fn send<B: Backend>(
-    target: &mut B,
-    step: &Step,
-    context: &mut Context,
-) -> Result<(Value, Exchange), StepFailure> {
-    if let Some(heartbeat) = &step.heartbeat {
-        let member = substitute(&Value::String(heartbeat.member.clone()), &context.variables)
+impl Request for HeartbeatStep {
+    async fn send<B: Backend>(
+        &self,
+        target: &mut B,
+        context: &mut Context,
+    ) -> Result<(Value, Exchange), StepFailure> {
+        let member = substitute(&Value::String(self.member.clone()), &context.variables)
             .map_err(template_error)?;
         let member = member.as_str().unwrap_or_default().to_owned();
         let state = context.members.get(&member).cloned().unwrap_or_default();
-        let request = heartbeat_request(
-            heartbeat.template,
-            &member,
-            &state,
-            &heartbeat.fields,
-            context,
-        )
-        .map_err(template_error)?;
-        let version = heartbeat.version.unwrap_or(target.heartbeat_version());
+        let request = heartbeat_request(self.template, &member, &state, &self.fields, context)
+            .map_err(template_error)?;
+        let version = self.version.unwrap_or(target.heartbeat_version());
         let (response, exchange) = target.heartbeat(version, &request).await?;
         if response.error_code == 0 {
             let state = context.members.entry(member).or_default();
@@ -346,32 +371,38 @@ async fn send<B: Backend>(
             state.endpoint_information_epoch = response.endpoint_information_epoch;
         }
         let json = serde_json::to_value(&response).expect("responses serialize");
-        return Ok((json, exchange));
+        Ok((json, exchange))
     }
-    let describe = step
-        .describe
-        .as_ref()
-        .expect("a validated step has an action");
-    let groups = describe
-        .groups
-        .iter()
-        .map(|group| {
-            substitute(&Value::String(group.clone()), &context.variables)
-                .map(|value| value.as_str().unwrap_or_default().to_owned())
-        })
-        .collect::<Result<Vec<String>, String>>()
-        .map_err(template_error)?;
-    let request = StreamsGroupDescribeRequest::default()
-        .with_group_ids(groups)
-        .with_include_authorized_operations(describe.include_authorized_operations)
-        .with_include_topology_description(describe.include_topology_description);
-    let version = describe.version.unwrap_or(target.describe_version());
-    let (response, exchange) = target.describe(version, &request).await?;
-    Ok((
-        serde_json::to_value(&response).expect("responses serialize"),
-        exchange,
-    ))
 }
+
+impl Request for DescribeStep {
+    async fn send<B: Backend>(
+        &self,
+        target: &mut B,
+        context: &mut Context,
+    ) -> Result<(Value, Exchange), StepFailure> {
+        let groups = self
+            .groups
+            .iter()
+            .map(|group| {
+                substitute(&Value::String(group.clone()), &context.variables)
+                    .map(|value| value.as_str().unwrap_or_default().to_owned())
+            })
+            .collect::<Result<Vec<String>, String>>()
+            .map_err(template_error)?;
+        let request = StreamsGroupDescribeRequest::default()
+            .with_group_ids(groups)
+            .with_include_authorized_operations(self.include_authorized_operations)
+            .with_include_topology_description(self.include_topology_description);
+        let version = self.version.unwrap_or(target.describe_version());
+        let (response, exchange) = target.describe(version, &request).await?;
+        Ok((
+            serde_json::to_value(&response).expect("responses serialize"),
+            exchange,
+        ))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
