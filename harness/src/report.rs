@@ -269,6 +269,28 @@ impl Report {
         out
     }
 
+    /// Scenarios an interrupted run did not finish (their reason starts with
+    /// [`crate::runner::NOT_RUN`]).
+    pub fn not_run(&self) -> usize {
+        self.outcomes
+            .iter()
+            .filter(|outcome| {
+                outcome
+                    .reason
+                    .as_deref()
+                    .is_some_and(|reason| reason.starts_with(crate::runner::NOT_RUN))
+            })
+            .count()
+    }
+
+    /// Scenarios whose clean-up left something on the target.
+    pub fn cleanup_failures(&self) -> usize {
+        self.outcomes
+            .iter()
+            .filter(|outcome| outcome.cleanup.is_some())
+            .count()
+    }
+
     /// Whether `outcome` fails this run (see [`counts_against_run`]).
     pub fn fails_run(&self, outcome: &Outcome) -> bool {
         counts_against_run(outcome, self.strict)
