@@ -1,6 +1,7 @@
 //! The rule catalogue against a target, as a library call: every scenario on a fresh backend of
 //! its own, several at once, graded, divergences applied, one [`Report`].
 
+use std::path::PathBuf;
 use std::rc::Rc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -9,7 +10,9 @@ use std::time::Duration;
 use crate::backend::{self, Connect};
 use crate::interrupt::Interrupt;
 use crate::report::Report;
-use crate::runner::{apply_divergences, run_scenario, Divergence, RunSettings, Verdict};
+use crate::runner::{
+    apply_divergences, load_divergences, run_scenario, Divergence, RunSettings, Verdict,
+};
 use crate::scenario::{self, Profile, Scenario};
 
 /// How `check` runs; [`Default`] is `streamspec check`'s: the whole catalogue and our recorded
@@ -74,6 +77,124 @@ pub fn default_run_id<C: Connect>(connector: &C) -> String {
         .map(|elapsed| elapsed.as_millis())
         .unwrap_or_default();
     format!("{millis:x}")
+}
+
+/// Where a run's scenarios come from: the built-in catalogue and the user's files, narrowed by
+/// rule (`check`, `doctor` and `list` take the same flags for it).
+#[derive(Debug, Clone, Default)]
+pub struct ScenarioSource {
+    /// Scenario files, or folders of them.
+    pub paths: Vec<PathBuf>,
+    /// Only the scenarios of `paths`, not the built-in catalogue.
+    pub only_paths: bool,
+    /// Rule ids (R25) or patterns (R2*), or scenario name patterns; empty for all.
+    pub rules: Vec<String>,
+}
+
+/// The scenarios of a run, and those `rules` leaves out (which the user's divergences may name).
+#[derive(Debug)]
+pub struct Selection {
+    pub scenarios: Vec<Scenario>,
+    pub left_out: Vec<Scenario>,
+}
+
+/// Loads and selects the scenarios of `source`. A file of the user's named like a built-in
+/// scenario replaces it, in its place, and `note` is told so.
+pub fn select(source: &ScenarioSource, mut note: impl FnMut(&str)) -> Result<Selection, String> {
+    let mut scenarios = if source.only_paths {
+        Vec::new()
+    } else {
+        scenario::catalogue()
+    };
+    let mut own = Vec::new();
+    for path in &source.paths {
+        if !path.exists() {
+            return Err(format!("{}: no such file or folder", path.display()));
+        }
+        own.extend(scenario::load_path(path).map_err(|error| error.to_string())?);
+    }
+    scenario::check_unique_names(&own).map_err(|error| error.to_string())?;
+    for scenario in own {
+        match scenarios
+            .iter_mut()
+            .find(|built_in| built_in.name == scenario.name)
+        {
+            Some(built_in) => {
+                note(&format!(
+                    "note: {} replaces the built-in scenario {} ({})",
+                    scenario.source, built_in.name, built_in.source
+                ));
+                *built_in = scenario;
+            }
+            None => scenarios.push(scenario),
+        }
+    }
+    let mut left_out = Vec::new();
+    if !source.rules.is_empty() {
+        let selected = |scenario: &Scenario| {
+            source.rules.iter().any(|pattern| {
+                glob_matches(pattern, &scenario.name)
+                    || scenario
+                        .rules
+                        .iter()
+                        .any(|rule| glob_matches(pattern, rule))
+            })
+        };
+        (scenarios, left_out) = scenarios.into_iter().partition(selected);
+        if scenarios.is_empty() {
+            return Err(format!(
+                "no scenario matches --rules {}",
+                source.rules.join(" ")
+            ));
+        }
+    }
+    Ok(Selection {
+        scenarios,
+        left_out,
+    })
+}
+
+impl Selection {
+    /// Our recorded divergences and those of `files`. A file's divergence must name a scenario,
+    /// selected or not, so that one file serves runs of a few rules too.
+    pub fn divergences(&self, files: &[PathBuf]) -> Result<Vec<Divergence>, String> {
+        let mut divergences = crate::runner::divergences();
+        let known = |name: &str| {
+            self.scenarios
+                .iter()
+                .chain(&self.left_out)
+                .any(|s| s.name == name)
+        };
+        for file in files {
+            let theirs = load_divergences(file)?;
+            if let Some(unknown) = theirs
+                .iter()
+                .find(|divergence| !known(&divergence.scenario))
+            {
+                return Err(format!(
+                    "{}: a divergence names {:?}, which is no scenario",
+                    file.display(),
+                    unknown.scenario
+                ));
+            }
+            divergences.extend(theirs);
+        }
+        Ok(divergences)
+    }
+}
+
+/// A pattern with `*` wildcards.
+fn glob_matches(pattern: &str, text: &str) -> bool {
+    match pattern.split_once('*') {
+        None => pattern == text,
+        Some((head, tail)) => {
+            text.starts_with(head)
+                && (0..=text.len() - head.len()).any(|skip| {
+                    text.is_char_boundary(head.len() + skip)
+                        && glob_matches(tail, &text[head.len() + skip..])
+                })
+        }
+    }
 }
 
 /// Runs `options.scenarios` against fresh backends of `connector`; see [`crate::check()`].
@@ -143,4 +264,19 @@ async fn run_local<C: Connect + 'static>(connector: C, options: CheckOptions) ->
     report.interrupted = options.interrupt.is_raised();
     report.target_lost = settings.breaker.tripped(&target);
     report
+}
+
+#[cfg(test)]
+mod tests {
+    use super::glob_matches;
+
+    #[test]
+    fn globs() {
+        assert!(glob_matches("R2*", "R25"));
+        assert!(glob_matches("R2*", "R2"));
+        assert!(!glob_matches("R2*", "R32"));
+        assert!(glob_matches("*leave*", "R31-dynamic-leave"));
+        assert!(glob_matches("R1", "R1"));
+        assert!(!glob_matches("R1", "R10"));
+    }
 }

@@ -50,6 +50,18 @@ const BROKER_CONFIGS: [&str; 12] = [
     "authorizer.class.name",
 ];
 
+/// Refuses, in one line, a broker target that nothing usable listens at: none at all, or one
+/// whose Streams protocol cannot be used (see [`streams_unusable`]).
+pub async fn preflight(address: &str, timeout: std::time::Duration) -> Result<(), String> {
+    let connection = Connection::connect(address, timeout)
+        .await
+        .map_err(|error| error.to_string())?;
+    match streams_unusable(&connection) {
+        Some(reason) => Err(reason),
+        None => Ok(()),
+    }
+}
+
 /// Why the Streams protocol cannot be used at all at a broker whose ApiVersions answer is
 /// `connection`'s, if it cannot.
 pub fn streams_unusable(connection: &Connection) -> Option<String> {

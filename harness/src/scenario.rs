@@ -76,9 +76,14 @@ use serde_json::Value;
 
 mod checks;
 pub mod locate;
+mod step;
 pub(crate) mod variables;
 
 pub use checks::{MAX_PARTITIONS, MAX_WAIT_MS};
+pub use step::{
+    AclOperation, AclResource, Answer, ConsumerGroupStep, DenyStep, DescribeStep, HeartbeatStep,
+    RawStep, Step, Template, Until,
+};
 
 /// How much a scenario's outcome counts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -156,9 +161,12 @@ impl Scenario {
         let mut members: Vec<&str> = self
             .steps
             .iter()
-            .filter_map(|step| step.heartbeat.as_ref())
-            .filter(|heartbeat| heartbeat.template == Template::Join)
-            .map(|heartbeat| heartbeat.member.as_str())
+            .filter_map(|step| match step {
+                Step::Heartbeat { request, .. } if request.template == Template::Join => {
+                    Some(request.member.as_str())
+                }
+                _ => None,
+            })
             .collect();
         members.sort_unstable();
         members.dedup();
@@ -168,11 +176,9 @@ impl Scenario {
     /// Whether the scenario sets something on the whole cluster (an ACL on it), which other
     /// scenarios on the same broker would meet.
     pub fn changes_the_cluster(&self) -> bool {
-        self.steps.iter().any(|step| {
-            step.deny
-                .as_ref()
-                .is_some_and(|deny| deny.resource == AclResource::Cluster)
-        })
+        self.steps.iter().any(
+            |step| matches!(step, Step::Deny { deny, .. } if deny.resource == AclResource::Cluster),
+        )
     }
 }
 
@@ -242,129 +248,6 @@ fn yes() -> bool {
     true
 }
 
-#[derive(Debug, Clone, Default, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct Step {
-    #[serde(default)]
-    pub heartbeat: Option<HeartbeatStep>,
-    #[serde(default)]
-    pub describe: Option<DescribeStep>,
-    #[serde(default)]
-    pub sleep_ms: Option<u64>,
-    /// Group-level configs to set on the scenario's group, e.g. `streams.num.standby.replicas`.
-    #[serde(default)]
-    pub group_config: Option<BTreeMap<String, String>>,
-    /// Denies an operation to every client from here on (an ACL on a broker with an authorizer).
-    #[serde(default)]
-    pub deny: Option<DenyStep>,
-    /// Makes the scenario's group id a consumer group: a consumer joins it.
-    #[serde(default)]
-    pub consumer_group: Option<ConsumerGroupStep>,
-    #[serde(default)]
-    pub expect: Option<Value>,
-    #[serde(default)]
-    pub capture: BTreeMap<String, String>,
-    #[serde(default)]
-    pub until: Option<Until>,
-    /// Set-up for the rule under test: an unmet `expect` ends the scenario as
-    /// `precondition_not_met`, not as a failure of its rules.
-    #[serde(default)]
-    pub precondition: bool,
-    /// Says what the step is for, in reports.
-    #[serde(default)]
-    pub note: Option<String>,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Template {
-    Join,
-    #[default]
-    Heartbeat,
-    Leave,
-    StaticLeave,
-    Raw,
-}
-
-#[derive(Debug, Clone, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct HeartbeatStep {
-    pub member: String,
-    #[serde(default, rename = "as")]
-    pub template: Template,
-    #[serde(default)]
-    pub fields: serde_json::Map<String, Value>,
-    /// Defaults to the negotiated version.
-    #[serde(default)]
-    pub version: Option<i16>,
-}
-
-#[derive(Debug, Clone, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct DescribeStep {
-    #[serde(default = "own_group")]
-    pub groups: Vec<String>,
-    #[serde(default)]
-    pub include_authorized_operations: bool,
-    #[serde(default)]
-    pub include_topology_description: bool,
-    #[serde(default)]
-    pub version: Option<i16>,
-}
-
-fn own_group() -> Vec<String> {
-    vec!["${group}".to_owned()]
-}
-
-/// A consumer (KIP-848 ConsumerGroupHeartbeat) joining the scenario's group id, subscribed to
-/// `topics`.
-#[derive(Debug, Clone, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct ConsumerGroupStep {
-    #[serde(default)]
-    pub topics: Vec<String>,
-}
-
-/// An operation denied on a resource: `{"operation": "READ", "resource": "GROUP", "name":
-/// "${group}"}`; the cluster takes no name.
-#[derive(Debug, Clone, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct DenyStep {
-    pub operation: AclOperation,
-    pub resource: AclResource,
-    #[serde(default)]
-    pub name: Option<String>,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(rename_all = "UPPERCASE")]
-pub enum AclOperation {
-    Read,
-    Describe,
-    Create,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(rename_all = "UPPERCASE")]
-pub enum AclResource {
-    Cluster,
-    Group,
-    Topic,
-}
-
-#[derive(Debug, Clone, Copy, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct Until {
-    pub within_ms: u64,
-    #[serde(default = "poll_interval")]
-    pub every_ms: u64,
-}
-
-fn poll_interval() -> u64 {
-    250
-}
-
-/// A scenario file that cannot be used, with where and why.
 #[derive(Debug)]
 pub struct ScenarioError {
     pub source: String,
@@ -426,53 +309,6 @@ pub fn parse(source: &str, text: &str) -> Result<Scenario, ScenarioError> {
     }
     if scenario.steps.is_empty() {
         return Err(invalid("has no steps".to_owned()));
-    }
-    for (index, step) in scenario.steps.iter().enumerate() {
-        let actions = [
-            step.heartbeat.is_some(),
-            step.describe.is_some(),
-            step.sleep_ms.is_some(),
-            step.group_config.is_some(),
-            step.deny.is_some(),
-            step.consumer_group.is_some(),
-        ];
-        if actions.iter().filter(|present| **present).count() != 1 {
-            return Err(invalid(format!(
-                "step {}: needs exactly one of heartbeat, describe, sleep_ms, group_config, deny, consumer_group",
-                index + 1
-            )));
-        }
-        let plain = step.sleep_ms.is_some() || step.deny.is_some() || step.consumer_group.is_some();
-        if plain && (step.expect.is_some() || !step.capture.is_empty() || step.until.is_some()) {
-            return Err(invalid(format!(
-                "step {}: sleep_ms, deny and consumer_group take no expect, capture or until",
-                index + 1
-            )));
-        }
-        if let Some(deny) = &step.deny {
-            if (deny.resource == AclResource::Cluster) != deny.name.is_none() {
-                return Err(invalid(format!(
-                    "step {}: deny needs a name for a GROUP or TOPIC, and none for the CLUSTER",
-                    index + 1
-                )));
-            }
-        }
-        if step.group_config.is_some() && (step.until.is_some() || !step.capture.is_empty()) {
-            return Err(invalid(format!(
-                "step {}: group_config takes no until or capture",
-                index + 1
-            )));
-        }
-        if step.until.is_some() && step.expect.is_none() {
-            return Err(invalid(format!(
-                "step {}: until needs an expect",
-                index + 1
-            )));
-        }
-        if let Some(expect) = &step.expect {
-            crate::matcher::check_pattern(expect)
-                .map_err(|message| invalid(format!("step {}: expect: {message}", index + 1)))?;
-        }
     }
     checks::check(&scenario).map_err(|checks::Invalid { path, message }| {
         let (line, column) = locate::locate_nearest(text, &path).unwrap_or((0, 0));

@@ -16,7 +16,7 @@ use std::process::Command;
 
 use serde_json::Value;
 use streamspec::proxy::{Proxy, ProxyConfig};
-use streamspec::scenario::{Profile, Scenario};
+use streamspec::scenario::{Profile, Scenario, Step};
 
 mod common;
 use common::BrokerTest;
@@ -61,9 +61,10 @@ fn beyond_a_stock_broker(scenario: &Scenario) -> bool {
 /// Whether the scenario needs version 1 of a Streams RPC.
 fn needs_v1(scenario: &Scenario) -> bool {
     scenario.requires.heartbeat_version == Some(1)
-        || scenario.steps.iter().any(|step| {
-            step.heartbeat.as_ref().and_then(|h| h.version) == Some(1)
-                || step.describe.as_ref().and_then(|d| d.version) == Some(1)
+        || scenario.steps.iter().any(|step| match step {
+            Step::Heartbeat { request, .. } => request.version == Some(1),
+            Step::Describe { request, .. } => request.version == Some(1),
+            _ => false,
         })
 }
 

@@ -293,3 +293,19 @@ fn only_preconditions() {
         )]
     );
 }
+
+#[test]
+fn a_key_the_action_does_not_take() {
+    let file = ScenarioFile::with_steps(
+        "sleep-expect",
+        IN,
+        &[JOIN, r#"{ "sleep_ms": 1, "expect": {} }"#],
+    );
+    assert_eq!(
+        file.refusal(),
+        [format!(
+            "streamspec: {}:6:35: sleep_ms, deny and consumer_group take no expect, capture or until",
+            file.path
+        )]
+    );
+}

@@ -11,7 +11,7 @@ use streamspec_protocol::WireMessage;
 
 use super::locate::Segment;
 use super::variables::references;
-use super::{Scenario, Step, Template};
+use super::{Answer, Scenario, Step, Template};
 
 /// The most partitions a scenario's topic, or an internal topic its topology asks for, may have:
 /// the reference in process holds every partition's task in memory.
@@ -69,14 +69,14 @@ pub fn check(scenario: &Scenario) -> Result<(), Invalid> {
 /// A precondition is judged by its `expect`, and the scenario by a step that is none.
 fn check_preconditions(scenario: &Scenario) -> Result<(), Invalid> {
     for (index, step) in scenario.steps.iter().enumerate() {
-        if step.precondition && step.expect.is_none() {
+        if step.precondition() && step.expect().is_none() {
             return Err(invalid(
                 step_path(index, &["precondition"]),
                 "a precondition needs an expect: what the set-up must answer".to_owned(),
             ));
         }
     }
-    if scenario.steps.iter().all(|step| step.precondition) {
+    if scenario.steps.iter().all(Step::precondition) {
         return Err(invalid(
             vec!["steps".into()],
             "every step is a precondition: no step checks the scenario's rules".to_owned(),
@@ -92,70 +92,84 @@ fn check_step(
     exemplar: &Value,
     known: &Known,
 ) -> Result<(), Invalid> {
-    if let Some(heartbeat) = &step.heartbeat {
-        if let Some(version) = heartbeat.version {
-            check_version::<StreamsGroupHeartbeatRequest>(
-                version,
-                step_path(index, &["heartbeat", "version"]),
+    match step {
+        Step::Heartbeat {
+            request: heartbeat,
+            answer,
+            ..
+        } => {
+            if let Some(version) = heartbeat.version {
+                check_version::<StreamsGroupHeartbeatRequest>(
+                    version,
+                    step_path(index, &["heartbeat", "version"]),
+                )?;
+            }
+            let fields = Value::Object(heartbeat.fields.clone());
+            let mut path = step_path(index, &["heartbeat", "fields"]);
+            check_fields(&fields, exemplar, &mut path)?;
+            check_references(&fields, &mut path, known)?;
+            let member = Value::String(heartbeat.member.clone());
+            check_references(
+                &member,
+                &mut step_path(index, &["heartbeat", "member"]),
+                known,
             )?;
+            let default_topology = heartbeat.template == Template::Join
+                && scenario.topology.is_none()
+                && !heartbeat.fields.contains_key("topology");
+            if default_topology && !known.names.contains("in") {
+                return Err(invalid(
+                    step_path(index, &["heartbeat", "as"]),
+                    "a join sends the default topology, which reads topic `in`; the scenario has \
+                     no topic `in` (add it, or a `topology`)"
+                        .to_owned(),
+                ));
+            }
+            check_answer(index, answer, known)
         }
-        let fields = Value::Object(heartbeat.fields.clone());
-        let mut path = step_path(index, &["heartbeat", "fields"]);
-        check_fields(&fields, exemplar, &mut path)?;
-        check_references(&fields, &mut path, known)?;
-        let member = Value::String(heartbeat.member.clone());
-        check_references(
-            &member,
-            &mut step_path(index, &["heartbeat", "member"]),
-            known,
-        )?;
-        let default_topology = heartbeat.template == Template::Join
-            && scenario.topology.is_none()
-            && !heartbeat.fields.contains_key("topology");
-        if default_topology && !known.names.contains("in") {
-            return Err(invalid(
-                step_path(index, &["heartbeat", "as"]),
-                "a join sends the default topology, which reads topic `in`; the scenario has no \
-                 topic `in` (add it, or a `topology`)"
-                    .to_owned(),
-            ));
-        }
-    }
-    if let Some(describe) = &step.describe {
-        if let Some(version) = describe.version {
-            check_version::<StreamsGroupDescribeRequest>(
-                version,
-                step_path(index, &["describe", "version"]),
+        Step::Describe {
+            request: describe,
+            answer,
+            ..
+        } => {
+            if let Some(version) = describe.version {
+                check_version::<StreamsGroupDescribeRequest>(
+                    version,
+                    step_path(index, &["describe", "version"]),
+                )?;
+            }
+            let groups = Value::from(describe.groups.clone());
+            check_references(
+                &groups,
+                &mut step_path(index, &["describe", "groups"]),
+                known,
             )?;
+            check_answer(index, answer, known)
         }
-        let groups = Value::from(describe.groups.clone());
-        check_references(
-            &groups,
-            &mut step_path(index, &["describe", "groups"]),
-            known,
-        )?;
-    }
-    if let Some(deny) = &step.deny {
-        let name = Value::from(deny.name.clone());
-        check_references(&name, &mut step_path(index, &["deny", "name"]), known)?;
-    }
-    if let Some(consumers) = &step.consumer_group {
-        let topics = Value::from(consumers.topics.clone());
-        check_references(
-            &topics,
-            &mut step_path(index, &["consumer_group", "topics"]),
-            known,
-        )?;
-    }
-    if let Some(sleep_ms) = step.sleep_ms {
-        if sleep_ms > MAX_WAIT_MS {
-            return Err(invalid(
-                step_path(index, &["sleep_ms"]),
-                format!("sleep_ms {sleep_ms} is more than {MAX_WAIT_MS}, the longest wait"),
-            ));
+        Step::GroupConfig { expect, .. } => check_expect(index, expect.as_ref(), known),
+        Step::Deny { deny, .. } => {
+            let name = Value::from(deny.name.clone());
+            check_references(&name, &mut step_path(index, &["deny", "name"]), known)
         }
+        Step::ConsumerGroup { consumers, .. } => {
+            let topics = Value::from(consumers.topics.clone());
+            check_references(
+                &topics,
+                &mut step_path(index, &["consumer_group", "topics"]),
+                known,
+            )
+        }
+        Step::Sleep { ms, .. } if *ms > MAX_WAIT_MS => Err(invalid(
+            step_path(index, &["sleep_ms"]),
+            format!("sleep_ms {ms} is more than {MAX_WAIT_MS}, the longest wait"),
+        )),
+        Step::Sleep { .. } => Ok(()),
     }
-    if let Some(until) = step.until {
+}
+
+/// The bounds of a request step's `until`, and the references of its `expect`.
+fn check_answer(index: usize, answer: &Answer, known: &Known) -> Result<(), Invalid> {
+    if let Some(until) = answer.until {
         if until.within_ms > MAX_WAIT_MS {
             return Err(invalid(
                 step_path(index, &["until", "within_ms"]),
@@ -175,10 +189,14 @@ fn check_step(
             ));
         }
     }
-    if let Some(expect) = &step.expect {
-        check_references(expect, &mut step_path(index, &["expect"]), known)?;
+    check_expect(index, answer.expect.as_ref(), known)
+}
+
+fn check_expect(index: usize, expect: Option<&Value>, known: &Known) -> Result<(), Invalid> {
+    match expect {
+        Some(expect) => check_references(expect, &mut step_path(index, &["expect"]), known),
+        None => Ok(()),
     }
-    Ok(())
 }
 
 fn check_version<M: WireMessage>(version: i16, path: Vec<Segment>) -> Result<(), Invalid> {
@@ -208,7 +226,7 @@ impl Known {
     fn new(scenario: &Scenario) -> Self {
         let mut captures: BTreeMap<String, Vec<usize>> = BTreeMap::new();
         for (index, step) in scenario.steps.iter().enumerate() {
-            for name in step.capture.keys() {
+            for name in step.captured_names() {
                 captures.entry(name.clone()).or_default().push(index + 1);
             }
         }
@@ -221,7 +239,7 @@ impl Known {
     }
 
     fn captured(&mut self, step: &Step) {
-        self.names.extend(step.capture.keys().cloned());
+        self.names.extend(step.captured_names().cloned());
     }
 
     fn unknown(&self, name: &str) -> String {

@@ -1,0 +1,357 @@
+//! The report for people: a line per rule, skip reasons, failures, then a summary.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use super::{not_counted_because, Console, Detail, Report, RuleLine, RuleVerdict, RunVerdict};
+use crate::runner::{Outcome, Verdict};
+
+impl Report {
+    /// The skipped scenarios grouped by reason, as the console shows them.
+    pub fn skips(&self, console: Console) -> String {
+        let mut out = String::new();
+        self.write_grouped(&mut out, console, Verdict::Skip, "skipped");
+        out
+    }
+
+    fn outcome(&self, scenario: &str) -> Option<&Outcome> {
+        self.outcomes
+            .iter()
+            .find(|outcome| outcome.scenario == scenario)
+    }
+
+    /// What the rule line says after its verdict and grade.
+    fn rule_detail(&self, line: &RuleLine) -> String {
+        let deciding = self.outcome(&line.decided_by);
+        let reason = first_line(deciding.and_then(|outcome| outcome.reason.as_deref()));
+        match line.verdict {
+            RuleVerdict::Pass if line.skipped + line.preconditions_not_met > 0 => {
+                let mut parts = vec![format!(
+                    "{} passed",
+                    line.scenarios - line.skipped - line.preconditions_not_met
+                )];
+                if line.skipped > 0 {
+                    parts.push(format!("{} skipped", line.skipped));
+                }
+                if line.preconditions_not_met > 0 {
+                    parts.push(format!(
+                        "{} precondition not met",
+                        line.preconditions_not_met
+                    ));
+                }
+                parts.join(", ")
+            }
+            // A campaign's invariant is its own single entry: nothing to add.
+            RuleVerdict::Pass if line.decided_by == line.rule => String::new(),
+            RuleVerdict::Pass => plural(line.scenarios, "scenario"),
+            // The reason starts "precondition not met at step N"; the scenario says where.
+            RuleVerdict::NotChecked if line.preconditions_not_met > 0 => {
+                format!("{}: {reason}", line.decided_by)
+            }
+            RuleVerdict::NotChecked => format!("skipped: {reason}"),
+            _ => format!("{}: {reason}", line.decided_by),
+        }
+    }
+
+    /// The summary's last words: the run's verdict, said plainly.
+    fn verdict_text(&self) -> String {
+        let not_counted = self
+            .outcomes
+            .iter()
+            .filter(|outcome| is_failure(outcome.verdict) && !self.fails_run(outcome))
+            .count();
+        match self.verdict() {
+            RunVerdict::Passed if not_counted > 0 => format!(
+                "PASSED ({} that do not fail the run: {})",
+                plural(not_counted, "failure"),
+                if self.strict {
+                    "INFORMATIONAL"
+                } else {
+                    "SHOULD without --strict, INFORMATIONAL"
+                }
+            ),
+            RunVerdict::Passed => "PASSED".to_owned(),
+            RunVerdict::Failed => format!(
+                "FAILED ({} fail the run)",
+                self.outcomes
+                    .iter()
+                    .filter(|outcome| self.fails_run(outcome))
+                    .count()
+            ),
+            RunVerdict::NothingChecked if self.count(Verdict::PreconditionNotMet) > 0 => {
+                "NOTHING CHECKED: every scenario was skipped or stopped at an unmet precondition"
+                    .to_owned()
+            }
+            RunVerdict::NothingChecked => "NOTHING CHECKED: every scenario was skipped".to_owned(),
+            RunVerdict::Interrupted => "INTERRUPTED: the run did not finish".to_owned(),
+            RunVerdict::TargetLost => format!(
+                "TARGET LOST: {}",
+                self.target_lost.as_deref().unwrap_or_default()
+            ),
+        }
+    }
+
+    /// The report for people: a line per rule, skip reasons, failures, then a summary.
+    pub fn human(&self, console: Console) -> String {
+        let mut out = String::new();
+        if self.outcomes.is_empty() {
+            out.push_str("NOTHING CHECKED: no scenario was selected\n");
+            return out;
+        }
+        let quiet = console.detail == Detail::Quiet;
+        let verbose = console.detail == Detail::Verbose;
+        let rules = self.rules();
+        // Rule ids are short (R25); a campaign's rules are its invariants' names.
+        let rule_width = rules
+            .iter()
+            .map(|line| line.rule.len())
+            .max()
+            .unwrap_or(0)
+            .max(5);
+        for line in &rules {
+            let failing = matches!(
+                line.verdict,
+                RuleVerdict::Fail | RuleVerdict::Error | RuleVerdict::Timeout
+            );
+            if quiet && !failing {
+                continue;
+            }
+            let text = format!(
+                "{:<rule_width$} {:<11} {:<13} {}",
+                line.rule,
+                line.verdict.label(),
+                line.grade.to_string(),
+                self.rule_detail(line)
+            );
+            writeln!(out, "{}", cut(text.trim_end(), console.width)).unwrap();
+            if verbose {
+                for outcome in self
+                    .outcomes
+                    .iter()
+                    .filter(|o| o.rules.contains(&line.rule))
+                {
+                    writeln!(
+                        out,
+                        "      {:<9} {:<13} {} {}",
+                        outcome.verdict.label(),
+                        outcome.grade.to_string(),
+                        outcome.scenario,
+                        outcome.title
+                    )
+                    .unwrap();
+                    for exchange in &outcome.exchanges {
+                        for text in exchange.lines() {
+                            writeln!(out, "{}", format!("        {text}").trim_end()).unwrap();
+                        }
+                    }
+                }
+            }
+        }
+        if !quiet {
+            self.write_grouped(&mut out, console, Verdict::Skip, "skipped");
+            self.write_grouped(
+                &mut out,
+                console,
+                Verdict::PreconditionNotMet,
+                "unmet precondition in",
+            );
+            for outcome in self
+                .outcomes
+                .iter()
+                .filter(|o| o.verdict == Verdict::Divergent)
+            {
+                writeln!(
+                    out,
+                    "\nDIVERGENT {} ({}): {}",
+                    outcome.scenario,
+                    outcome.rules.join(", "),
+                    outcome.reason.as_deref().unwrap_or_default()
+                )
+                .unwrap();
+            }
+        }
+        for outcome in self.outcomes.iter().filter(|o| is_failure(o.verdict)) {
+            self.write_failure(&mut out, outcome, verbose);
+        }
+        self.write_campaign(&mut out);
+        let failing_rules = rules.iter().filter(|line| line.fails_run).count();
+        let not_checked = rules
+            .iter()
+            .filter(|line| line.verdict == RuleVerdict::NotChecked)
+            .count();
+        if self.command == "fuzz" {
+            // A campaign's lines are its invariants (and its run set-up), each one outcome.
+            writeln!(
+                out,
+                "\n{} invariants ({failing_rules} failing, {not_checked} not checked): {} passed, {} violated, {} errors, {} known divergences; {}",
+                rules.len(),
+                self.count(Verdict::Pass),
+                self.count(Verdict::Fail),
+                self.count(Verdict::Error),
+                self.count(Verdict::Divergent),
+                self.verdict_text()
+            )
+            .unwrap();
+            return out;
+        }
+        writeln!(
+            out,
+            "\n{} rules ({failing_rules} failing, {not_checked} not checked) in {} scenarios: {} passed, {} failed, {} errors, {} timed out, {} skipped, {} preconditions not met, {} known divergences; {}",
+            rules.len(),
+            self.outcomes.len(),
+            self.count(Verdict::Pass),
+            self.count(Verdict::Fail),
+            self.count(Verdict::Error),
+            self.count(Verdict::Timeout),
+            self.count(Verdict::Skip),
+            self.count(Verdict::PreconditionNotMet),
+            self.count(Verdict::Divergent),
+            self.verdict_text()
+        )
+        .unwrap();
+        out
+    }
+
+    /// Scenarios of `verdict` (skipped, or stopped at a precondition) grouped by reason: a line
+    /// `{heading} N scenarios (names):` (cut to the width unless verbose), then the reason whole,
+    /// wrapped, since it says what the target lacks or answered instead.
+    fn write_grouped(&self, out: &mut String, console: Console, verdict: Verdict, heading: &str) {
+        let mut by_reason: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+        for outcome in self.outcomes.iter().filter(|o| o.verdict == verdict) {
+            by_reason
+                .entry(outcome.reason.as_deref().unwrap_or("no reason given"))
+                .or_default()
+                .push(&outcome.scenario);
+        }
+        for (reason, names) in by_reason {
+            let head = format!("\n{heading} {} (", plural(names.len(), "scenario"));
+            let full = format!("{head}{}):", names.join(", "));
+            if console.detail == Detail::Verbose || full.chars().count() <= console.width + 1 {
+                writeln!(out, "{full}").unwrap();
+            } else {
+                let room = (console.width + 1).saturating_sub(head.len() + ", ...):".len());
+                let mut shown: Vec<&str> = Vec::new();
+                for name in &names {
+                    let length: usize =
+                        shown.iter().map(|s| s.len() + 2).sum::<usize>() + name.len();
+                    if length > room {
+                        break;
+                    }
+                    shown.push(name);
+                }
+                shown.push("...");
+                writeln!(out, "{head}{}):", shown.join(", ")).unwrap();
+            }
+            for line in wrap(reason, console.width.saturating_sub(2)) {
+                writeln!(out, "  {line}").unwrap();
+            }
+        }
+    }
+
+    fn write_failure(&self, out: &mut String, outcome: &Outcome, verbose: bool) {
+        writeln!(
+            out,
+            "\n{} {} ({}, {}) in {}",
+            format!("{:?}", outcome.verdict).to_uppercase(),
+            outcome.scenario,
+            outcome.rules.join(", "),
+            outcome.grade,
+            outcome.source
+        )
+        .unwrap();
+        if !self.fails_run(outcome) {
+            writeln!(
+                out,
+                "  does not fail the run: {}",
+                not_counted_because(outcome.grade)
+            )
+            .unwrap();
+        }
+        if let Some(step) = outcome.step {
+            writeln!(out, "  at step {step}").unwrap();
+        }
+        if let Some(reason) = &outcome.reason {
+            writeln!(out, "  {reason}").unwrap();
+        }
+        match &outcome.wire {
+            Some(wire) if verbose => {
+                for line in wire.lines() {
+                    writeln!(out, "    {line}").unwrap();
+                    out.truncate(out.trim_end().len());
+                    out.push('\n');
+                }
+            }
+            Some(_) => writeln!(
+                out,
+                "  (the wire exchange: -v, or the JSON and JUnit reports)"
+            )
+            .unwrap(),
+            None => {}
+        }
+    }
+
+    /// A campaign's coverage witnesses, warnings (failed clean-ups of scenarios too) and early
+    /// stop.
+    fn write_campaign(&self, out: &mut String) {
+        if !self.witnesses.is_empty() {
+            let counts: Vec<String> = self
+                .witnesses
+                .iter()
+                .map(|witness| format!("{} {}", witness.name, witness.count))
+                .collect();
+            writeln!(out, "\nsometimes: {}", counts.join(", ")).unwrap();
+        }
+        for outcome in &self.outcomes {
+            if let Some(cleanup) = &outcome.cleanup {
+                writeln!(out, "warning: {}: clean-up: {cleanup}", outcome.scenario).unwrap();
+            }
+        }
+        for warning in &self.warnings {
+            writeln!(out, "warning: {warning}").unwrap();
+        }
+        if let Some(reason) = &self.stopped_early {
+            writeln!(out, "stopped early: {reason}").unwrap();
+        }
+    }
+}
+
+fn is_failure(verdict: Verdict) -> bool {
+    matches!(verdict, Verdict::Fail | Verdict::Error | Verdict::Timeout)
+}
+
+/// `text` cut to `width` characters, the cut marked with `...`.
+fn cut(text: &str, width: usize) -> String {
+    if text.chars().count() <= width {
+        return text.to_owned();
+    }
+    let kept: String = text.chars().take(width.saturating_sub(3)).collect();
+    format!("{}...", kept.trim_end())
+}
+
+/// Words of `text` in lines of at most `width` characters (a longer word gets a line of its own).
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for word in text.split_whitespace() {
+        match lines.last_mut() {
+            Some(line) if line.chars().count() + 1 + word.chars().count() <= width => {
+                line.push(' ');
+                line.push_str(word);
+            }
+            _ => lines.push(word.to_owned()),
+        }
+    }
+    lines
+}
+
+fn first_line(text: Option<&str>) -> &str {
+    text.and_then(|text| text.lines().next())
+        .unwrap_or_default()
+}
+
+fn plural(count: usize, one: &str) -> String {
+    if count == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{count} {one}s")
+    }
+}

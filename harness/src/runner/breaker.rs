@@ -1,0 +1,148 @@
+//! The circuit breaker that stops a run from starting scenarios once the target has stopped
+//! answering.
+
+use std::sync::Mutex;
+
+use crate::transport::Loss;
+
+/// Scenarios in a row without an answer the harness can use after which no further one starts.
+const LOST_SCENARIOS_LIMIT: usize = 3;
+
+/// A circuit breaker over a run: a target that answered the preflight and then stopped answering
+/// (or answers only what cannot be read) would otherwise cost every remaining scenario a full
+/// `--timeout-ms`, or fill the report with the same error.
+#[derive(Debug, Default)]
+pub struct Breaker {
+    state: Mutex<BreakerState>,
+}
+
+#[derive(Debug, Default)]
+struct BreakerState {
+    /// Scenarios in a row that ended without a usable answer, and the last such error.
+    lost_in_a_row: usize,
+    last_loss: String,
+    /// Whether one of those got an answer that could not be read.
+    unreadable_in_a_row: bool,
+    /// Whether it has tripped, and how many scenarios it kept from starting since.
+    open: bool,
+    not_run: usize,
+}
+
+impl Breaker {
+    /// Whether a scenario may start; counts the ones that may not.
+    pub(super) fn admit(&self) -> bool {
+        let mut state = self
+            .state
+            .lock()
+            .expect("the breaker lock is never poisoned");
+        state.not_run += usize::from(state.open);
+        !state.open
+    }
+
+    /// Feeds the breaker with how a scenario ended: the loss and its error when the target gave
+    /// no usable answer, `None` when it answered (rightly or not).
+    pub(super) fn record(&self, loss: Option<(Loss, &str)>) {
+        let mut state = self
+            .state
+            .lock()
+            .expect("the breaker lock is never poisoned");
+        match loss {
+            Some((loss, error)) => {
+                if state.lost_in_a_row == 0 {
+                    state.unreadable_in_a_row = false;
+                }
+                state.lost_in_a_row += 1;
+                state.last_loss = error.to_owned();
+                state.unreadable_in_a_row |= loss == Loss::Unreadable;
+                state.open |= state.lost_in_a_row >= LOST_SCENARIOS_LIMIT;
+            }
+            None if !state.open => state.lost_in_a_row = 0,
+            None => {}
+        }
+    }
+
+    /// Once tripped: one line saying why and how many scenarios did not run.
+    pub fn tripped(&self, target: &str) -> Option<String> {
+        let state = self
+            .state
+            .lock()
+            .expect("the breaker lock is never poisoned");
+        let (what, got) = if state.unreadable_in_a_row {
+            (
+                "answers what cannot be read",
+                "no answer that could be read",
+            )
+        } else {
+            ("stopped answering", "no answer")
+        };
+        state.open.then(|| {
+            format!(
+                "{target} {what}: {} scenarios in a row got {got} (last: {}); {} scenarios not run",
+                state.lost_in_a_row, state.last_loss, state.not_run
+            )
+        })
+    }
+}
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_breaker_trips_after_scenarios_in_a_row_without_an_answer() {
+        let silence = Some((
+            Loss::Silence,
+            "h:1 did not answer FindCoordinator within 500 ms",
+        ));
+        let target = "h:1";
+        let breaker = Breaker::default();
+        for _ in 1..LOST_SCENARIOS_LIMIT {
+            assert!(breaker.admit());
+            breaker.record(silence);
+        }
+        // An answer, even a failing one, starts the count again.
+        breaker.record(None);
+        for _ in 1..LOST_SCENARIOS_LIMIT {
+            breaker.record(silence);
+        }
+        assert_eq!(breaker.tripped(target), None);
+        assert!(breaker.admit());
+        breaker.record(silence);
+        assert!(!breaker.admit());
+        assert!(!breaker.admit());
+        assert_eq!(
+            breaker.tripped(target).as_deref(),
+            Some("h:1 stopped answering: 3 scenarios in a row got no answer (last: h:1 did not answer FindCoordinator within 500 ms); 2 scenarios not run")
+        );
+    }
+
+    #[test]
+    fn answers_that_cannot_be_read_trip_the_breaker_as_silence_does() {
+        let silence = Some((
+            Loss::Silence,
+            "h:1 did not answer FindCoordinator within 500 ms",
+        ));
+        let unreadable = Some((
+            Loss::Unreadable,
+            "h:1: response to Metadata: malformed body",
+        ));
+        let target = "h:1";
+        let breaker = Breaker::default();
+        breaker.record(silence);
+        breaker.record(silence);
+        breaker.record(unreadable);
+        assert_eq!(
+            breaker.tripped(target).as_deref(),
+            Some("h:1 answers what cannot be read: 3 scenarios in a row got no answer that could be read (last: h:1: response to Metadata: malformed body); 0 scenarios not run")
+        );
+        // An unreadable answer in an earlier row is forgotten with that row.
+        let breaker = Breaker::default();
+        breaker.record(unreadable);
+        breaker.record(None);
+        for _ in 0..LOST_SCENARIOS_LIMIT {
+            breaker.record(silence);
+        }
+        assert!(breaker
+            .tripped(target)
+            .is_some_and(|line| line.starts_with("h:1 stopped answering: ")));
+    }
+}

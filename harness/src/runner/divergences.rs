@@ -1,0 +1,173 @@
+//! Known divergences: the scenarios a target is known to fail, with the reason and the evidence,
+//! and how they turn those failures into `divergent`.
+
+use serde::Serialize;
+
+use super::{Outcome, Verdict};
+
+/// A known, explained difference between a target and Kafka: the scenario is expected to fail
+/// there. Ours are kept in `harness/divergences.json`; a vendor keeps theirs in a file of the same
+/// form (`check --divergences FILE`).
+#[derive(Debug, Clone, serde::Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Divergence {
+    pub scenario: String,
+    pub rules: Vec<String>,
+    /// `embedded`, or a HOST:PORT; absent for whatever target the run checks.
+    #[serde(default)]
+    pub target: Option<String>,
+    pub reason: String,
+    pub evidence: String,
+    /// The file it came from.
+    #[serde(skip)]
+    pub source: String,
+}
+
+const BUILT_IN_DIVERGENCES: &str = "harness/divergences.json";
+
+/// The divergences recorded for the reference coordinator and other targets.
+pub fn divergences() -> Vec<Divergence> {
+    parse_divergences(BUILT_IN_DIVERGENCES, include_str!("../../divergences.json"))
+        .expect("harness/divergences.json is valid")
+}
+
+/// Reads a file of divergences; an error names the file, line and column.
+pub fn load_divergences(path: &std::path::Path) -> Result<Vec<Divergence>, String> {
+    let text =
+        std::fs::read_to_string(path).map_err(|error| format!("{}: {error}", path.display()))?;
+    parse_divergences(&path.display().to_string(), &text)
+}
+
+fn parse_divergences(source: &str, text: &str) -> Result<Vec<Divergence>, String> {
+    let mut divergences: Vec<Divergence> = serde_json::from_str(text).map_err(|error| {
+        let position = format!(" at line {} column {}", error.line(), error.column());
+        let message = error.to_string();
+        format!(
+            "{source}:{}:{}: not a list of divergences: {}",
+            error.line(),
+            error.column(),
+            message.strip_suffix(&position).unwrap_or(&message)
+        )
+    })?;
+    for divergence in &mut divergences {
+        divergence.source = source.to_owned();
+    }
+    Ok(divergences)
+}
+
+/// Marks the failures a recorded divergence explains, and fails a recorded divergence that no
+/// longer fires, so that the list stays true.
+pub fn apply_divergences(outcomes: &mut [Outcome], target: &str, divergences: &[Divergence]) {
+    let applies = |d: &&Divergence| d.target.as_ref().is_none_or(|named| *named == target);
+    for divergence in divergences.iter().filter(applies) {
+        let Some(outcome) = outcomes
+            .iter_mut()
+            .find(|o| o.scenario == divergence.scenario)
+        else {
+            continue;
+        };
+        match outcome.verdict {
+            Verdict::Fail | Verdict::Error | Verdict::Timeout => {
+                outcome.verdict = Verdict::Divergent;
+                outcome.reason = Some(format!("known divergence: {}", divergence.reason));
+                outcome.wire = None;
+            }
+            Verdict::Pass => {
+                outcome.verdict = Verdict::Fail;
+                outcome.reason = Some(format!(
+                    "a divergence recorded in {} no longer fires: remove it",
+                    divergence.source
+                ));
+            }
+            // The divergent behaviour was never reached: whether it still fires is unknown.
+            Verdict::Skip | Verdict::Divergent | Verdict::PreconditionNotMet => {}
+        }
+    }
+}
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn outcome(scenario: &str, verdict: Verdict) -> Outcome {
+        Outcome {
+            scenario: scenario.to_owned(),
+            title: String::new(),
+            rules: vec!["R46".to_owned()],
+            grade: crate::scenario::Grade::Informational,
+            source: String::new(),
+            verdict,
+            reason: None,
+            step: Some(1),
+            wire: Some("bytes".to_owned()),
+            cleanup: None,
+            exchanges: Vec::new(),
+            duration_ms: 0,
+        }
+    }
+
+    #[test]
+    fn a_divergence_explains_its_failure_and_fails_when_it_no_longer_fires() {
+        let divergence = Divergence {
+            scenario: "s".to_owned(),
+            rules: vec!["R46".to_owned()],
+            target: Some("embedded".to_owned()),
+            reason: "why".to_owned(),
+            evidence: "how we know".to_owned(),
+            source: "mine.json".to_owned(),
+        };
+        let mut outcomes = vec![outcome("s", Verdict::Fail), outcome("t", Verdict::Fail)];
+        apply_divergences(&mut outcomes, "embedded", std::slice::from_ref(&divergence));
+        assert_eq!(
+            (outcomes[0].verdict, outcomes[1].verdict),
+            (Verdict::Divergent, Verdict::Fail)
+        );
+        assert_eq!(outcomes[0].reason.as_deref(), Some("known divergence: why"));
+
+        let mut outcomes = vec![outcome("s", Verdict::Fail)];
+        let kafka = "h:1";
+        apply_divergences(&mut outcomes, kafka, std::slice::from_ref(&divergence));
+        assert_eq!(
+            outcomes[0].verdict,
+            Verdict::Fail,
+            "recorded for another target"
+        );
+
+        let mut outcomes = vec![outcome("s", Verdict::Pass)];
+        apply_divergences(&mut outcomes, "embedded", std::slice::from_ref(&divergence));
+        assert_eq!(outcomes[0].verdict, Verdict::Fail);
+        assert_eq!(
+            outcomes[0].reason.as_deref(),
+            Some("a divergence recorded in mine.json no longer fires: remove it")
+        );
+
+        // A divergence that names no target holds for every target.
+        let anywhere = Divergence {
+            target: None,
+            ..divergence
+        };
+        let mut outcomes = vec![outcome("s", Verdict::Fail)];
+        apply_divergences(&mut outcomes, kafka, &[anywhere]);
+        assert_eq!(outcomes[0].verdict, Verdict::Divergent);
+    }
+
+    #[test]
+    fn recorded_divergences_name_catalogue_scenarios_and_their_rules() {
+        let catalogue = crate::scenario::catalogue();
+        for divergence in divergences() {
+            let scenario = catalogue
+                .iter()
+                .find(|s| s.name == divergence.scenario)
+                .unwrap_or_else(|| panic!("{} is not in the catalogue", divergence.scenario));
+            assert_eq!(scenario.rules, divergence.rules, "{}", divergence.scenario);
+            assert!(divergence.target.is_some(), "{}", divergence.scenario);
+        }
+    }
+
+    #[test]
+    fn a_divergence_file_that_does_not_parse_is_named_with_its_position() {
+        assert_eq!(
+            parse_divergences("mine.json", "[{\"scenario\": 1}]").unwrap_err(),
+            "mine.json:1:15: not a list of divergences: invalid type: integer `1`, expected a string"
+        );
+    }
+}

@@ -1,0 +1,152 @@
+//! What a scenario needs of a target before its first step: the requirements it states, and the
+//! group configs it sets.
+
+use streamspec_protocol::codes::ErrorCode;
+
+use crate::backend::{Backend, BackendError, BackendResult};
+use crate::scenario::{listed_baseline_group_configs, Profile, Scenario, Step};
+
+/// Why `scenario` cannot run on `target` under `profile`, found without changing anything on the
+/// target: a behaviour profile it does not state, API versions, group size, broker configs.
+pub async fn unmet_requirement<B: Backend>(
+    scenario: &Scenario,
+    target: &mut B,
+    profile: Profile,
+) -> BackendResult<Option<String>> {
+    let profiles = &scenario.requires.profiles;
+    if !profiles.is_empty() && !profiles.contains(&profile) {
+        let named: Vec<String> = profiles.iter().map(Profile::to_string).collect();
+        return Ok(Some(format!(
+            "states the behaviour of {}; this run expects {} (--expect)",
+            named.join(" and "),
+            profile
+        )));
+    }
+    if let Some(needed) = scenario.requires.heartbeat_version {
+        if target.heartbeat_version() < needed {
+            return Ok(Some(format!(
+                "needs StreamsGroupHeartbeat v{needed}; the target speaks v{}",
+                target.heartbeat_version()
+            )));
+        }
+    }
+    for (index, step) in scenario.steps.iter().enumerate() {
+        let pinned = match step {
+            Step::Heartbeat { request, .. } => request
+                .version
+                .map(|v| (v, "StreamsGroupHeartbeat", target.heartbeat_version())),
+            Step::Describe { request, .. } => request
+                .version
+                .map(|v| (v, "StreamsGroupDescribe", target.describe_version())),
+            _ => None,
+        };
+        if let Some((version, api, offered)) = pinned.filter(|(v, _, offered)| v > offered) {
+            return Ok(Some(format!(
+                "step {} sends {api} v{version}; the target speaks v{offered}",
+                index + 1
+            )));
+        }
+    }
+    if let Some(most) = scenario.requires.max_heartbeat_version {
+        if target.heartbeat_version() > most {
+            return Ok(Some(format!(
+                "describes brokers that speak StreamsGroupHeartbeat v{most} at most; the target speaks v{}",
+                target.heartbeat_version()
+            )));
+        }
+    }
+    // A broker that caps group size cannot hold a scenario's members; a scenario about that
+    // cap names the config among its requirements instead.
+    const MAX_SIZE: &str = "group.streams.max.size";
+    let members = scenario.joining_members();
+    if members > 1 && !scenario.requires.broker_configs.contains_key(MAX_SIZE) {
+        let found = target.broker_configs(&[MAX_SIZE.to_owned()]).await?;
+        if let Some(max) = found[0].as_deref().and_then(|v| v.parse::<usize>().ok()) {
+            if max < members {
+                return Ok(Some(format!(
+                    "joins {members} members; the target's {MAX_SIZE} is {max}"
+                )));
+            }
+        }
+    }
+    if !scenario.requires.broker_configs.is_empty() {
+        let (names, wanted): (Vec<String>, Vec<String>) =
+            scenario.requires.broker_configs.clone().into_iter().unzip();
+        let found = target.broker_configs(&names).await?;
+        for ((name, wanted), found) in names.iter().zip(&wanted).zip(&found) {
+            if found.as_deref() != Some(wanted.as_str()) {
+                return Ok(Some(format!(
+                    "needs broker config {name}={wanted}; the target has {}",
+                    found
+                        .as_deref()
+                        .filter(|value| !value.is_empty())
+                        .unwrap_or("none")
+                )));
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// What became of a scenario's group configs before its first step.
+#[derive(Debug)]
+pub enum InitialGroupConfigs {
+    /// They were set (none where the target knows none of the baseline).
+    Set,
+    /// The scenario cannot run, for this reason.
+    Unmet(String),
+}
+
+/// Sets the scenario's group configs before its first step (spec 9.2); the scenario cannot run
+/// where the target refuses one the scenario asks for. A baseline config the target does not
+/// list among its group configs is left alone: the target has no such delay. (Kafka 4.4.0 does
+/// not list every config it takes, e.g. `streams.num.warmup.replicas`, so the list only decides
+/// about the baseline.) The names of the configs it sets go to `configured` before the request,
+/// so that they are taken back even when it is cut short.
+pub async fn set_initial_group_configs<B: Backend>(
+    target: &mut B,
+    scenario: &Scenario,
+    group: &str,
+    configured: &mut Vec<String>,
+) -> BackendResult<InitialGroupConfigs> {
+    let known = match target.group_config_names(group).await {
+        Ok(names) => names,
+        // A target without group configs knows none of them.
+        Err(BackendError::Refused { .. } | BackendError::Unsupported { .. }) => Vec::new(),
+        Err(error) => return Err(error),
+    };
+    let mut configs = listed_baseline_group_configs(&known);
+    configs.retain(|(name, _)| !scenario.group_configs.contains_key(name));
+    configs.extend(scenario.group_configs.clone());
+    if configs.is_empty() {
+        return Ok(InitialGroupConfigs::Set);
+    }
+    configured.extend(configs.iter().map(|(name, _)| name.clone()));
+    match target.set_group_configs(group, &configs).await {
+        Ok(()) => Ok(InitialGroupConfigs::Set),
+        Err(BackendError::Unsupported { operation }) => {
+            configured.clear();
+            Ok(InitialGroupConfigs::Unmet(format!(
+                "the scenario sets group configs; the target cannot {operation}"
+            )))
+        }
+        Err(BackendError::Refused {
+            error_code,
+            message,
+            ..
+        }) => {
+            configured.clear();
+            let wanted: Vec<String> = configs
+                .iter()
+                .map(|(name, value)| format!("{name}={value}"))
+                .collect();
+            Ok(InitialGroupConfigs::Unmet(format!(
+                "the target refuses the group configs the scenario needs: {}{}; they are {}",
+                ErrorCode(error_code),
+                message.map(|text| format!(" ({text})")).unwrap_or_default(),
+                wanted.join(", "),
+            )))
+        }
+        Err(error) => Err(error),
+    }
+}

@@ -1,0 +1,473 @@
+//! Running one step of a scenario: its request from the templates and `${...}` references, its
+//! answer matched and captured, and the state carried to the next step.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use serde_json::{json, Value};
+use streamspec_protocol::access::{Operation, Resource};
+use streamspec_protocol::kafka::{StreamsGroupDescribeRequest, StreamsGroupHeartbeatRequest};
+
+use super::Verdict;
+use crate::backend::{Backend, BackendError, BackendExt};
+use crate::matcher;
+use crate::scenario::variables::{references, Reference};
+use crate::scenario::{
+    AclOperation, AclResource, Answer, DescribeStep, HeartbeatStep, Step, Template,
+};
+use crate::transport::{Exchange, Loss};
+
+/// Per-member state carried between steps.
+#[derive(Debug, Default, Clone)]
+pub(super) struct MemberState {
+    epoch: i32,
+    endpoint_information_epoch: i32,
+}
+
+pub(super) struct Context {
+    pub(super) variables: BTreeMap<String, Value>,
+    pub(super) members: BTreeMap<String, MemberState>,
+    pub(super) topology: Value,
+    /// Resources the scenario set ACLs on, to clear when it ends.
+    pub(super) denied: Vec<Resource>,
+    /// Group configs the scenario set, to take back when it ends.
+    pub(super) configured: Vec<String>,
+    /// The step running, and every exchange so far when the run records them.
+    pub(super) step: usize,
+    pub(super) exchanges: Option<Vec<String>>,
+}
+
+impl Context {
+    /// The scenario's fresh group id.
+    fn group_id(&self) -> String {
+        self.variables["group"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned()
+    }
+}
+
+/// A failure inside a scenario.
+pub(super) struct StepFailure {
+    pub(super) verdict: Verdict,
+    pub(super) reason: String,
+    pub(super) exchange: Option<Exchange>,
+    /// Whether the target gave no answer the harness can use (see [`BackendError::loss`]),
+    /// for the [`super::Breaker`].
+    pub(super) loss: Option<Loss>,
+}
+
+impl From<BackendError> for StepFailure {
+    /// An error, but for what the backend cannot do at all: the scenario is then skipped, as
+    /// when it lacks a config the scenario requires.
+    fn from(error: BackendError) -> Self {
+        StepFailure {
+            verdict: match error {
+                BackendError::Unsupported { .. } => Verdict::Skip,
+                _ => Verdict::Error,
+            },
+            reason: error.to_string(),
+            exchange: None,
+            loss: error.loss(),
+        }
+    }
+}
+
+fn template_error(reason: String) -> StepFailure {
+    StepFailure {
+        verdict: Verdict::Error,
+        reason,
+        exchange: None,
+        loss: None,
+    }
+}
+
+/// A precondition step's answer that differed (or never came within its `until`) is no failure
+/// of the scenario's rules; an error still is an error, since then the target could not be
+/// judged at all.
+pub(super) fn precondition_not_met(step: usize, failure: StepFailure) -> StepFailure {
+    match failure.verdict {
+        Verdict::Fail | Verdict::Timeout => StepFailure {
+            verdict: Verdict::PreconditionNotMet,
+            reason: format!("precondition not met at step {step}: {}", failure.reason),
+            exchange: failure.exchange,
+            loss: None,
+        },
+        _ => failure,
+    }
+}
+
+/// Replaces `${name}` and `${name+N}` / `${name-N}` references: a string that is one whole
+/// reference takes the variable's JSON value; references inside longer strings are spliced in.
+fn substitute(value: &Value, variables: &BTreeMap<String, Value>) -> Result<Value, String> {
+    match value {
+        Value::String(text) => {
+            let references = references(text)?;
+            if let [whole] = references.as_slice() {
+                if whole.range == (0..text.len()) {
+                    return resolve(whole, variables);
+                }
+            }
+            let mut out = String::new();
+            let mut copied = 0;
+            for reference in &references {
+                out.push_str(&text[copied..reference.range.start]);
+                match resolve(reference, variables)? {
+                    Value::String(inner) => out.push_str(&inner),
+                    other => out.push_str(&other.to_string()),
+                }
+                copied = reference.range.end;
+            }
+            out.push_str(&text[copied..]);
+            Ok(Value::String(out))
+        }
+        Value::Array(items) => items
+            .iter()
+            .map(|item| substitute(item, variables))
+            .collect(),
+        Value::Object(map) => map
+            .iter()
+            .map(|(key, item)| Ok((key.clone(), substitute(item, variables)?)))
+            .collect::<Result<serde_json::Map<_, _>, String>>()
+            .map(Value::Object),
+        other => Ok(other.clone()),
+    }
+}
+
+fn resolve(
+    reference: &Reference<'_>,
+    variables: &BTreeMap<String, Value>,
+) -> Result<Value, String> {
+    let name = reference.name;
+    let value = variables
+        .get(name)
+        .ok_or_else(|| format!("unknown variable ${{{name}}}"))?;
+    match reference.offset {
+        None => Ok(value.clone()),
+        Some(offset) => {
+            let number = value
+                .as_i64()
+                .ok_or_else(|| format!("${{{name}}} is not a number: {value}"))?;
+            number
+                .checked_add(offset)
+                .map(Value::from)
+                .ok_or_else(|| format!("${{{name}}}{offset:+} is out of range: {number}"))
+        }
+    }
+}
+
+fn heartbeat_request(
+    template: Template,
+    member: &str,
+    member_state: &MemberState,
+    fields: &serde_json::Map<String, Value>,
+    context: &Context,
+) -> Result<StreamsGroupHeartbeatRequest, String> {
+    let mut request = json!({ "groupId": "${group}", "memberId": member });
+    let base = match template {
+        Template::Join => json!({
+            "memberEpoch": 0,
+            "rebalanceTimeoutMs": 30000,
+            "topology": context.topology,
+            "activeTasks": [],
+            "standbyTasks": [],
+            "warmupTasks": [],
+            "processId": format!("p-{member}"),
+            "clientTags": [],
+        }),
+        Template::Heartbeat => json!({
+            "memberEpoch": member_state.epoch,
+            "endpointInformationEpoch": member_state.endpoint_information_epoch,
+        }),
+        Template::Leave => json!({ "memberEpoch": -1 }),
+        Template::StaticLeave => json!({ "memberEpoch": -2 }),
+        Template::Raw => json!({}),
+    };
+    let object = request.as_object_mut().expect("an object");
+    object.extend(base.as_object().expect("an object").clone());
+    object.extend(fields.clone());
+    let request = substitute(&request, &context.variables)?;
+    serde_json::from_value(request).map_err(|error| format!("heartbeat request: {error}"))
+}
+
+/// Runs one step: the one place that says what each action does.
+pub(super) async fn run_step<B: Backend>(
+    target: &mut B,
+    step: &Step,
+    context: &mut Context,
+) -> Result<(), StepFailure> {
+    match step {
+        Step::Heartbeat {
+            request, answer, ..
+        } => ask(target, request, answer, context).await,
+        Step::Describe {
+            request, answer, ..
+        } => ask(target, request, answer, context).await,
+        Step::GroupConfig {
+            configs, expect, ..
+        } => set_group_configs(target, configs, expect.as_ref(), context).await,
+        Step::ConsumerGroup { consumers, .. } => {
+            let group = context.group_id();
+            let topics =
+                substitute(&json!(consumers.topics), &context.variables).map_err(template_error)?;
+            let topics: Vec<String> = topics
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|topic| topic.as_str().map(str::to_owned))
+                .collect();
+            Ok(target.create_consumer_group(&group, &topics).await?)
+        }
+        Step::Deny { deny, .. } => {
+            let name = |name: &Option<String>| {
+                let name = substitute(&json!(name), &context.variables).map_err(template_error)?;
+                Ok::<_, StepFailure>(name.as_str().unwrap_or_default().to_owned())
+            };
+            let resource = match deny.resource {
+                AclResource::Cluster => Resource::Cluster,
+                AclResource::Group => Resource::Group(name(&deny.name)?),
+                AclResource::Topic => Resource::Topic(name(&deny.name)?),
+            };
+            let operation = match deny.operation {
+                AclOperation::Read => Operation::Read,
+                AclOperation::Describe => Operation::Describe,
+                AclOperation::Create => Operation::Create,
+            };
+            if !context.denied.contains(&resource) {
+                context.denied.push(resource.clone());
+            }
+            Ok(target.deny(operation, &resource).await?)
+        }
+        Step::Sleep { ms, .. } => Ok(target.sleep(Duration::from_millis(*ms)).await?),
+    }
+}
+
+/// Sets group configs on the scenario's group; with `expect`, matches the answer against it
+/// instead of failing on a refusal.
+async fn set_group_configs<B: Backend>(
+    target: &mut B,
+    configs: &BTreeMap<String, String>,
+    expect: Option<&Value>,
+    context: &mut Context,
+) -> Result<(), StepFailure> {
+    let group = context.group_id();
+    let configs: Vec<(String, String)> = configs
+        .iter()
+        .map(|(name, value)| (name.clone(), value.clone()))
+        .collect();
+    // Recorded before the request, so that one cut short is still taken back at the end;
+    // a refusal set nothing.
+    let newly: Vec<String> = configs
+        .iter()
+        .map(|(name, _)| name.clone())
+        .filter(|name| !context.configured.contains(name))
+        .collect();
+    context.configured.extend(newly.iter().cloned());
+    let outcome = target.set_group_configs(&group, &configs).await;
+    if matches!(outcome, Err(BackendError::Refused { .. })) {
+        context.configured.retain(|name| !newly.contains(name));
+    }
+    let Some(pattern) = expect else {
+        return outcome.map_err(StepFailure::from);
+    };
+    let answer = match outcome {
+        Ok(()) => json!({"errorCode": 0, "errorMessage": null}),
+        Err(BackendError::Refused {
+            error_code,
+            message,
+            ..
+        }) => json!({"errorCode": error_code, "errorMessage": message}),
+        Err(error) => return Err(error.into()),
+    };
+    matcher::matches(pattern, &answer).map_err(|reason| StepFailure {
+        verdict: Verdict::Fail,
+        reason: format!("IncrementalAlterConfigs answered {answer}: {reason}"),
+        exchange: None,
+        loss: None,
+    })
+}
+
+/// A step that sends a request of the streams protocol and judges its answer.
+trait Request {
+    /// Sends the request; returns the response as JSON and the exchange.
+    async fn send<B: Backend>(
+        &self,
+        target: &mut B,
+        context: &mut Context,
+    ) -> Result<(Value, Exchange), StepFailure>;
+}
+
+/// Sends `request` until its answer matches (once without an `until`), then captures from it.
+async fn ask<B: Backend>(
+    target: &mut B,
+    request: &impl Request,
+    answer: &Answer,
+    context: &mut Context,
+) -> Result<(), StepFailure> {
+    let mut waited_ms = 0;
+    loop {
+        let (response, exchange) = request.send(target, context).await?;
+        if let Some(exchanges) = &mut context.exchanges {
+            exchanges.push(format!("step {}: {}", context.step, exchange.render()));
+        }
+        let expected = match &answer.expect {
+            None => Ok(()),
+            Some(pattern) => {
+                let pattern = substitute(pattern, &context.variables).map_err(template_error)?;
+                matcher::matches(&pattern, &response)
+            }
+        };
+        match (expected, answer.until) {
+            (Ok(()), _) => {
+                for (name, pointer) in &answer.capture {
+                    let value = response.pointer(pointer).cloned().ok_or_else(|| {
+                        template_error(format!("capture {name}: no value at {pointer}"))
+                    })?;
+                    context.variables.insert(name.clone(), value);
+                }
+                return Ok(());
+            }
+            // The bound counts the target's time (virtual in process), not the wall clock.
+            (Err(_), Some(until)) if waited_ms < until.within_ms => {
+                target.sleep(Duration::from_millis(until.every_ms)).await?;
+                waited_ms += until.every_ms;
+            }
+            (Err(reason), until) => {
+                return Err(StepFailure {
+                    verdict: if until.is_some() {
+                        Verdict::Timeout
+                    } else {
+                        Verdict::Fail
+                    },
+                    reason: match until {
+                        Some(until) => format!("not within {} ms: {reason}", until.within_ms),
+                        None => reason,
+                    },
+                    exchange: Some(exchange),
+                    loss: None,
+                })
+            }
+        }
+    }
+}
+
+impl Request for HeartbeatStep {
+    async fn send<B: Backend>(
+        &self,
+        target: &mut B,
+        context: &mut Context,
+    ) -> Result<(Value, Exchange), StepFailure> {
+        let member = substitute(&Value::String(self.member.clone()), &context.variables)
+            .map_err(template_error)?;
+        let member = member.as_str().unwrap_or_default().to_owned();
+        let state = context.members.get(&member).cloned().unwrap_or_default();
+        let request = heartbeat_request(self.template, &member, &state, &self.fields, context)
+            .map_err(template_error)?;
+        let version = self.version.unwrap_or(target.heartbeat_version());
+        let (response, exchange) = target.heartbeat(version, &request).await?;
+        if response.error_code == 0 {
+            let state = context.members.entry(member).or_default();
+            state.epoch = response.member_epoch;
+            state.endpoint_information_epoch = response.endpoint_information_epoch;
+        }
+        let json = serde_json::to_value(&response).expect("responses serialize");
+        Ok((json, exchange))
+    }
+}
+
+impl Request for DescribeStep {
+    async fn send<B: Backend>(
+        &self,
+        target: &mut B,
+        context: &mut Context,
+    ) -> Result<(Value, Exchange), StepFailure> {
+        let groups = self
+            .groups
+            .iter()
+            .map(|group| {
+                substitute(&Value::String(group.clone()), &context.variables)
+                    .map(|value| value.as_str().unwrap_or_default().to_owned())
+            })
+            .collect::<Result<Vec<String>, String>>()
+            .map_err(template_error)?;
+        let request = StreamsGroupDescribeRequest::default()
+            .with_group_ids(groups)
+            .with_include_authorized_operations(self.include_authorized_operations)
+            .with_include_topology_description(self.include_topology_description);
+        let version = self.version.unwrap_or(target.describe_version());
+        let (response, exchange) = target.describe(version, &request).await?;
+        Ok((
+            serde_json::to_value(&response).expect("responses serialize"),
+            exchange,
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend;
+
+    #[test]
+    fn references_resolve_whole_and_spliced() {
+        let variables = BTreeMap::from([
+            ("e".to_owned(), json!(5)),
+            ("in".to_owned(), json!("run-in")),
+        ]);
+        assert_eq!(substitute(&json!("${e}"), &variables), Ok(json!(5)));
+        assert_eq!(substitute(&json!("${e+1}"), &variables), Ok(json!(6)));
+        assert_eq!(substitute(&json!("${e-2}"), &variables), Ok(json!(3)));
+        assert_eq!(
+            substitute(
+                &json!({"d": "Source topics ${in} are missing."}),
+                &variables
+            ),
+            Ok(json!({"d": "Source topics run-in are missing."}))
+        );
+        assert_eq!(
+            substitute(&json!("${x}"), &variables),
+            Err("unknown variable ${x}".to_owned())
+        );
+        assert_eq!(
+            substitute(&json!("${in+1}"), &variables),
+            Err("${in} is not a number: \"run-in\"".to_owned())
+        );
+    }
+
+    #[test]
+    fn a_coordinator_whose_timer_does_not_advance_is_a_step_error() {
+        let steps = crate::scenario::parse(
+            "stalled.json",
+            r#"{"name": "stalled", "title": "t", "rules": ["R30"], "grade": "MUST",
+                "topics": [{"name": "in"}],
+                "steps": [{"heartbeat": {"member": "a", "as": "join"}}, {"sleep_ms": 7000}]}"#,
+        )
+        .unwrap()
+        .steps;
+        let mut target = crate::embedded::EmbeddedTarget::default()
+            .with_timeouts_fired_by(crate::embedded::tests::forget_timeouts);
+        let mut context = Context {
+            variables: BTreeMap::from([
+                ("group".to_owned(), json!("g")),
+                ("in".to_owned(), json!("in")),
+            ]),
+            members: BTreeMap::new(),
+            topology: json!({"epoch": 0, "subtopologies": []}),
+            denied: Vec::new(),
+            configured: Vec::new(),
+            step: 0,
+            exchanges: None,
+        };
+        backend::block_on(async {
+            assert!(run_step(&mut target, &steps[0], &mut context).await.is_ok());
+            let Err(failure) = run_step(&mut target, &steps[1], &mut context).await else {
+                panic!("the sleep should fail");
+            };
+            assert_eq!(failure.verdict, Verdict::Error);
+            assert_eq!(
+                failure.reason,
+                "the coordinator's timer does not advance: after handle_timeout at 6000 ms its next deadline is still 6000 ms"
+            );
+        });
+    }
+}
