@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 
 use streamspec::backend::{BackendResult, Connect};
-use streamspec::embedded::EmbeddedTarget;
+use streamspec::embedded::{EmbeddedConnector, EmbeddedTarget};
 use streamspec::{Backend, StreamsApi};
 use streamspec_protocol::codes::{ERROR_FENCED_MEMBER_EPOCH, ERROR_NONE};
 use streamspec_protocol::kafka::{StreamsGroupHeartbeatRequest, StreamsGroupHeartbeatResponse};
@@ -101,15 +101,11 @@ impl Connect for WithBug {
 
     async fn open(
         &self,
-        _group_id: &str,
+        group_id: &str,
         broker_configs: &BTreeMap<String, String>,
     ) -> BackendResult<Buggy> {
         Ok(Buggy {
-            inner: EmbeddedTarget::with_broker_configs(
-                broker_configs
-                    .iter()
-                    .map(|(name, value)| (name.as_str(), value.as_str())),
-            ),
+            inner: EmbeddedConnector.open(group_id, broker_configs).await?,
             bug: self.0,
         })
     }
