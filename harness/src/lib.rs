@@ -83,6 +83,7 @@ pub mod check;
 pub mod clean;
 pub mod doctor;
 pub mod embedded;
+pub mod fuzzing;
 pub mod interrupt;
 pub mod kafka;
 pub mod matcher;

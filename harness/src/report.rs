@@ -18,11 +18,12 @@ pub struct Report {
     pub run_id: String,
     pub strict: bool,
     pub outcomes: Vec<Outcome>,
-    /// A campaign's coverage witnesses (`sometimes` properties) and how often runs reached each.
-    pub witnesses: Vec<WitnessCount>,
+    /// A campaign's `sometimes` properties and how often its runs reached each.
+    pub sometimes: Vec<SometimesCount>,
     /// Why a campaign ended before its duration was up, when it did.
     pub stopped_early: Option<String>,
-    /// What a reader should know that is no verdict: a witness never reached, a failed clean-up.
+    /// What a reader should know that is no verdict: a `sometimes` property never reached, a
+    /// failed clean-up.
     pub warnings: Vec<String>,
     /// The run was cut short (Ctrl-C): what did not finish reads as skipped, and the run as
     /// [`RunVerdict::Interrupted`].
@@ -32,11 +33,16 @@ pub struct Report {
     pub target_lost: Option<String>,
 }
 
-/// How often a campaign's runs reached one coverage witness.
+/// How often a campaign's runs reached one `sometimes` property. One never reached is a warning,
+/// never a failure: it shows a gap of the generator (or of what the target can do), not a defect.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct WitnessCount {
-    pub name: String,
+pub struct SometimesCount {
+    /// As reports name it: `sometimes: a task is revoked`.
+    pub property: String,
+    pub rules: String,
+    /// Exchanges that witnessed it.
     pub count: u64,
+    pub reached: bool,
 }
 
 /// What a run as a whole comes to.
@@ -254,7 +260,7 @@ impl Report {
             run_id,
             strict,
             outcomes,
-            witnesses: Vec::new(),
+            sometimes: Vec::new(),
             stopped_early: None,
             warnings: Vec::new(),
             interrupted: false,
@@ -530,7 +536,7 @@ impl Report {
         for outcome in self.outcomes.iter().filter(|o| is_failure(o.verdict)) {
             self.write_failure(&mut out, outcome, verbose);
         }
-        self.write_campaign(&mut out);
+        self.write_campaign(&mut out, console);
         let failing_rules = rules.iter().filter(|line| line.fails_run).count();
         let not_checked = rules
             .iter()
@@ -647,16 +653,29 @@ impl Report {
         }
     }
 
-    /// A campaign's coverage witnesses, warnings (failed clean-ups of scenarios too) and early
-    /// stop.
-    fn write_campaign(&self, out: &mut String) {
-        if !self.witnesses.is_empty() {
-            let counts: Vec<String> = self
-                .witnesses
+    /// A campaign's `sometimes` properties (a line each, unless quiet), warnings (failed
+    /// clean-ups of scenarios too) and early stop.
+    fn write_campaign(&self, out: &mut String, console: Console) {
+        if !self.sometimes.is_empty() && console.detail != Detail::Quiet {
+            out.push('\n');
+            let width = self
+                .sometimes
                 .iter()
-                .map(|witness| format!("{} {}", witness.name, witness.count))
-                .collect();
-            writeln!(out, "\nsometimes: {}", counts.join(", ")).unwrap();
+                .map(|sometimes| sometimes.property.len())
+                .max()
+                .unwrap_or(0);
+            for sometimes in &self.sometimes {
+                let text = if sometimes.reached {
+                    format!(
+                        "{:<width$} reached {}",
+                        sometimes.property,
+                        plural(sometimes.count as usize, "time")
+                    )
+                } else {
+                    format!("{:<width$} never reached", sometimes.property)
+                };
+                writeln!(out, "{}", cut(&text, console.width)).unwrap();
+            }
         }
         for outcome in &self.outcomes {
             if let Some(cleanup) = &outcome.cleanup {
@@ -671,8 +690,8 @@ impl Report {
         }
     }
 
-    /// JUnit XML: a test case per scenario (its class the rules it checks) and per coverage
-    /// witness. `failures` and `errors` count exactly what fails the run, so a CI system that
+    /// JUnit XML: a test case per scenario (its class the rules it checks) and per `sometimes`
+    /// property. `failures` and `errors` count exactly what fails the run, so a CI system that
     /// reads them agrees with the exit code.
     pub fn junit(&self) -> String {
         let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
@@ -683,7 +702,7 @@ impl Report {
             .count();
         let counts = format!(
             "tests=\"{}\" failures=\"{failures}\" errors=\"{}\" skipped=\"{}\" time=\"{:.3}\"",
-            self.outcomes.len() + self.witnesses.len(),
+            self.outcomes.len() + self.sometimes.len(),
             self.count(Verdict::Error),
             self.count(Verdict::Skip) + self.count(Verdict::PreconditionNotMet),
             self.outcomes
@@ -710,19 +729,29 @@ impl Report {
         for outcome in &self.outcomes {
             self.write_testcase(&mut out, outcome);
         }
-        for witness in &self.witnesses {
+        for sometimes in &self.sometimes {
             writeln!(
                 out,
-                "    <testcase classname=\"sometimes\" name=\"{}\" time=\"0.000\">",
-                xml_escape(&format!("sometimes: {}", witness.name))
+                "    <testcase classname=\"{}\" name=\"{}\" time=\"0.000\">",
+                xml_escape(&sometimes.property),
+                xml_escape(&format!("{} ({})", sometimes.property, sometimes.rules))
             )
             .unwrap();
             out.push_str("      <properties>\n");
-            write_property(&mut out, 8, "count", &witness.count.to_string());
+            let verdict = if sometimes.reached {
+                "reached"
+            } else {
+                "never_reached"
+            };
+            write_property(&mut out, 8, "verdict", verdict);
+            write_property(&mut out, 8, "count", &sometimes.count.to_string());
+            write_property(&mut out, 8, "fails-run", "false");
             out.push_str("      </properties>\n");
-            if witness.count == 0 {
+            if !sometimes.reached {
                 // A coverage gap of the generator, not a defect of the target: a warning.
-                out.push_str("      <system-out>warning: no run reached it</system-out>\n");
+                out.push_str(
+                    "      <system-out>warning: never reached; this does not fail the run</system-out>\n",
+                );
             }
             out.push_str("    </testcase>\n");
         }
@@ -825,7 +854,7 @@ impl Report {
             "counts": self.counts(),
             "rules": self.rules(),
             "scenarios": self.outcomes,
-            "witnesses": self.witnesses,
+            "sometimes": self.sometimes,
             "stopped_early": self.stopped_early,
             "target_lost": self.target_lost,
             "warnings": self.warnings,

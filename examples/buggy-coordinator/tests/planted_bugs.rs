@@ -45,7 +45,7 @@ fn campaign(bug: Bug) -> Option<(u64, &'static str)> {
     assert!(result.setup_errors.is_empty(), "{:?}", result.setup_errors);
     result
         .finding
-        .map(|finding| (finding.run, finding.violation.invariant.name))
+        .map(|finding| (finding.run, finding.violation.property.name))
 }
 
 #[test]
