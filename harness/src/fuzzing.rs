@@ -1,8 +1,8 @@
 //! Fuzz and property-test entry points over runs: the `coordinator_ops` cargo-fuzz target is one
 //! call into [`coordinator_ops`], like the other four targets (`streamspec_protocol::fuzzing`,
 //! `streamspec_coordinator::fuzzing`), and `cargo test` replays its corpus through it. Your own
-//! coordinator gets the same in one line: [`run`] for a cargo-fuzz target, [`check_run`] for a
-//! test.
+//! coordinator gets the same in one line each: [`run`] for a cargo-fuzz target, and
+//! [`arb_run_input`] with [`check_run`] for a proptest (`proptest` feature).
 //!
 //! A cargo-fuzz target over your backend (`fuzz/fuzz_targets/my_coordinator.rs`):
 //!
@@ -103,4 +103,23 @@ pub fn run<C: Connect>(connector: &C, data: &[u8]) {
 /// The `coordinator_ops` target: [`run`] against the reference coordinator.
 pub fn coordinator_ops(data: &[u8]) {
     run(&EmbeddedConnector, data);
+}
+
+/// Runs as proptest draws them: bytes read as [`RunInput::from_bytes`] reads them, so a case
+/// shrinks by its bytes and a fuzzer's find replays as a case. For
+/// `proptest!(|(input in arb_run_input())| ...)`.
+///
+/// ```
+/// use proptest::prelude::*;
+/// use streamspec::embedded::EmbeddedConnector;
+/// use streamspec::fuzzing::{arb_run_input, check_run};
+///
+/// proptest!(ProptestConfig::with_cases(4), |(input in arb_run_input())| {
+///     check_run(&EmbeddedConnector, &input).map_err(|failure| TestCaseError::fail(failure.to_string()))?;
+/// });
+/// ```
+#[cfg(feature = "proptest")]
+pub fn arb_run_input() -> impl proptest::strategy::Strategy<Value = RunInput> {
+    use proptest::prelude::*;
+    proptest::collection::vec(any::<u8>(), 0..1024).prop_map(|bytes| RunInput::from_bytes(&bytes))
 }
