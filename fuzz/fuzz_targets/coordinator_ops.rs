@@ -1,2 +1,2 @@
 #![no_main]
-libfuzzer_sys::fuzz_target!(|data: &[u8]| streamspec::simulation::fuzz_coordinator_ops(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| streamspec::fuzzing::coordinator_ops(data));

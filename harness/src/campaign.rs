@@ -3,25 +3,20 @@
 //! running smaller inputs again (each against a fresh group), saved as a trace, and reported in
 //! the formats of `check`.
 
-use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
-use streamspec_protocol::codes::{
-    ERROR_FENCED_MEMBER_EPOCH, ERROR_UNKNOWN_MEMBER_ID, STATUS_INCORRECTLY_PARTITIONED_TOPICS,
-    STATUS_MISSING_INTERNAL_TOPICS, STATUS_MISSING_SOURCE_TOPICS,
-};
 
-use crate::backend::{self, Connect};
+use crate::backend::Connect;
 use crate::interrupt::Interrupt;
-use crate::report::{Report, WitnessCount};
+use crate::report::{Report, SometimesCount};
 use crate::runner::{Outcome, Verdict};
 use crate::scenario::Grade;
-use crate::simulation::oracle::{self, KnownIssue, Violation};
+use crate::simulation::oracle::{self, Coverage, KnownIssue, TracePair, Violation};
 use crate::simulation::setup::Names;
-use crate::simulation::{self, execute, run_bytes, trace_hash, RunBounds, RunInput, RunRecord};
+use crate::simulation::{self, run_bytes, RunBounds, RunInput, RunRecord};
 use crate::NAME_PREFIX;
 
 /// Bytes a run's setup draws from before its operations.
@@ -164,84 +159,8 @@ pub struct CampaignResult {
     pub cleanup_errors: Vec<String>,
     /// Runs cut short by an interrupt (Ctrl-C); they count as neither finished nor found.
     pub interrupted_runs: u64,
-    pub witnesses: Witnesses,
-}
-
-/// Coverage: how often the runs reached states worth reaching (`sometimes` properties). A
-/// witness that stays at zero over a campaign means the generator is too weak to find bugs there.
-#[derive(Debug, Default, Clone, PartialEq, Eq, Serialize)]
-pub struct Witnesses {
-    pub revocations: u64,
-    pub fenced: u64,
-    pub unknown_member: u64,
-    pub standbys_placed: u64,
-    pub static_leaves: u64,
-    pub not_ready_statuses: u64,
-}
-
-impl Witnesses {
-    /// Counts what `history` shows.
-    pub fn observe(&mut self, history: &[simulation::Event]) {
-        for event in history {
-            let response = &event.response;
-            self.fenced += u64::from(response.error_code == ERROR_FENCED_MEMBER_EPOCH);
-            self.unknown_member += u64::from(response.error_code == ERROR_UNKNOWN_MEMBER_ID);
-            self.static_leaves +=
-                u64::from(response.error_code == 0 && event.request.member_epoch == -2);
-            self.standbys_placed += u64::from(
-                response
-                    .standby_tasks
-                    .as_ref()
-                    .is_some_and(|lists| lists.iter().any(|list| !list.partitions.is_empty())),
-            );
-            // Missing or incorrectly partitioned topics.
-            self.not_ready_statuses += u64::from(response.status.iter().flatten().any(|status| {
-                matches!(
-                    status.status_code,
-                    STATUS_MISSING_SOURCE_TOPICS
-                        | STATUS_INCORRECTLY_PARTITIONED_TOPICS
-                        | STATUS_MISSING_INTERNAL_TOPICS
-                )
-            }));
-            // A reduced active list at an unchanged epoch is a revocation (R27).
-            let given = response
-                .active_tasks
-                .as_ref()
-                .map(|lists| oracle::response_tasks(lists).len());
-            let owned: usize = event
-                .request
-                .active_tasks
-                .iter()
-                .flatten()
-                .map(|t| t.partitions.len())
-                .sum();
-            self.revocations += u64::from(
-                event.request.member_epoch == response.member_epoch
-                    && given.is_some_and(|given| given < owned),
-            );
-        }
-    }
-
-    pub fn add(&mut self, other: &Witnesses) {
-        self.revocations += other.revocations;
-        self.fenced += other.fenced;
-        self.unknown_member += other.unknown_member;
-        self.standbys_placed += other.standbys_placed;
-        self.static_leaves += other.static_leaves;
-        self.not_ready_statuses += other.not_ready_statuses;
-    }
-
-    /// The witnesses with their counts, in a fixed order.
-    pub fn counts(&self) -> [(&'static str, u64); 6] {
-        [
-            ("revocation", self.revocations),
-            ("fenced member", self.fenced),
-            ("unknown member", self.unknown_member),
-            ("standby placed", self.standbys_placed),
-            ("static leave", self.static_leaves),
-            ("topology not ready", self.not_ready_statuses),
-        ]
-    }
+    /// How often the finished runs reached each `sometimes` property.
+    pub coverage: Coverage,
 }
 
 /// A saved violation: what `streamspec replay` runs again.
@@ -263,13 +182,7 @@ pub fn run_once<C: Connect>(
     names: Names,
     input: &RunInput,
 ) -> Result<RunRecord, String> {
-    backend::block_on(async {
-        let backend = connector
-            .open(&names.group, &BTreeMap::new())
-            .await
-            .map_err(|error| error.to_string())?;
-        execute(backend, names, input, &config.bounds()).await
-    })
+    simulation::run_on(connector, names, input, &config.bounds())
 }
 
 /// Runs `input`, twice when determinism is checked; a differing second trace is a violation.
@@ -299,29 +212,28 @@ pub fn compare_runs(
     again: &RunRecord,
     again_prefix: &str,
 ) -> RunRecord {
-    let first = trace_hash(&record.history, prefix);
-    let second = trace_hash(&again.history, again_prefix);
-    if first == second {
-        return record;
-    }
-    let differs =
-        simulation::first_difference(&record.history, prefix, &again.history, again_prefix);
-    RunRecord {
-        violation: Some(Violation {
-            invariant: &oracle::DETERMINISTIC,
-            detail: format!(
-                "trace hashes {first:016x} and {second:016x} differ; first at exchange {}",
-                differs.map_or("(one trace is longer)".to_owned(), |at| at.to_string())
-            ),
-            at_operation: 0,
-            events: differs.into_iter().collect(),
-        }),
-        ..record
+    let pair = TracePair {
+        first: &record.history,
+        first_prefix: prefix,
+        second: &again.history,
+        second_prefix: again_prefix,
+    };
+    match oracle::judge_replay(&pair) {
+        Ok(()) => record,
+        Err((property, found)) => RunRecord {
+            violation: Some(Violation {
+                property,
+                detail: found.detail,
+                at_operation: 0,
+                events: found.events,
+            }),
+            ..record
+        },
     }
 }
 
 /// Removes operations from `input` while its run, each attempt against a fresh group, still
-/// violates the same invariant, within the campaign's shrink budget.
+/// violates the same property, within the campaign's shrink budget.
 pub fn shrink<C: Connect>(
     config: &CampaignConfig,
     connector: &C,
@@ -358,10 +270,10 @@ pub fn shrink_with(
     record: RunRecord,
     mut run_candidate: impl FnMut(&RunInput) -> Option<RunRecord>,
 ) -> (RunInput, RunRecord) {
-    let invariant = record
+    let property = record
         .violation
         .as_ref()
-        .map(|violation| violation.invariant)
+        .map(|violation| violation.property)
         .expect("shrinking starts from a violation");
     let started = Instant::now();
     let (mut best, mut best_record) = (input, record);
@@ -373,7 +285,7 @@ pub fn shrink_with(
             let end = (start + chunk).min(candidate.operations.len());
             candidate.operations.drain(start..end);
             match run_candidate(&candidate) {
-                Some(found) if simulation::is_of(&found.violation, invariant) => {
+                Some(found) if simulation::is_of(&found.violation, property) => {
                     best = candidate;
                     best_record = found;
                 }
@@ -398,11 +310,11 @@ pub fn run<C: Connect + Sync>(config: &CampaignConfig, connector: &C) -> Campaig
     let found: Mutex<Option<(u64, RunInput, RunRecord)>> = Mutex::new(None);
     let setup_errors: Mutex<Vec<String>> = Mutex::new(Vec::new());
     let cleanup_errors: Mutex<Vec<String>> = Mutex::new(Vec::new());
-    let witnesses: Mutex<Witnesses> = Mutex::new(Witnesses::default());
+    let coverage: Mutex<Coverage> = Mutex::new(Coverage::default());
     let known: Mutex<Option<(u64, &'static KnownIssue)>> = Mutex::new(None);
     let interrupted_runs = AtomicU64::new(0);
     let worker = || {
-        let mut seen = Witnesses::default();
+        let mut seen = Coverage::default();
         while !stop.load(Ordering::Relaxed)
             && !config.interrupt.is_raised()
             && started.elapsed() < config.duration
@@ -453,7 +365,7 @@ pub fn run<C: Connect + Sync>(config: &CampaignConfig, connector: &C) -> Campaig
                 }
             }
         }
-        witnesses.lock().unwrap().add(&seen);
+        coverage.lock().unwrap().add(&seen);
     };
     let workers = if connector.shares_state() {
         config.groups.max(1)
@@ -471,7 +383,10 @@ pub fn run<C: Connect + Sync>(config: &CampaignConfig, connector: &C) -> Campaig
     let stopped_early = match (&found, setup_errors.first()) {
         (Some((run, _, record)), _) => Some(format!(
             "run {run} violated \"{}\"; a campaign stops at its first violation",
-            record.violation.as_ref().map_or("", |v| v.invariant.name)
+            record
+                .violation
+                .as_ref()
+                .map_or(String::new(), |v| v.property.label())
         )),
         (None, Some(error)) => Some(format!(
             "a run could not be carried out ({error}); a campaign stops at the first such run"
@@ -503,12 +418,13 @@ pub fn run<C: Connect + Sync>(config: &CampaignConfig, connector: &C) -> Campaig
         stopped_early,
         cleanup_errors: cleanup_errors.into_inner().unwrap(),
         interrupted_runs: interrupted_runs.into_inner(),
-        witnesses: witnesses.into_inner().unwrap(),
+        coverage: coverage.into_inner().unwrap(),
     }
 }
 
-/// The campaign as a report of `check`'s kind: an entry per invariant, and one for runs that
-/// could not be carried out (an error, never blamed on an invariant).
+/// The campaign as a report of `check`'s kind: an entry per `always` and `eventually` property,
+/// one for runs that could not be carried out (an error, never blamed on a property), and the
+/// count of each `sometimes` property, with a warning for each that no run reached.
 pub fn report(
     config: &CampaignConfig,
     target: &str,
@@ -533,11 +449,11 @@ pub fn report(
             duration_ms,
         });
     }
-    outcomes.extend(oracle::ALL.iter().map(|invariant| {
+    outcomes.extend(oracle::invariants().map(|property| {
         let violated = result
             .finding
             .as_ref()
-            .filter(|finding| finding.violation.invariant == *invariant);
+            .filter(|finding| finding.violation.property == property);
         let (verdict, reason) = if let Some(finding) = violated {
             let replay = trace_file.map_or(String::new(), |file| {
                 format!("; replay: streamspec replay {file} --target {target}")
@@ -554,7 +470,7 @@ pub fn report(
             )
         } else if let Some((run, issue)) = result
             .first_known_issue
-            .filter(|(_, issue)| issue.invariant == *invariant)
+            .filter(|(_, issue)| issue.property == property)
         {
             (
                 Verdict::Divergent,
@@ -565,7 +481,7 @@ pub fn report(
             )
         } else if result.runs == 0 {
             (Verdict::Skip, Some("no run finished".to_owned()))
-        } else if *invariant == &oracle::DETERMINISTIC && !config.check_determinism {
+        } else if property == &oracle::DETERMINISTIC && !config.check_determinism {
             (
                 Verdict::Skip,
                 Some("not asked for (--check-determinism)".to_owned()),
@@ -574,9 +490,9 @@ pub fn report(
             (Verdict::Pass, None)
         };
         Outcome {
-            scenario: invariant.name.to_owned(),
-            title: format!("{} ({})", invariant.name, invariant.rules),
-            rules: vec![invariant.name.to_owned()],
+            scenario: property.label(),
+            title: format!("{property} ({})", property.rules),
+            rules: vec![property.label()],
             grade: Grade::Must,
             source: "fuzz".to_owned(),
             verdict,
@@ -595,26 +511,28 @@ pub fn report(
         false,
         outcomes,
     );
-    report.witnesses = result
-        .witnesses
+    report.sometimes = result
+        .coverage
         .counts()
-        .iter()
-        .map(|(name, count)| WitnessCount {
-            name: (*name).to_owned(),
-            count: *count,
+        .map(|(property, count)| SometimesCount {
+            property: property.label(),
+            rules: property.rules.to_owned(),
+            count,
+            reached: count > 0,
         })
         .collect();
-    // Unreached witnesses say something only when runs finished.
+    // Unreached properties say something only when runs finished; they point at the generator
+    // (or at what the target cannot do), not at a defect, so they warn and do not fail the run.
     if result.runs > 0 {
         report.warnings.extend(
             report
-                .witnesses
+                .sometimes
                 .iter()
-                .filter(|witness| witness.count == 0)
-                .map(|witness| {
+                .filter(|sometimes| !sometimes.reached)
+                .map(|sometimes| {
                     format!(
-                        "no run reached \"{}\"; the generator may be too weak there",
-                        witness.name
+                        "\"{}\" was never reached in {} runs: the generator may be too weak there (this does not fail the run)",
+                        sometimes.property, result.runs
                     )
                 }),
         );
@@ -628,140 +546,4 @@ pub fn report(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::embedded::EmbeddedConnector;
-    use crate::simulation::Operation;
-
-    fn config() -> CampaignConfig {
-        CampaignConfig {
-            seed: 7,
-            duration: Duration::from_secs(1),
-            operations: 50,
-            groups: 1,
-            check_determinism: true,
-            io_timeout: Duration::from_secs(1),
-            run_id: "t".to_owned(),
-            shrink_budget: Duration::from_secs(5),
-            ..CampaignConfig::default()
-        }
-    }
-
-    #[test]
-    fn runs_that_could_not_be_set_up_are_an_error_never_a_violation() {
-        let result = CampaignResult {
-            runs: 0,
-            operations: 0,
-            heartbeats: 0,
-            elapsed: Duration::from_millis(20),
-            finding: None,
-            known_issues: 0,
-            first_known_issue: None,
-            setup_errors: vec!["run 0: CreateTopics answered POLICY_VIOLATION (44)".to_owned()],
-            stopped_early: Some("a run could not be carried out".to_owned()),
-            cleanup_errors: Vec::new(),
-            interrupted_runs: 0,
-            witnesses: Witnesses::default(),
-        };
-        let report = report(&config(), "embedded", &result, None);
-        assert_eq!(report.verdict(), crate::report::RunVerdict::Failed);
-        let errors: Vec<(&str, Option<&str>)> = report
-            .outcomes
-            .iter()
-            .filter(|outcome| outcome.verdict != Verdict::Skip)
-            .map(|outcome| (outcome.scenario.as_str(), outcome.reason.as_deref()))
-            .collect();
-        assert_eq!(
-            errors,
-            [(
-                "run set-up",
-                Some("run 0: CreateTopics answered POLICY_VIOLATION (44)")
-            )]
-        );
-        assert_eq!(report.outcomes[0].verdict, Verdict::Error);
-        // Nothing ran, so no witness is reported as unreached.
-        assert!(report.warnings.is_empty());
-        let json: serde_json::Value = serde_json::from_str(&report.json()).unwrap();
-        assert_eq!(json["passed"], false);
-        assert_eq!(json["stopped_early"], "a run could not be carried out");
-        assert!(report
-            .human(crate::report::Console::default())
-            .contains("\nstopped early: a run could not be carried out\n"));
-    }
-
-    #[test]
-    fn a_seed_draws_the_same_inputs() {
-        let config = config();
-        assert_eq!(config.input(3), config.input(3));
-        assert_ne!(config.input(3), config.input(4));
-        assert_eq!(
-            config.command(&EmbeddedConnector),
-            "streamspec fuzz --target embedded --seed 7 --operations 50 --duration 1s --check-determinism"
-        );
-    }
-
-    #[test]
-    fn two_runs_that_exchange_other_bytes_fire_determinism() {
-        let config = config();
-        let input = config.input(2);
-        let first = run_once(&config, &EmbeddedConnector, Names::new(""), &input).unwrap();
-        let again = run_once(&config, &EmbeddedConnector, Names::new(""), &input).unwrap();
-        assert!(compare_runs(first, "", &again, "").violation.is_none());
-        let first = run_once(&config, &EmbeddedConnector, Names::new(""), &input).unwrap();
-        let mut changed = run_once(&config, &EmbeddedConnector, Names::new(""), &input).unwrap();
-        changed.history[3].response.member_epoch += 1;
-        let violation = compare_runs(first, "", &changed, "").violation.unwrap();
-        assert_eq!(violation.invariant, &oracle::DETERMINISTIC);
-        assert_eq!(violation.events, [3]);
-        assert!(
-            violation.detail.ends_with("differ; first at exchange 3"),
-            "{}",
-            violation.detail
-        );
-    }
-
-    #[test]
-    fn runs_under_other_names_compare_equal() {
-        let config = config();
-        let input = config.input(5);
-        let first = run_once(&config, &EmbeddedConnector, Names::new("x-"), &input).unwrap();
-        let again = run_once(&config, &EmbeddedConnector, Names::new("y-"), &input).unwrap();
-        assert!(compare_runs(first, "x-", &again, "y-").violation.is_none());
-    }
-
-    #[test]
-    fn shrinking_keeps_what_the_violation_needs() {
-        // The oracle expects one more task than the topic has: any run with a member fails to
-        // settle, so shrinking leaves a single join.
-        let mut input = config().input(0);
-        input.operations = (0..20)
-            .map(|i| {
-                if i % 3 == 0 {
-                    Operation::Join { member: 1 }
-                } else {
-                    Operation::Heartbeat { member: 1 }
-                }
-            })
-            .collect();
-        let config = config();
-        let run_failing = |input: &RunInput| {
-            let mut record = run_once(&config, &EmbeddedConnector, Names::new(""), input).unwrap();
-            // Stand-in for a real bug: the run fails whenever a member joined.
-            if record.history.iter().any(|e| e.request.member_epoch == 0) {
-                record.violation = Some(Violation {
-                    invariant: &oracle::SETTLES,
-                    detail: "stand-in".to_owned(),
-                    at_operation: 1,
-                    events: vec![0],
-                });
-            }
-            record
-        };
-        let record = run_failing(&input);
-        assert!(record.violation.is_some());
-        let (shrunk, _) = shrink_with(config.shrink_budget, input, record, |i| {
-            Some(run_failing(i))
-        });
-        assert_eq!(shrunk.operations, [Operation::Join { member: 1 }]);
-    }
-}
+mod tests;

@@ -84,6 +84,7 @@ pub mod clean;
 pub mod doctor;
 pub mod draft;
 pub mod embedded;
+pub mod fuzzing;
 pub mod interrupt;
 pub mod kafka;
 pub mod matcher;

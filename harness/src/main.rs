@@ -896,7 +896,7 @@ fn replay<C: Connect>(
                 outln!(
                     "known issue {} (waives \"{}\"): {}",
                     issue.id,
-                    issue.invariant.name,
+                    issue.property,
                     issue.reason
                 );
             }

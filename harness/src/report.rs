@@ -23,11 +23,12 @@ pub struct Report {
     pub run_id: String,
     pub strict: bool,
     pub outcomes: Vec<Outcome>,
-    /// A campaign's coverage witnesses (`sometimes` properties) and how often runs reached each.
-    pub witnesses: Vec<WitnessCount>,
+    /// A campaign's `sometimes` properties and how often its runs reached each.
+    pub sometimes: Vec<SometimesCount>,
     /// Why a campaign ended before its duration was up, when it did.
     pub stopped_early: Option<String>,
-    /// What a reader should know that is no verdict: a witness never reached, a failed clean-up.
+    /// What a reader should know that is no verdict: a `sometimes` property never reached, a
+    /// failed clean-up.
     pub warnings: Vec<String>,
     /// The run was cut short (Ctrl-C): what did not finish reads as skipped, and the run as
     /// [`RunVerdict::Interrupted`].
@@ -37,11 +38,16 @@ pub struct Report {
     pub target_lost: Option<String>,
 }
 
-/// How often a campaign's runs reached one coverage witness.
+/// How often a campaign's runs reached one `sometimes` property. One never reached is a warning,
+/// never a failure: it shows a gap of the generator (or of what the target can do), not a defect.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct WitnessCount {
-    pub name: String,
+pub struct SometimesCount {
+    /// As reports name it: `sometimes: a task is revoked`.
+    pub property: String,
+    pub rules: String,
+    /// Exchanges that witnessed it.
     pub count: u64,
+    pub reached: bool,
 }
 
 /// What a run as a whole comes to.
@@ -218,7 +224,7 @@ impl Report {
             run_id,
             strict,
             outcomes,
-            witnesses: Vec::new(),
+            sometimes: Vec::new(),
             stopped_early: None,
             warnings: Vec::new(),
             interrupted: false,

@@ -192,10 +192,28 @@ fn fuzz_prints_its_command_first_reports_every_invariant_and_writes_reports() {
         .unwrap();
     let runs: u64 = rate.split(' ').next().unwrap().parse().unwrap();
     assert!(runs > 0, "{rate}");
+    // A line per `sometimes` property, in list order, each reached.
+    let sometimes: Vec<&str> = lines
+        .iter()
+        .filter(|line| line.starts_with("sometimes: "))
+        .map(|line| line.split(" reached ").next().unwrap().trim_end())
+        .collect();
+    assert_eq!(
+        sometimes,
+        [
+            "sometimes: a task is revoked",
+            "sometimes: a member is fenced",
+            "sometimes: a member is unknown",
+            "sometimes: a standby is placed",
+            "sometimes: a static member leaves",
+            "sometimes: the topology is not ready",
+        ],
+        "{stdout}"
+    );
     assert!(
-        lines
-            .iter()
-            .any(|line| line.starts_with("sometimes: revocation ")),
+        lines.iter().any(|line| line
+            .strip_prefix("sometimes: a task is revoked         reached ")
+            .is_some_and(|count| count.ends_with(" times"))),
         "{stdout}"
     );
 
@@ -205,8 +223,26 @@ fn fuzz_prints_its_command_first_reports_every_invariant_and_writes_reports() {
         .descendants()
         .filter(|node| node.has_tag_name("testcase"))
         .collect();
-    // An entry per invariant and per coverage witness.
+    // An entry per `always` and `eventually` property, and per `sometimes` one.
     assert_eq!(cases.len(), 14 + 6);
+    let revoked = cases
+        .iter()
+        .find(|case| case.attribute("classname") == Some("sometimes: a task is revoked"))
+        .unwrap();
+    assert_eq!(
+        revoked.attribute("name"),
+        Some("sometimes: a task is revoked (R27, R28)")
+    );
+    let property = |name: &str| {
+        revoked
+            .descendants()
+            .find(|node| node.attribute("name") == Some(name))
+            .and_then(|node| node.attribute("value"))
+            .map(str::to_owned)
+    };
+    assert_eq!(property("verdict").as_deref(), Some("reached"));
+    assert_eq!(property("fails-run").as_deref(), Some("false"));
+    assert!(property("count").unwrap().parse::<u64>().unwrap() > 0);
     assert!(cases
         .iter()
         .all(|case| !case.children().any(|c| c.has_tag_name("failure"))));
@@ -216,10 +252,13 @@ fn fuzz_prints_its_command_first_reports_every_invariant_and_writes_reports() {
     assert_eq!(report["passed"], true);
     assert_eq!(report["verdict"], "passed");
     assert_eq!(report["stopped_early"], serde_json::Value::Null);
-    let witnesses = report["witnesses"].as_array().unwrap();
-    assert_eq!(witnesses.len(), 6);
-    assert_eq!(witnesses[0]["name"], "revocation");
-    assert!(witnesses[0]["count"].as_u64().unwrap() > 0, "{witnesses:?}");
+    let sometimes = report["sometimes"].as_array().unwrap();
+    assert_eq!(sometimes.len(), 6);
+    assert_eq!(sometimes[0]["property"], "sometimes: a task is revoked");
+    assert_eq!(sometimes[0]["rules"], "R27, R28");
+    assert_eq!(sometimes[0]["reached"], true);
+    assert!(sometimes[0]["count"].as_u64().unwrap() > 0, "{sometimes:?}");
+    assert_eq!(report["warnings"], serde_json::json!([]));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

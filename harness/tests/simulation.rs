@@ -8,9 +8,9 @@ use std::path::PathBuf;
 
 use proptest::prelude::*;
 use proptest::test_runner::RngSeed;
-use streamspec::campaign::Witnesses;
+use streamspec::simulation::oracle::Coverage;
 use streamspec::simulation::setup::Setup;
-use streamspec::simulation::{self, run_bytes, run_in_process, Operation, RunInput};
+use streamspec::simulation::{run_bytes, run_in_process, Operation, RunInput};
 use streamspec_protocol::fuzzing::{cases, root_seed};
 
 proptest! {
@@ -37,17 +37,17 @@ proptest! {
     }
 }
 
-/// The generator reaches the interesting states, so a weak generator shows up as a failure.
+/// The generator reaches every `sometimes` property, so a weak generator shows up as a failure.
 #[test]
-fn sometimes_every_witness_is_reached() {
-    let mut witnesses = Witnesses::default();
+fn sometimes_every_property_is_reached() {
+    let mut coverage = Coverage::default();
     for run in 0..128 {
         let record = run_in_process(&RunInput::from_bytes(&run_bytes(0x2545_f491, run, 848)));
         assert!(record.violation.is_none(), "{:?}", record.violation);
-        witnesses.observe(&record.history);
+        coverage.observe(&record.history);
     }
-    for (name, count) in witnesses.counts() {
-        assert!(count > 0, "no run reached {name}: {witnesses:?}");
+    for (property, count) in coverage.counts() {
+        assert!(count > 0, "no run reached \"{property}\": {coverage:?}");
     }
 }
 
@@ -212,7 +212,7 @@ fn the_coordinator_ops_corpus_is_current_and_replays() {
     );
     let mut replayed = 0;
     for entry in std::fs::read_dir(corpus_dir()).unwrap() {
-        simulation::fuzz_coordinator_ops(&std::fs::read(entry.unwrap().path()).unwrap());
+        streamspec::fuzzing::coordinator_ops(&std::fs::read(entry.unwrap().path()).unwrap());
         replayed += 1;
     }
     assert!(replayed >= expected_seeds().len());

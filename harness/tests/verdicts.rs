@@ -451,7 +451,7 @@ fn a_campaign_that_finishes_no_run_checked_nothing() {
     let report: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     assert_eq!(report["passed"], false);
     assert_eq!(report["verdict"], "nothing_checked");
-    // No run, so no warning about witnesses it never reached.
+    // No run, so no warning about `sometimes` properties it never reached.
     assert_eq!(report["warnings"], serde_json::json!([]));
 }
 

@@ -4,6 +4,9 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
+use proptest::prelude::*;
+use proptest::test_runner::{Config, RngSeed, TestError, TestRunner};
+use streamspec::fuzzing::{arb_run_input, check_run, RunFailure};
 use streamspec::report::RunVerdict;
 use streamspec::runner::Verdict;
 use streamspec::simulation::oracle;
@@ -45,7 +48,7 @@ fn campaign(bug: Bug) -> Option<(u64, &'static str)> {
     assert!(result.setup_errors.is_empty(), "{:?}", result.setup_errors);
     result
         .finding
-        .map(|finding| (finding.run, finding.violation.invariant.name))
+        .map(|finding| (finding.run, finding.violation.property.name))
 }
 
 #[test]
@@ -110,4 +113,50 @@ fn sharing_a_task_fails_the_assignment_rules() {
         campaign(Bug::SharesTaskZero),
         Some((0, oracle::ROLES_APART.name))
     );
+}
+
+proptest! {
+    #![proptest_config(Config {
+        cases: 8,
+        rng_seed: RngSeed::Fixed(1),
+        failure_persistence: None,
+        ..Config::default()
+    })]
+
+    /// The one-line proptest over runs an adopter writes: without a bug, every run holds.
+    #[test]
+    fn every_property_holds_over_generated_runs(input in arb_run_input()) {
+        check_run(&WithBug(Bug::None), &input).map_err(|failure| TestCaseError::fail(failure.to_string()))?;
+    }
+}
+
+/// The same proptest finds the stale-epoch bug, names the property it breaks, and shrinks the
+/// run to one that still breaks it.
+#[test]
+fn a_proptest_over_runs_finds_the_stale_epoch_bug() {
+    let mut runner = TestRunner::new(Config {
+        cases: 64,
+        rng_seed: RngSeed::Fixed(1),
+        failure_persistence: None,
+        max_shrink_iters: 128,
+        ..Config::default()
+    });
+    let buggy = WithBug(Bug::AcceptsStaleEpochs);
+    let result = runner.run(&arb_run_input(), |input| {
+        check_run(&buggy, &input).map_err(|failure| TestCaseError::fail(failure.to_string()))
+    });
+    let Err(TestError::Fail(reason, minimal)) = result else {
+        panic!("the proptest does not find the bug: {result:?}");
+    };
+    assert!(
+        reason.message().starts_with(
+            "always: a member's epoch never decreases (spec 4.6-5) violated at operation "
+        ),
+        "{reason}"
+    );
+    let failure = check_run(&buggy, &minimal).expect_err("the shrunk run still fails");
+    let RunFailure::Violation { violation, .. } = *failure else {
+        panic!("the shrunk run is carried out: {failure}");
+    };
+    assert_eq!(violation.property, &oracle::EPOCH_NEVER_DECREASES);
 }

@@ -173,7 +173,7 @@ impl Report {
         for outcome in self.outcomes.iter().filter(|o| is_failure(o.verdict)) {
             self.write_failure(&mut out, outcome, verbose);
         }
-        self.write_campaign(&mut out);
+        self.write_campaign(&mut out, console);
         let failing_rules = rules.iter().filter(|line| line.fails_run).count();
         let not_checked = rules
             .iter()
@@ -290,16 +290,29 @@ impl Report {
         }
     }
 
-    /// A campaign's coverage witnesses, warnings (failed clean-ups of scenarios too) and early
-    /// stop.
-    fn write_campaign(&self, out: &mut String) {
-        if !self.witnesses.is_empty() {
-            let counts: Vec<String> = self
-                .witnesses
+    /// A campaign's `sometimes` properties (a line each, unless quiet), warnings (failed
+    /// clean-ups of scenarios too) and early stop.
+    fn write_campaign(&self, out: &mut String, console: Console) {
+        if !self.sometimes.is_empty() && console.detail != Detail::Quiet {
+            out.push('\n');
+            let width = self
+                .sometimes
                 .iter()
-                .map(|witness| format!("{} {}", witness.name, witness.count))
-                .collect();
-            writeln!(out, "\nsometimes: {}", counts.join(", ")).unwrap();
+                .map(|sometimes| sometimes.property.len())
+                .max()
+                .unwrap_or(0);
+            for sometimes in &self.sometimes {
+                let text = if sometimes.reached {
+                    format!(
+                        "{:<width$} reached {}",
+                        sometimes.property,
+                        plural(sometimes.count as usize, "time")
+                    )
+                } else {
+                    format!("{:<width$} never reached", sometimes.property)
+                };
+                writeln!(out, "{}", cut(&text, console.width)).unwrap();
+            }
         }
         for outcome in &self.outcomes {
             if let Some(cleanup) = &outcome.cleanup {

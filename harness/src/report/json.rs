@@ -41,7 +41,7 @@ impl Report {
             "counts": self.counts(),
             "rules": self.rules(),
             "scenarios": self.outcomes,
-            "witnesses": self.witnesses,
+            "sometimes": self.sometimes,
             "stopped_early": self.stopped_early,
             "target_lost": self.target_lost,
             "warnings": self.warnings,

@@ -6,8 +6,8 @@ use super::{not_counted_because, Report};
 use crate::runner::{Outcome, Verdict};
 
 impl Report {
-    /// JUnit XML: a test case per scenario (its class the rules it checks) and per coverage
-    /// witness. `failures` and `errors` count exactly what fails the run, so a CI system that
+    /// JUnit XML: a test case per scenario (its class the rules it checks) and per `sometimes`
+    /// property. `failures` and `errors` count exactly what fails the run, so a CI system that
     /// reads them agrees with the exit code.
     pub fn junit(&self) -> String {
         let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
@@ -18,7 +18,7 @@ impl Report {
             .count();
         let counts = format!(
             "tests=\"{}\" failures=\"{failures}\" errors=\"{}\" skipped=\"{}\" time=\"{:.3}\"",
-            self.outcomes.len() + self.witnesses.len(),
+            self.outcomes.len() + self.sometimes.len(),
             self.count(Verdict::Error),
             self.count(Verdict::Skip) + self.count(Verdict::PreconditionNotMet),
             self.outcomes
@@ -45,19 +45,29 @@ impl Report {
         for outcome in &self.outcomes {
             self.write_testcase(&mut out, outcome);
         }
-        for witness in &self.witnesses {
+        for sometimes in &self.sometimes {
             writeln!(
                 out,
-                "    <testcase classname=\"sometimes\" name=\"{}\" time=\"0.000\">",
-                xml_escape(&format!("sometimes: {}", witness.name))
+                "    <testcase classname=\"{}\" name=\"{}\" time=\"0.000\">",
+                xml_escape(&sometimes.property),
+                xml_escape(&format!("{} ({})", sometimes.property, sometimes.rules))
             )
             .unwrap();
             out.push_str("      <properties>\n");
-            write_property(&mut out, 8, "count", &witness.count.to_string());
+            let verdict = if sometimes.reached {
+                "reached"
+            } else {
+                "never_reached"
+            };
+            write_property(&mut out, 8, "verdict", verdict);
+            write_property(&mut out, 8, "count", &sometimes.count.to_string());
+            write_property(&mut out, 8, "fails-run", "false");
             out.push_str("      </properties>\n");
-            if witness.count == 0 {
+            if !sometimes.reached {
                 // A coverage gap of the generator, not a defect of the target: a warning.
-                out.push_str("      <system-out>warning: no run reached it</system-out>\n");
+                out.push_str(
+                    "      <system-out>warning: never reached; this does not fail the run</system-out>\n",
+                );
             }
             out.push_str("    </testcase>\n");
         }

@@ -1,0 +1,204 @@
+//! Campaign reports, determinism and shrinking on hand-made results and runs.
+
+use super::*;
+use crate::embedded::EmbeddedConnector;
+use crate::simulation::Operation;
+
+fn config() -> CampaignConfig {
+    CampaignConfig {
+        seed: 7,
+        duration: Duration::from_secs(1),
+        operations: 50,
+        groups: 1,
+        check_determinism: true,
+        io_timeout: Duration::from_secs(1),
+        run_id: "t".to_owned(),
+        shrink_budget: Duration::from_secs(5),
+        ..CampaignConfig::default()
+    }
+}
+
+#[test]
+fn runs_that_could_not_be_set_up_are_an_error_never_a_violation() {
+    let result = CampaignResult {
+        runs: 0,
+        operations: 0,
+        heartbeats: 0,
+        elapsed: Duration::from_millis(20),
+        finding: None,
+        known_issues: 0,
+        first_known_issue: None,
+        setup_errors: vec!["run 0: CreateTopics answered POLICY_VIOLATION (44)".to_owned()],
+        stopped_early: Some("a run could not be carried out".to_owned()),
+        cleanup_errors: Vec::new(),
+        interrupted_runs: 0,
+        coverage: Coverage::default(),
+    };
+    let report = report(&config(), "embedded", &result, None);
+    assert_eq!(report.verdict(), crate::report::RunVerdict::Failed);
+    let errors: Vec<(&str, Option<&str>)> = report
+        .outcomes
+        .iter()
+        .filter(|outcome| outcome.verdict != Verdict::Skip)
+        .map(|outcome| (outcome.scenario.as_str(), outcome.reason.as_deref()))
+        .collect();
+    assert_eq!(
+        errors,
+        [(
+            "run set-up",
+            Some("run 0: CreateTopics answered POLICY_VIOLATION (44)")
+        )]
+    );
+    assert_eq!(report.outcomes[0].verdict, Verdict::Error);
+    // Nothing ran, so no `sometimes` property is reported as unreached.
+    assert!(report.warnings.is_empty());
+    let json: serde_json::Value = serde_json::from_str(&report.json()).unwrap();
+    assert_eq!(json["passed"], false);
+    assert_eq!(json["stopped_early"], "a run could not be carried out");
+    assert!(report
+        .human(crate::report::Console::default())
+        .contains("\nstopped early: a run could not be carried out\n"));
+}
+
+#[test]
+fn a_sometimes_property_never_reached_warns_in_every_report_without_failing() {
+    let mut coverage = Coverage::default();
+    let fenced = simulation::Event {
+        operation: 1,
+        now_ms: 0,
+        member: "m0-0".to_owned(),
+        request: Default::default(),
+        response: streamspec_protocol::kafka::StreamsGroupHeartbeatResponse::default()
+            .with_error_code(streamspec_protocol::codes::ERROR_FENCED_MEMBER_EPOCH),
+        delivered: true,
+    };
+    coverage.observe(&[fenced]);
+    let result = CampaignResult {
+        runs: 12,
+        operations: 600,
+        heartbeats: 40,
+        elapsed: Duration::from_millis(20),
+        finding: None,
+        known_issues: 0,
+        first_known_issue: None,
+        setup_errors: Vec::new(),
+        stopped_early: None,
+        cleanup_errors: Vec::new(),
+        interrupted_runs: 0,
+        coverage,
+    };
+    let report = report(&config(), "embedded", &result, None);
+    assert_eq!(report.verdict(), crate::report::RunVerdict::Passed);
+    let human = report.human(crate::report::Console::default());
+    let lines: Vec<&str> = human
+        .lines()
+        .filter(|line| line.starts_with("sometimes: "))
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            "sometimes: a task is revoked         never reached",
+            "sometimes: a member is fenced        reached 1 time",
+            "sometimes: a member is unknown       never reached",
+            "sometimes: a standby is placed       never reached",
+            "sometimes: a static member leaves    never reached",
+            "sometimes: the topology is not ready never reached",
+        ]
+    );
+    assert!(human.contains(
+        "\nwarning: \"sometimes: a standby is placed\" was never reached in 12 runs: the generator may be too weak there (this does not fail the run)\n"
+    ), "{human}");
+    let json: serde_json::Value = serde_json::from_str(&report.json()).unwrap();
+    assert_eq!(json["passed"], true);
+    assert_eq!(
+        json["sometimes"][3],
+        serde_json::json!({
+            "property": "sometimes: a standby is placed",
+            "rules": "R41",
+            "count": 0,
+            "reached": false
+        })
+    );
+    assert_eq!(json["warnings"].as_array().unwrap().len(), 5);
+    let junit = report.junit();
+    assert!(junit.contains(
+        "    <testcase classname=\"sometimes: a standby is placed\" name=\"sometimes: a standby is placed (R41)\" time=\"0.000\">\n      <properties>\n        <property name=\"verdict\" value=\"never_reached\"/>\n        <property name=\"count\" value=\"0\"/>\n        <property name=\"fails-run\" value=\"false\"/>\n      </properties>\n      <system-out>warning: never reached; this does not fail the run</system-out>\n    </testcase>\n"
+    ), "{junit}");
+    assert!(junit.contains(" failures=\"0\" errors=\"0\""), "{junit}");
+}
+
+#[test]
+fn a_seed_draws_the_same_inputs() {
+    let config = config();
+    assert_eq!(config.input(3), config.input(3));
+    assert_ne!(config.input(3), config.input(4));
+    assert_eq!(
+        config.command(&EmbeddedConnector),
+        "streamspec fuzz --target embedded --seed 7 --operations 50 --duration 1s --check-determinism"
+    );
+}
+
+#[test]
+fn two_runs_that_exchange_other_bytes_fire_determinism() {
+    let config = config();
+    let input = config.input(2);
+    let first = run_once(&config, &EmbeddedConnector, Names::new(""), &input).unwrap();
+    let again = run_once(&config, &EmbeddedConnector, Names::new(""), &input).unwrap();
+    assert!(compare_runs(first, "", &again, "").violation.is_none());
+    let first = run_once(&config, &EmbeddedConnector, Names::new(""), &input).unwrap();
+    let mut changed = run_once(&config, &EmbeddedConnector, Names::new(""), &input).unwrap();
+    changed.history[3].response.member_epoch += 1;
+    let violation = compare_runs(first, "", &changed, "").violation.unwrap();
+    assert_eq!(violation.property, &oracle::DETERMINISTIC);
+    assert_eq!(violation.events, [3]);
+    assert!(
+        violation.detail.ends_with("differ; first at exchange 3"),
+        "{}",
+        violation.detail
+    );
+}
+
+#[test]
+fn runs_under_other_names_compare_equal() {
+    let config = config();
+    let input = config.input(5);
+    let first = run_once(&config, &EmbeddedConnector, Names::new("x-"), &input).unwrap();
+    let again = run_once(&config, &EmbeddedConnector, Names::new("y-"), &input).unwrap();
+    assert!(compare_runs(first, "x-", &again, "y-").violation.is_none());
+}
+
+#[test]
+fn shrinking_keeps_what_the_violation_needs() {
+    // The oracle expects one more task than the topic has: any run with a member fails to
+    // settle, so shrinking leaves a single join.
+    let mut input = config().input(0);
+    input.operations = (0..20)
+        .map(|i| {
+            if i % 3 == 0 {
+                Operation::Join { member: 1 }
+            } else {
+                Operation::Heartbeat { member: 1 }
+            }
+        })
+        .collect();
+    let config = config();
+    let run_failing = |input: &RunInput| {
+        let mut record = run_once(&config, &EmbeddedConnector, Names::new(""), input).unwrap();
+        // Stand-in for a real bug: the run fails whenever a member joined.
+        if record.history.iter().any(|e| e.request.member_epoch == 0) {
+            record.violation = Some(Violation {
+                property: &oracle::SETTLES,
+                detail: "stand-in".to_owned(),
+                at_operation: 1,
+                events: vec![0],
+            });
+        }
+        record
+    };
+    let record = run_failing(&input);
+    assert!(record.violation.is_some());
+    let (shrunk, _) = shrink_with(config.shrink_budget, input, record, |i| {
+        Some(run_failing(i))
+    });
+    assert_eq!(shrunk.operations, [Operation::Join { member: 1 }]);
+}

@@ -1,0 +1,315 @@
+//! The driver against hand-made faulty backends and poked states: each property fires through it.
+
+use std::collections::BTreeSet;
+
+use super::*;
+use crate::backend::{block_on, BackendResult, StreamsApi};
+use crate::simulation::{run_bytes, trace_hash};
+use crate::transport::TransportError;
+
+fn simulation_of<B: Backend>(backend: B, setup: Setup) -> Simulation<B> {
+    block_on(Simulation::new(
+        backend,
+        setup,
+        Names::new(""),
+        &RunBounds::default(),
+    ))
+    .unwrap()
+}
+
+fn simulation() -> Simulation<EmbeddedTarget> {
+    simulation_of(EmbeddedTarget::default(), Setup::default())
+}
+
+#[test]
+fn run_bytes_are_fixed_by_seed_and_run() {
+    assert_eq!(run_bytes(7, 0, 8), run_bytes(7, 0, 8));
+    assert_ne!(run_bytes(7, 0, 8), run_bytes(7, 1, 8));
+    assert_ne!(run_bytes(7, 0, 8), run_bytes(8, 0, 8));
+    assert_eq!(run_bytes(7, 3, 13).len(), 13);
+}
+
+#[test]
+fn a_quiet_group_settles_with_every_task_owned_once() {
+    let mut simulation = simulation();
+    for member in 0..MEMBERS as u8 {
+        block_on(simulation.step(Operation::Join { member })).unwrap();
+    }
+    block_on(simulation.settle()).unwrap();
+    let owned: Vec<usize> = simulation
+        .members
+        .iter()
+        .map(|m| m.holdings.active.len())
+        .collect();
+    assert_eq!(owned, [1, 1, 1, 1]);
+}
+
+#[test]
+fn two_owners_of_one_task_fire_with_both_owners_exchanges() {
+    let mut simulation = simulation();
+    block_on(simulation.step(Operation::Join { member: 0 })).unwrap();
+    block_on(simulation.step(Operation::Join { member: 1 })).unwrap();
+    simulation.members[0]
+        .holdings
+        .active
+        .insert(("0".to_owned(), 1));
+    simulation.members[1]
+        .holdings
+        .active
+        .insert(("0".to_owned(), 1));
+    let violation = block_on(simulation.check_group()).unwrap_err();
+    assert_eq!(violation.property, &oracle::ONE_ACTIVE_OWNER);
+    assert_eq!(violation.detail, "task 0_1 owned by m0-0 and m1-0");
+    assert_eq!(violation.events, [0, 1]);
+    let slice = violation.slice(&simulation.history);
+    assert_eq!(slice.lines().count(), 4);
+    assert!(slice.starts_with("  [op 1 at 0 ms] m0-0 -> {"), "{slice}");
+}
+
+#[test]
+fn a_task_active_and_standby_on_one_process_fires() {
+    let mut setup = Setup::default();
+    setup.members[1].process = 0;
+    let mut simulation = simulation_of(EmbeddedTarget::default(), setup);
+    block_on(simulation.step(Operation::Join { member: 0 })).unwrap();
+    block_on(simulation.step(Operation::Join { member: 1 })).unwrap();
+    simulation.members[0].holdings.active = BTreeSet::from([("0".to_owned(), 2)]);
+    simulation.members[1]
+        .holdings
+        .standby
+        .insert(("0".to_owned(), 2));
+    let violation = block_on(simulation.check_group()).unwrap_err();
+    assert_eq!(violation.property, &oracle::ROLES_APART);
+    assert_eq!(
+        violation.detail,
+        "process p0: task 0_2 active at m0-0 and standby or warm-up at m1-0"
+    );
+}
+
+#[test]
+fn a_decreasing_epoch_fires_with_both_answers() {
+    let mut simulation = simulation();
+    block_on(simulation.step(Operation::Join { member: 0 })).unwrap();
+    // Pretend the member had been answered a higher epoch than the coordinator knows.
+    simulation.history[0].response.member_epoch = 9;
+    let Err(Halt::Violation(violation)) =
+        block_on(simulation.step(Operation::Heartbeat { member: 0 }))
+    else {
+        panic!("the heartbeat breaks an invariant");
+    };
+    assert_eq!(violation.property, &oracle::EPOCH_NEVER_DECREASES);
+    assert_eq!(violation.detail, "m0-0 went from epoch 9 to 2");
+    assert_eq!(violation.events, [0, 1]);
+}
+
+#[test]
+fn a_group_that_cannot_settle_fires() {
+    let mut simulation = simulation();
+    block_on(simulation.step(Operation::Join { member: 0 })).unwrap();
+    // The oracle expects a task the coordinator never heard of.
+    simulation.setup.topics[0] += 1;
+    let violation = block_on(simulation.settle()).unwrap_err();
+    assert_eq!(violation.property, &oracle::SETTLES);
+    assert_eq!(violation.events.len(), 1);
+}
+
+/// What goes wrong with a heartbeat's answer.
+#[derive(Clone, Copy)]
+enum Fault {
+    /// No answer comes.
+    Silence,
+    /// The answer loses its last byte.
+    Truncation,
+}
+
+/// The reference, except that heartbeats after the first `intact` meet `fault`, and
+/// creating `refused_topic` fails.
+struct Faulty {
+    inner: EmbeddedTarget,
+    intact: usize,
+    fault: Fault,
+    refused_topic: Option<&'static str>,
+}
+
+impl Faulty {
+    fn new(intact: usize, fault: Fault) -> Faulty {
+        Faulty {
+            inner: EmbeddedTarget::default(),
+            intact,
+            fault,
+            refused_topic: None,
+        }
+    }
+}
+
+impl Backend for Faulty {
+    async fn call(
+        &mut self,
+        api: StreamsApi,
+        version: i16,
+        request: &[u8],
+    ) -> BackendResult<Vec<u8>> {
+        let faulty = api == StreamsApi::Heartbeat && self.intact == 0;
+        if api == StreamsApi::Heartbeat {
+            self.intact = self.intact.saturating_sub(1);
+        }
+        match (faulty, self.fault) {
+            (true, Fault::Silence) => Err(BackendError::Transport(TransportError::Timeout {
+                address: "h:1".to_owned(),
+                what: "StreamsGroupHeartbeatRequest v1".to_owned(),
+                after: Duration::from_millis(15_000),
+            })),
+            (true, Fault::Truncation) => {
+                let mut answer = self.inner.call(api, version, request).await?;
+                answer.pop();
+                Ok(answer)
+            }
+            (false, _) => self.inner.call(api, version, request).await,
+        }
+    }
+    async fn create_topics(&mut self, topics: &[(String, i32)]) -> BackendResult<()> {
+        if topics
+            .iter()
+            .any(|(name, _)| Some(name.as_str()) == self.refused_topic)
+        {
+            return Err(BackendError::Refused {
+                what: "CreateTopics".to_owned(),
+                error_code: 44,
+                message: None,
+            });
+        }
+        self.inner.create_topics(topics).await
+    }
+    async fn delete_topics(&mut self, names: &[String]) -> BackendResult<()> {
+        self.inner.delete_topics(names).await
+    }
+    async fn sleep(&mut self, duration: Duration) -> BackendResult<()> {
+        self.inner.sleep(duration).await
+    }
+    fn now_ms(&self) -> u64 {
+        self.inner.now_ms()
+    }
+}
+
+#[test]
+fn an_answer_that_does_not_decode_fires_well_formed() {
+    // The set-up's probe join and leave take the first two answers.
+    let backend = Faulty::new(3, Fault::Truncation);
+    let mut simulation = simulation_of(backend, Setup::default());
+    block_on(simulation.step(Operation::Join { member: 0 })).unwrap();
+    let Err(Halt::Violation(violation)) =
+        block_on(simulation.step(Operation::Heartbeat { member: 0 }))
+    else {
+        panic!("the heartbeat breaks an invariant");
+    };
+    assert_eq!(violation.property, &oracle::WELL_FORMED);
+    assert!(
+        violation.detail.starts_with(
+            "m0-0 got an answer that does not decode: StreamsGroupHeartbeatResponse v1: "
+        ),
+        "{}",
+        violation.detail
+    );
+}
+
+#[test]
+fn an_unanswered_heartbeat_fires() {
+    // The set-up's probe join and leave, then the member's join.
+    let cluster = Faulty::new(3, Fault::Silence);
+    let mut simulation = simulation_of(cluster, Setup::default());
+    block_on(simulation.step(Operation::Join { member: 0 })).unwrap();
+    let Err(Halt::Violation(violation)) =
+        block_on(simulation.step(Operation::Heartbeat { member: 0 }))
+    else {
+        panic!("the heartbeat breaks an invariant");
+    };
+    assert_eq!(violation.property, &oracle::ANSWERED);
+    assert!(
+        violation
+            .detail
+            .starts_with("m0-0 got no answer: h:1 did not answer StreamsGroupHeartbeatRequest v1 within 15000 ms; request {"),
+        "{}",
+        violation.detail
+    );
+}
+
+#[test]
+fn a_failed_topic_change_is_an_error_of_the_run_not_a_violation() {
+    let cluster = Faulty {
+        refused_topic: Some("t0"),
+        ..Faulty::new(usize::MAX, Fault::Silence)
+    };
+    let input = RunInput {
+        setup: Setup {
+            late_topic: Some(0),
+            ..Setup::default()
+        },
+        operations: vec![Operation::Join { member: 0 }, Operation::CreateLateTopic],
+    };
+    assert_eq!(
+        block_on(execute(
+            cluster,
+            Names::new(""),
+            &input,
+            &RunBounds::default()
+        ))
+        .unwrap_err(),
+        "operation 2: creating topic t0: CreateTopics failed with error 44 POLICY_VIOLATION"
+    );
+}
+
+#[test]
+fn a_coordinator_whose_timer_does_not_advance_fires_instead_of_hanging() {
+    let cluster =
+        EmbeddedTarget::default().with_timeouts_fired_by(crate::embedded::tests::forget_timeouts);
+    let mut simulation = simulation_of(cluster, Setup::default());
+    block_on(simulation.step(Operation::Join { member: 0 })).unwrap();
+    let Err(Halt::Violation(violation)) =
+        block_on(simulation.step(Operation::Advance { ms: 8_000 }))
+    else {
+        panic!("a stalled timer is the coordinator's fault, a violation");
+    };
+    assert_eq!(violation.property, &oracle::ANSWERED);
+    assert_eq!(
+        violation.detail,
+        "time cannot pass: the coordinator's timer does not advance: after handle_timeout at 6000 ms its next deadline is still 6000 ms"
+    );
+}
+
+#[test]
+fn a_restarted_member_joins_with_a_new_id_and_a_fenced_one_with_its_old() {
+    let mut simulation = simulation();
+    block_on(simulation.step(Operation::Join { member: 0 })).unwrap();
+    block_on(simulation.step(Operation::Leave { member: 0 })).unwrap();
+    block_on(simulation.step(Operation::Join { member: 0 })).unwrap();
+    assert_eq!(simulation.history[2].member, "m0-1");
+    simulation.members[0].forget();
+    block_on(simulation.step(Operation::Join { member: 0 })).unwrap();
+    assert_eq!(simulation.history[3].member, "m0-1");
+}
+
+#[test]
+fn a_static_member_leaves_with_minus_two() {
+    let mut setup = Setup::default();
+    setup.members[0].static_member = true;
+    let mut simulation = simulation_of(EmbeddedTarget::default(), setup);
+    block_on(simulation.step(Operation::Join { member: 0 })).unwrap();
+    block_on(simulation.step(Operation::StaticLeave { member: 0 })).unwrap();
+    let leave = &simulation.history[1];
+    assert_eq!(leave.request.member_epoch, -2);
+    assert_eq!(leave.request.instance_id.as_deref(), Some("i0"));
+    assert_eq!(leave.response.error_code, 0);
+    assert_eq!(leave.response.member_epoch, -2);
+}
+
+#[test]
+fn a_run_replays_to_the_same_trace() {
+    let input = RunInput::from_bytes(&run_bytes(3, 1, 800));
+    let first = run_in_process(&input);
+    let second = run_in_process(&input);
+    assert!(first.history.len() > 20);
+    assert_eq!(
+        trace_hash(&first.history, ""),
+        trace_hash(&second.history, "")
+    );
+}

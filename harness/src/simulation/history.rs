@@ -1,0 +1,180 @@
+//! What a run records, and the views of it the oracle judges: every exchange with its time
+//! ([`Event`]), what the simulated members believe they hold ([`Holdings`]), and, after each
+//! exchange, the exchange itself ([`ExchangeView`]) and the group as the coordinator describes it
+//! beside the members' beliefs ([`GroupView`]). The driver writes these; the oracle only reads
+//! them.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::hash::{Hash, Hasher};
+
+use serde::Serialize;
+use streamspec_protocol::kafka::streams_group_describe_response::{self, DescribedGroup};
+use streamspec_protocol::kafka::streams_group_heartbeat_request::Topology;
+use streamspec_protocol::kafka::streams_group_heartbeat_response;
+use streamspec_protocol::kafka::{StreamsGroupHeartbeatRequest, StreamsGroupHeartbeatResponse};
+
+use super::setup::Setup;
+
+/// A task: subtopology id and partition.
+pub type Task = (String, i32);
+
+/// The tasks of task lists, each a subtopology id and its partitions.
+fn tasks_of<'a>(lists: impl Iterator<Item = (&'a String, &'a Vec<i32>)>) -> BTreeSet<Task> {
+    lists
+        .flat_map(|(subtopology, partitions)| partitions.iter().map(|p| (subtopology.clone(), *p)))
+        .collect()
+}
+
+/// The tasks of a heartbeat answer's task lists.
+pub fn response_tasks(lists: &[streams_group_heartbeat_response::TaskIds]) -> BTreeSet<Task> {
+    tasks_of(
+        lists
+            .iter()
+            .map(|list| (&list.subtopology_id, &list.partitions)),
+    )
+}
+
+/// The tasks of a describe's task lists.
+pub fn described_tasks(lists: &[streams_group_describe_response::TaskIds]) -> BTreeSet<Task> {
+    tasks_of(
+        lists
+            .iter()
+            .map(|list| (&list.subtopology_id, &list.partitions)),
+    )
+}
+
+/// One request and its answer, as the harness saw them.
+#[derive(Debug, Clone, Serialize)]
+pub struct Event {
+    /// 1-based index of the operation that sent it; past the operations, the settling rounds.
+    pub operation: usize,
+    pub now_ms: u64,
+    pub member: String,
+    pub request: StreamsGroupHeartbeatRequest,
+    pub response: StreamsGroupHeartbeatResponse,
+    /// False when the member never saw the answer.
+    pub delivered: bool,
+}
+
+impl Event {
+    /// Two lines: the request and the answer, as JSON.
+    pub fn render(&self) -> String {
+        let json = |value: serde_json::Result<String>| value.unwrap_or_default();
+        format!(
+            "  [op {} at {} ms] {} -> {}\n  {}<- {}\n",
+            self.operation,
+            self.now_ms,
+            self.member,
+            json(serde_json::to_string(&self.request)),
+            if self.delivered { "" } else { "(lost) " },
+            json(serde_json::to_string(&self.response)),
+        )
+    }
+}
+
+/// An exchange as text without its time, and with the run's name prefix taken out, so that runs
+/// of one input under other names compare equal.
+fn exchange_text(event: &Event, prefix: &str) -> String {
+    let text = format!(
+        "{} {} {}",
+        event.member,
+        serde_json::to_string(&event.request).unwrap_or_default(),
+        serde_json::to_string(&event.response).unwrap_or_default()
+    );
+    if prefix.is_empty() {
+        text
+    } else {
+        text.replace(prefix, "")
+    }
+}
+
+/// A hash of the exchanges of a history run under the name prefix `prefix`: two runs of one input
+/// against a deterministic coordinator have the same one.
+pub fn trace_hash(history: &[Event], prefix: &str) -> u64 {
+    let mut hasher = std::hash::DefaultHasher::new();
+    for event in history {
+        exchange_text(event, prefix).hash(&mut hasher);
+    }
+    hasher.finish()
+}
+
+/// The index of the first exchange in which two histories differ, if one does before the
+/// shorter one ends.
+pub fn first_difference(
+    history: &[Event],
+    prefix: &str,
+    other: &[Event],
+    other_prefix: &str,
+) -> Option<usize> {
+    history
+        .iter()
+        .zip(other)
+        .position(|(a, b)| exchange_text(a, prefix) != exchange_text(b, other_prefix))
+}
+
+/// The last exchange of each of `members` in `history`, oldest first.
+pub fn last_events_of(history: &[Event], members: &[&str]) -> Vec<usize> {
+    let events: BTreeSet<usize> = members
+        .iter()
+        .filter_map(|member| history.iter().rposition(|event| event.member == *member))
+        .collect();
+    events.into_iter().collect()
+}
+
+/// The tasks a member believes it holds, in each role.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Holdings {
+    pub active: BTreeSet<Task>,
+    pub standby: BTreeSet<Task>,
+    pub warmup: BTreeSet<Task>,
+}
+
+/// The latest exchange of a run (the last event of `history`), with what judging it needs.
+#[derive(Debug, Clone, Copy)]
+pub struct ExchangeView<'a> {
+    /// Every exchange so far, the one judged last.
+    pub history: &'a [Event],
+    pub setup: &'a Setup,
+    /// Tasks per subtopology id.
+    pub task_counts: &'a BTreeMap<String, i32>,
+    /// The topology the run's members join with.
+    pub topology: &'a Topology,
+    /// A source topic the topology reads does not exist (yet, or any more).
+    pub source_topic_missing: bool,
+}
+
+impl ExchangeView<'_> {
+    /// The index of the exchange judged.
+    pub fn at(&self) -> usize {
+        self.history.len() - 1
+    }
+
+    /// The exchange judged.
+    pub fn event(&self) -> &Event {
+        &self.history[self.at()]
+    }
+}
+
+/// A simulated member as the oracle sees it.
+#[derive(Debug, Clone)]
+pub struct MemberView<'a> {
+    pub id: String,
+    pub process: u8,
+    /// A member that has not crashed (it heartbeats).
+    pub live: bool,
+    pub holdings: &'a Holdings,
+}
+
+/// The group after an exchange: the coordinator's describe of it beside what the members believe.
+#[derive(Debug, Clone)]
+pub struct GroupView<'a> {
+    pub history: &'a [Event],
+    pub setup: &'a Setup,
+    pub group: &'a DescribedGroup,
+    pub members: Vec<MemberView<'a>>,
+    /// Whether the topology can be ready now: the setup allows it and every source topic exists.
+    pub ready_now: bool,
+    /// Whether some member missed an answer: Kafka 4.4 then may never tell a member a task it
+    /// gained (scenario R24-lost-response-hides-a-gained-task).
+    pub lost_response: bool,
+}

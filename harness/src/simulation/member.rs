@@ -1,0 +1,144 @@
+//! The simulated members: correct Streams clients, as far as the protocol goes, whose requests
+//! the driver sends and whose beliefs about what they own the oracle judges.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use streamspec_protocol::codes::{ERROR_FENCED_MEMBER_EPOCH, ERROR_UNKNOWN_MEMBER_ID};
+use streamspec_protocol::kafka::streams_group_heartbeat_request::{
+    Endpoint, KeyValue, TaskIds, Topology,
+};
+use streamspec_protocol::kafka::{StreamsGroupHeartbeatRequest, StreamsGroupHeartbeatResponse};
+
+use super::history::{response_tasks, Holdings, MemberView, Task};
+use super::setup::{Names, Setup};
+
+/// The rebalance timeout members join with: short, so that clock advances reach it.
+const REBALANCE_TIMEOUT_MS: i32 = 5_000;
+
+/// A correct Streams client, as far as the protocol goes.
+#[derive(Debug, Clone, Default)]
+pub(super) struct SimMember {
+    pub(super) index: usize,
+    /// Counts restarts; a restarted process joins with a new member id.
+    pub(super) incarnation: u32,
+    /// None while not a member (never joined, left, fenced, or crashed).
+    pub(super) epoch: Option<i32>,
+    /// What it believes it owns.
+    pub(super) holdings: Holdings,
+    pub(super) crashed: bool,
+    /// Left or crashed: the next join is a new process instance.
+    pub(super) restart: bool,
+}
+
+pub(super) fn task_lists(tasks: &BTreeSet<Task>) -> Vec<TaskIds> {
+    let mut by_subtopology: BTreeMap<&str, Vec<i32>> = BTreeMap::new();
+    for (subtopology, partition) in tasks {
+        by_subtopology
+            .entry(subtopology)
+            .or_default()
+            .push(*partition);
+    }
+    by_subtopology
+        .into_iter()
+        .map(|(s, p)| TaskIds::default().with_subtopology_id(s).with_partitions(p))
+        .collect()
+}
+
+impl SimMember {
+    pub(super) fn id(&self) -> String {
+        format!("m{}-{}", self.index, self.incarnation)
+    }
+
+    pub(super) fn forget(&mut self) {
+        self.epoch = None;
+        self.holdings = Holdings::default();
+    }
+
+    pub(super) fn is_live(&self) -> bool {
+        self.epoch.is_some() && !self.crashed
+    }
+
+    /// A heartbeat at `epoch` reporting what the member owns.
+    pub(super) fn request(
+        &self,
+        group: &str,
+        setup: &Setup,
+        epoch: i32,
+    ) -> StreamsGroupHeartbeatRequest {
+        StreamsGroupHeartbeatRequest::default()
+            .with_group_id(group)
+            .with_member_id(self.id())
+            .with_member_epoch(epoch)
+            .with_instance_id(self.instance_id(setup))
+            .with_active_tasks(Some(task_lists(&self.holdings.active)))
+            .with_standby_tasks(Some(task_lists(&self.holdings.standby)))
+            .with_warmup_tasks(Some(task_lists(&self.holdings.warmup)))
+    }
+
+    pub(super) fn instance_id(&self, setup: &Setup) -> Option<String> {
+        setup.members[self.index]
+            .static_member
+            .then(|| format!("i{}", self.index))
+    }
+
+    pub(super) fn join_request(
+        &self,
+        names: &Names,
+        setup: &Setup,
+        topology: &Topology,
+    ) -> StreamsGroupHeartbeatRequest {
+        let settings = &setup.members[self.index];
+        self.request(&names.group, setup, 0)
+            .with_rebalance_timeout_ms(REBALANCE_TIMEOUT_MS)
+            .with_topology(Some(topology.clone()))
+            .with_process_id(Some(format!("p{}", settings.process)))
+            .with_rack_id(settings.rack.map(|rack| format!("rack{rack}")))
+            .with_client_tags(settings.zone.map(|zone| {
+                vec![KeyValue::default()
+                    .with_key("zone")
+                    .with_value(format!("z{zone}"))]
+            }))
+            .with_user_endpoint(settings.endpoint.then(|| {
+                Endpoint::default()
+                    .with_host(format!("h{}", self.index))
+                    .with_port(9000 + self.index as u16)
+            }))
+    }
+
+    /// What a correct client does with an answer: a fenced or unknown member forgets everything
+    /// and will rejoin; new task lists replace what it owns (it stops revoked tasks at once).
+    pub(super) fn apply(&mut self, response: &StreamsGroupHeartbeatResponse, left: bool) {
+        if left
+            || matches!(
+                response.error_code,
+                ERROR_UNKNOWN_MEMBER_ID | ERROR_FENCED_MEMBER_EPOCH
+            )
+        {
+            self.forget();
+            return;
+        }
+        if response.error_code != 0 {
+            return;
+        }
+        self.epoch = Some(response.member_epoch);
+        if let Some(active) = &response.active_tasks {
+            self.holdings.active = response_tasks(active);
+        }
+        if let Some(standby) = &response.standby_tasks {
+            self.holdings.standby = response_tasks(standby);
+        }
+        if let Some(warmup) = &response.warmup_tasks {
+            self.holdings.warmup = response_tasks(warmup);
+        }
+    }
+
+    /// The member as the oracle sees it.
+    pub(super) fn view(&self, setup: &Setup) -> MemberView<'_> {
+        MemberView {
+            id: self.id(),
+            process: setup.members[self.index].process,
+            live: self.is_live(),
+            holdings: &self.holdings,
+        }
+    }
+}

@@ -1,0 +1,431 @@
+//! The conditions of the oracle's properties: plain functions over the views the driver hands
+//! over, each citing the rule it holds.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use streamspec_protocol::codes::{
+    ERROR_COORDINATOR_LOAD_IN_PROGRESS, ERROR_COORDINATOR_NOT_AVAILABLE, ERROR_FENCED_INSTANCE_ID,
+    ERROR_FENCED_MEMBER_EPOCH, ERROR_GROUP_AUTHORIZATION_FAILED, ERROR_GROUP_ID_NOT_FOUND,
+    ERROR_GROUP_MAX_SIZE_REACHED, ERROR_INVALID_REQUEST, ERROR_NOT_COORDINATOR,
+    ERROR_STREAMS_INVALID_TOPOLOGY, ERROR_TOPIC_AUTHORIZATION_FAILED, ERROR_UNKNOWN_MEMBER_ID,
+    ERROR_UNKNOWN_SERVER_ERROR, ERROR_UNRELEASED_INSTANCE_ID, ERROR_UNSUPPORTED_VERSION,
+    GROUP_STATE_EMPTY, GROUP_STATE_NOT_READY, GROUP_STATE_STABLE,
+};
+use streamspec_protocol::kafka::streams_group_describe_response::DescribedGroup;
+
+use super::{Found, TracePair};
+use crate::simulation::history::{
+    described_tasks, first_difference, last_events_of, response_tasks, trace_hash, Event,
+    ExchangeView, GroupView, MemberView, Task,
+};
+
+/// Error codes StreamsGroupHeartbeat may carry (spec 2.4).
+const ALLOWED_ERRORS: [i16; 15] = [
+    ERROR_UNKNOWN_SERVER_ERROR,
+    ERROR_COORDINATOR_LOAD_IN_PROGRESS,
+    ERROR_COORDINATOR_NOT_AVAILABLE,
+    ERROR_NOT_COORDINATOR,
+    ERROR_UNKNOWN_MEMBER_ID,
+    ERROR_TOPIC_AUTHORIZATION_FAILED,
+    ERROR_GROUP_AUTHORIZATION_FAILED,
+    ERROR_UNSUPPORTED_VERSION,
+    ERROR_INVALID_REQUEST,
+    ERROR_GROUP_ID_NOT_FOUND,
+    ERROR_GROUP_MAX_SIZE_REACHED,
+    ERROR_FENCED_INSTANCE_ID,
+    ERROR_FENCED_MEMBER_EPOCH,
+    ERROR_UNRELEASED_INSTANCE_ID,
+    ERROR_STREAMS_INVALID_TOPOLOGY,
+];
+
+/// A breach shown by the exchange judged alone.
+pub(super) fn here(view: &ExchangeView<'_>, detail: String) -> Found {
+    Found::new(detail, vec![view.at()])
+}
+
+/// A breach of the group seen after the latest exchange.
+pub(super) fn on_last(view: &GroupView<'_>, detail: String) -> Found {
+    Found::new(detail, vec![view.history.len().saturating_sub(1)])
+}
+
+/// Spec 2.4: the answer's error code is one the RPC defines.
+pub(super) fn error_codes(view: &ExchangeView<'_>) -> Result<(), Found> {
+    let code = view.event().response.error_code;
+    if code != 0 && !ALLOWED_ERRORS.contains(&code) {
+        return Err(here(view, format!("error code {code}")));
+    }
+    Ok(())
+}
+
+/// Spec 2.2: an error answer carries no member id, epoch, task lists or endpoints.
+pub(super) fn bare_errors(view: &ExchangeView<'_>) -> Result<(), Found> {
+    let response = &view.event().response;
+    let bare = response.member_id.is_empty()
+        && response.member_epoch == 0
+        && response.active_tasks.is_none()
+        && response.standby_tasks.is_none()
+        && response.warmup_tasks.is_none()
+        && response.partitions_by_user_endpoint.is_none();
+    if response.error_code != 0 && !bare {
+        return Err(here(view, format!("{response:?}")));
+    }
+    Ok(())
+}
+
+/// Spec 7.1: a successful answer to a member names that member.
+pub(super) fn member_id_echoed(view: &ExchangeView<'_>) -> Result<(), Found> {
+    let Event {
+        request, response, ..
+    } = view.event();
+    if response.error_code == 0
+        && request.member_epoch >= 0
+        && response.member_id != request.member_id
+    {
+        let detail = format!("{} for {}", response.member_id, request.member_id);
+        return Err(here(view, detail));
+    }
+    Ok(())
+}
+
+/// Spec 7.1, 7.3: null means unchanged, so the three lists change together, and a join always
+/// gets them.
+pub(super) fn task_lists_together(view: &ExchangeView<'_>) -> Result<(), Found> {
+    let Event {
+        request, response, ..
+    } = view.event();
+    if response.error_code != 0 {
+        return Ok(());
+    }
+    let present = [
+        &response.active_tasks,
+        &response.standby_tasks,
+        &response.warmup_tasks,
+    ]
+    .iter()
+    .filter(|list| list.is_some())
+    .count();
+    if (present != 0 && present != 3) || (request.member_epoch == 0 && present == 0) {
+        let detail = format!(
+            "{present} of 3 task lists in the answer to a heartbeat at epoch {}",
+            request.member_epoch
+        );
+        return Err(here(view, detail));
+    }
+    Ok(())
+}
+
+/// Spec 4.6-8: every task in a successful answer is one of the topology's.
+pub(super) fn tasks_exist(view: &ExchangeView<'_>) -> Result<(), Found> {
+    let response = &view.event().response;
+    if response.error_code != 0 {
+        return Ok(());
+    }
+    let lists = [
+        &response.active_tasks,
+        &response.standby_tasks,
+        &response.warmup_tasks,
+    ];
+    for (subtopology, partition) in lists
+        .into_iter()
+        .flatten()
+        .flat_map(|lists| response_tasks(lists))
+    {
+        let tasks = view.task_counts.get(&subtopology).copied().unwrap_or(0);
+        if partition < 0 || partition >= tasks {
+            let detail =
+                format!("task {subtopology}_{partition}; the subtopology has {tasks} tasks");
+            return Err(here(view, detail));
+        }
+    }
+    Ok(())
+}
+
+/// The epoch `member` was last answered while a member, and that exchange, from the exchanges of
+/// `history`: none once it was fenced, found unknown or left, as its epoch then starts over.
+pub(super) fn last_epoch(history: &[Event], member: &str) -> Option<(i32, usize)> {
+    for (at, event) in history.iter().enumerate().rev() {
+        if event.member != member {
+            continue;
+        }
+        let code = event.response.error_code;
+        if event.request.member_epoch < 0
+            || matches!(code, ERROR_UNKNOWN_MEMBER_ID | ERROR_FENCED_MEMBER_EPOCH)
+        {
+            return None;
+        }
+        if code == 0 {
+            return Some((event.response.member_epoch, at));
+        }
+    }
+    None
+}
+
+/// Spec 4.6-5: while a member stays one, the epochs it is answered never decrease.
+pub(super) fn epoch_never_decreases(view: &ExchangeView<'_>) -> Result<(), Found> {
+    let event = view.event();
+    if event.response.error_code != 0 || event.request.member_epoch < 0 {
+        return Ok(());
+    }
+    let this = view.at();
+    match last_epoch(&view.history[..this], &event.member) {
+        Some((previous, at)) if event.response.member_epoch < previous => Err(Found::new(
+            format!(
+                "{} went from epoch {previous} to {}",
+                event.member, event.response.member_epoch
+            ),
+            vec![at, this],
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// Spec 4.6-3: member epoch <= assignment epoch <= group epoch, on a describe.
+pub(super) fn epoch_order(group: &DescribedGroup) -> Result<(), String> {
+    if group.error_code != 0 {
+        return Ok(());
+    }
+    for member in &group.members {
+        let in_order = group.assignment_epoch <= group.group_epoch
+            && (member.member_epoch < 0 || member.member_epoch <= group.assignment_epoch);
+        if !in_order {
+            return Err(format!(
+                "{} at {} with assignment epoch {} and group epoch {}",
+                member.member_id, member.member_epoch, group.assignment_epoch, group.group_epoch
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// [`targets_valid`] on the group after an exchange. A coordinator sees topics created or
+/// deleted only at a later heartbeat, so only the setup's lasting reason for a topology that
+/// cannot be ready binds at every instant.
+pub(super) fn targets_valid_now(view: &GroupView<'_>) -> Result<(), Found> {
+    let setup = view.setup;
+    targets_valid(
+        view.group,
+        usize::from(setup.standby_replicas),
+        |id| setup.is_stateful(id),
+        setup.is_ready(),
+    )
+    .map_err(|detail| on_last(view, detail))
+}
+
+/// Spec 5.5, 6: the target assignment on a describe keeps the assignor's guarantees: one active
+/// owner per task, no task in two roles on one process, at most min(standby replicas,
+/// processes - 1) standbys and none for stateless subtopologies, and empty targets while the
+/// topology cannot be ready.
+pub(super) fn targets_valid(
+    group: &DescribedGroup,
+    standby_replicas: usize,
+    is_stateful: impl Fn(&str) -> bool,
+    ready: bool,
+) -> Result<(), String> {
+    if group.error_code != 0 {
+        return Ok(());
+    }
+    let processes: BTreeSet<&str> = group
+        .members
+        .iter()
+        .map(|m| m.process_id.as_str())
+        .collect();
+    // The count of processes is that of the target's epoch only while no member came or went
+    // since: a leave bumps the group epoch, and the next heartbeat computes a new target.
+    let current = group.assignment_epoch == group.group_epoch;
+    let mut active_owner: BTreeMap<Task, &str> = BTreeMap::new();
+    let mut standbys: BTreeMap<Task, BTreeSet<&str>> = BTreeMap::new();
+    for member in &group.members {
+        let target = &member.target_assignment;
+        let active = described_tasks(&target.active_tasks);
+        let others = described_tasks(&target.standby_tasks)
+            .union(&described_tasks(&target.warmup_tasks))
+            .cloned()
+            .collect::<BTreeSet<Task>>();
+        if current && !ready && !(active.is_empty() && others.is_empty()) {
+            return Err(format!(
+                "{} has a target while the topology cannot be ready",
+                member.member_id
+            ));
+        }
+        for task in active {
+            if let Some(other) = active_owner.insert(task.clone(), &member.member_id) {
+                return Err(format!(
+                    "task {}_{} is the target of {other} and {}",
+                    task.0, task.1, member.member_id
+                ));
+            }
+        }
+        for task in described_tasks(&target.standby_tasks) {
+            if !is_stateful(&task.0) {
+                return Err(format!(
+                    "{} has a standby of stateless task {}_{}",
+                    member.member_id, task.0, task.1
+                ));
+            }
+            standbys.entry(task).or_default().insert(&member.process_id);
+        }
+    }
+    let allowed = standby_replicas.min(processes.len().saturating_sub(1));
+    for (task, on) in standbys.iter().filter(|_| current) {
+        if on.len() > allowed {
+            return Err(format!(
+                "task {}_{} has standbys on {} processes; at most {allowed}",
+                task.0,
+                task.1,
+                on.len()
+            ));
+        }
+    }
+    for member in &group.members {
+        for task in described_tasks(&member.target_assignment.active_tasks) {
+            if standbys
+                .get(&task)
+                .is_some_and(|on| on.contains(member.process_id.as_str()))
+            {
+                return Err(format!(
+                    "task {}_{} is active and standby on process {}",
+                    task.0, task.1, member.process_id
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The simulated members the coordinator counts as members of the group. A member the
+/// coordinator removed (its session expired) may still believe it owns tasks until its next
+/// heartbeat is refused; such a zombie is fenced, so only members of the group count.
+pub(super) fn in_group<'v, 'a>(view: &'v GroupView<'a>) -> Vec<&'v MemberView<'a>> {
+    let ids: BTreeSet<&str> = if view.group.error_code == 0 {
+        view.group
+            .members
+            .iter()
+            .map(|m| m.member_id.as_str())
+            .collect()
+    } else {
+        BTreeSet::new()
+    };
+    view.members
+        .iter()
+        .filter(|member| ids.contains(member.id.as_str()))
+        .collect()
+}
+
+/// Spec 4.6-1, R27, R28: no two members of the group believe they own one active task.
+pub(super) fn one_active_owner(view: &GroupView<'_>) -> Result<(), Found> {
+    let mut owners: BTreeMap<&Task, &str> = BTreeMap::new();
+    for member in in_group(view) {
+        for task in &member.holdings.active {
+            if let Some(other) = owners.insert(task, &member.id) {
+                let detail = format!(
+                    "task {}_{} owned by {other} and {}",
+                    task.0, task.1, member.id
+                );
+                let events = last_events_of(view.history, &[other, &member.id]);
+                return Err(Found::new(detail, events));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Spec 4.6-2: no process holds a task as active and as standby or warm-up at once.
+pub(super) fn roles_apart(view: &GroupView<'_>) -> Result<(), Found> {
+    let members = in_group(view);
+    for member in &members {
+        for other in members
+            .iter()
+            .filter(|other| other.process == member.process)
+        {
+            if let Some(task) = member.holdings.active.iter().find(|task| {
+                other.holdings.standby.contains(*task) || other.holdings.warmup.contains(*task)
+            }) {
+                let detail = format!(
+                    "process p{}: task {}_{} active at {} and standby or warm-up at {}",
+                    member.process, task.0, task.1, member.id, other.id
+                );
+                let events = last_events_of(view.history, &[&member.id, &other.id]);
+                return Err(Found::new(detail, events));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Spec 4.6-7, 4.6-10: the group has settled: with no live member it is empty (or gone); while
+/// the topology cannot be ready it is NotReady and assigns nothing; otherwise it is Stable with
+/// every task assigned once, and the members know of them all (unless an answer was lost, when
+/// Kafka 4.4 may never tell a member a task it gained, so the coordinator's assignment decides).
+pub(super) fn settled(view: &GroupView<'_>) -> Result<(), String> {
+    let group = view.group;
+    let live: Vec<_> = view.members.iter().filter(|m| m.live).collect();
+    if live.is_empty() {
+        let settled = group.error_code != 0 || group.group_state == GROUP_STATE_EMPTY;
+        return match settled {
+            true => Ok(()),
+            false => Err(format!(
+                "no live member, yet the group is {}",
+                group.group_state
+            )),
+        };
+    }
+    let assigned: Vec<(String, i32)> = group
+        .members
+        .iter()
+        .flat_map(|m| &m.assignment.active_tasks)
+        .flat_map(|t| t.partitions.iter().map(|p| (t.subtopology_id.clone(), *p)))
+        .collect();
+    if !view.ready_now {
+        if group.group_state == GROUP_STATE_NOT_READY && assigned.is_empty() {
+            return Ok(());
+        }
+        return Err(format!(
+            "the topology cannot be ready, yet the group is {} with {} tasks assigned",
+            group.group_state,
+            assigned.len()
+        ));
+    }
+    let expected: usize = view
+        .setup
+        .task_counts()
+        .values()
+        .map(|count| *count as usize)
+        .sum();
+    let distinct: BTreeSet<&(String, i32)> = assigned.iter().collect();
+    let known: usize = live.iter().map(|m| m.holdings.active.len()).sum();
+    let settled = group.group_state == GROUP_STATE_STABLE
+        && assigned.len() == expected
+        && distinct.len() == expected
+        && (view.lost_response || known == expected);
+    if settled {
+        return Ok(());
+    }
+    Err(format!(
+        "the group is {} with {} of {expected} tasks assigned ({} distinct), the members know of {known}",
+        group.group_state,
+        assigned.len(),
+        distinct.len()
+    ))
+}
+
+/// Two runs of one input exchange the same bytes (names aside).
+pub(super) fn same_trace(pair: &TracePair<'_>) -> Result<(), Found> {
+    let first = trace_hash(pair.first, pair.first_prefix);
+    let second = trace_hash(pair.second, pair.second_prefix);
+    if first == second {
+        return Ok(());
+    }
+    let differs = first_difference(
+        pair.first,
+        pair.first_prefix,
+        pair.second,
+        pair.second_prefix,
+    );
+    Err(Found::new(
+        format!(
+            "trace hashes {first:016x} and {second:016x} differ; first at exchange {}",
+            differs.map_or("(one trace is longer)".to_owned(), |at| at.to_string())
+        ),
+        differs.into_iter().collect(),
+    ))
+}

@@ -1,0 +1,301 @@
+//! Each property firing on a hand-made bad exchange, describe or history.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::conditions::{epoch_order, targets_valid};
+use super::*;
+use crate::simulation::history::ExchangeView;
+use crate::simulation::setup::Setup;
+use streamspec_protocol::kafka::streams_group_describe_response::{
+    self, Assignment, DescribedGroup, Member,
+};
+use streamspec_protocol::kafka::streams_group_heartbeat_request::Topology;
+use streamspec_protocol::kafka::streams_group_heartbeat_response;
+use streamspec_protocol::kafka::{StreamsGroupHeartbeatRequest, StreamsGroupHeartbeatResponse};
+
+fn heartbeat(epoch: i32) -> StreamsGroupHeartbeatRequest {
+    StreamsGroupHeartbeatRequest::default()
+        .with_group_id("sim")
+        .with_member_id("m0-0")
+        .with_member_epoch(epoch)
+}
+
+fn event(request: StreamsGroupHeartbeatRequest, response: StreamsGroupHeartbeatResponse) -> Event {
+    Event {
+        operation: 1,
+        now_ms: 0,
+        member: request.member_id.clone(),
+        request,
+        response,
+        delivered: true,
+    }
+}
+
+/// The exchange properties of the last exchange of `history`, with 4 tasks in the topology.
+fn judge(history: &[Event]) -> Result<(), (&'static Property, String)> {
+    let setup = Setup::default();
+    let counts = BTreeMap::from([("0".to_owned(), 4)]);
+    let topology = Topology::default();
+    let view = ExchangeView {
+        history,
+        setup: &setup,
+        task_counts: &counts,
+        topology: &topology,
+        source_topic_missing: false,
+    };
+    judge_exchange(&view).map_err(|(property, found)| (property, found.detail))
+}
+
+/// What `response` to a heartbeat at epoch 1 of `m0-0` breaks.
+fn breach(response: StreamsGroupHeartbeatResponse) -> (&'static Property, String) {
+    judge(&[event(heartbeat(1), response)]).unwrap_err()
+}
+
+fn tasks(subtopology: &str, partitions: &[i32]) -> Vec<streams_group_describe_response::TaskIds> {
+    vec![streams_group_describe_response::TaskIds::default()
+        .with_subtopology_id(subtopology)
+        .with_partitions(partitions.to_vec())]
+}
+
+fn member(id: &str, process: &str, epoch: i32, target: Assignment) -> Member {
+    Member::default()
+        .with_member_id(id)
+        .with_process_id(process)
+        .with_member_epoch(epoch)
+        .with_target_assignment(target)
+}
+
+fn group(members: Vec<Member>) -> DescribedGroup {
+    DescribedGroup::default()
+        .with_group_id("sim")
+        .with_group_epoch(3)
+        .with_assignment_epoch(3)
+        .with_members(members)
+}
+
+#[test]
+fn the_list_names_each_property_once_in_judging_order() {
+    let labels: BTreeSet<String> = PROPERTIES.iter().map(|p| p.label()).collect();
+    assert_eq!(labels.len(), PROPERTIES.len());
+    assert_eq!(invariants().count(), 14);
+    assert_eq!(sometimes_properties().count(), 6);
+    assert_eq!(ANSWERED.label(), "always: every request is answered");
+    assert_eq!(
+        SETTLES.label(),
+        "eventually: the group settles with every task owned once"
+    );
+    assert_eq!(REVOCATION.label(), "sometimes: a task is revoked");
+}
+
+#[test]
+fn a_failed_call_is_unanswered_unless_its_answer_does_not_decode() {
+    let timeout = BackendError::Unsupported {
+        operation: "sleep".to_owned(),
+    };
+    assert_eq!(failed_call(&timeout), &ANSWERED);
+}
+
+#[test]
+fn error_codes_outside_the_set_fire() {
+    let response = StreamsGroupHeartbeatResponse::default().with_error_code(7);
+    assert_eq!(breach(response), (&ERROR_CODES, "error code 7".to_owned()));
+}
+
+#[test]
+fn error_responses_that_are_not_bare_fire() {
+    let response = StreamsGroupHeartbeatResponse::default()
+        .with_error_code(ERROR_FENCED_MEMBER_EPOCH)
+        .with_member_epoch(3);
+    assert_eq!(breach(response).0, &BARE_ERRORS);
+}
+
+#[test]
+fn a_member_id_not_echoed_fires() {
+    let response = StreamsGroupHeartbeatResponse::default().with_member_id("other");
+    assert_eq!(
+        breach(response),
+        (&MEMBER_ID_ECHOED, "other for m0-0".to_owned())
+    );
+}
+
+#[test]
+fn task_lists_sent_apart_or_missing_on_a_join_fire() {
+    let lists = Some(vec![]);
+    let one_list = StreamsGroupHeartbeatResponse::default()
+        .with_member_id("m0-0")
+        .with_active_tasks(lists.clone());
+    assert_eq!(
+        breach(one_list),
+        (
+            &TASK_LISTS_TOGETHER,
+            "1 of 3 task lists in the answer to a heartbeat at epoch 1".to_owned()
+        )
+    );
+    let join_without_lists = StreamsGroupHeartbeatResponse::default().with_member_id("m0-0");
+    let (property, _) = judge(&[event(heartbeat(0), join_without_lists)]).unwrap_err();
+    assert_eq!(property, &TASK_LISTS_TOGETHER);
+    let all = StreamsGroupHeartbeatResponse::default()
+        .with_member_id("m0-0")
+        .with_active_tasks(lists.clone())
+        .with_standby_tasks(lists.clone())
+        .with_warmup_tasks(lists);
+    assert_eq!(judge(&[event(heartbeat(0), all)]), Ok(()));
+}
+
+#[test]
+fn tasks_outside_the_topology_fire() {
+    let response = StreamsGroupHeartbeatResponse::default()
+        .with_member_id("m0-0")
+        .with_active_tasks(Some(vec![]))
+        .with_warmup_tasks(Some(vec![]))
+        .with_standby_tasks(Some(vec![
+            streams_group_heartbeat_response::TaskIds::default()
+                .with_subtopology_id("0")
+                .with_partitions(vec![4]),
+        ]));
+    assert_eq!(
+        breach(response),
+        (
+            &TASKS_EXIST,
+            "task 0_4; the subtopology has 4 tasks".to_owned()
+        )
+    );
+}
+
+#[test]
+fn a_decreasing_epoch_fires_until_the_member_starts_over() {
+    let answer = |epoch| {
+        StreamsGroupHeartbeatResponse::default()
+            .with_member_id("m0-0")
+            .with_member_epoch(epoch)
+    };
+    let mut history = vec![
+        event(heartbeat(1), answer(9)),
+        event(heartbeat(9), answer(2)),
+    ];
+    let setup = Setup::default();
+    let counts = BTreeMap::new();
+    let topology = Topology::default();
+    let view = ExchangeView {
+        history: &history,
+        setup: &setup,
+        task_counts: &counts,
+        topology: &topology,
+        source_topic_missing: false,
+    };
+    let (property, found) = judge_exchange(&view).unwrap_err();
+    assert_eq!(property, &EPOCH_NEVER_DECREASES);
+    assert_eq!(
+        found,
+        Found::new("m0-0 went from epoch 9 to 2".to_owned(), vec![0, 1])
+    );
+    // A fenced member starts over: its rejoin may be answered a lower epoch.
+    history.insert(
+        1,
+        event(
+            heartbeat(9),
+            StreamsGroupHeartbeatResponse::default().with_error_code(ERROR_FENCED_MEMBER_EPOCH),
+        ),
+    );
+    assert_eq!(judge(&history), Ok(()));
+}
+
+#[test]
+fn a_member_ahead_of_the_assignment_epoch_fires() {
+    let described = group(vec![member("m0-0", "p0", 4, Assignment::default())]);
+    assert_eq!(
+        epoch_order(&described).unwrap_err(),
+        "m0-0 at 4 with assignment epoch 3 and group epoch 3"
+    );
+}
+
+#[test]
+fn two_active_targets_of_one_task_fire() {
+    let target = Assignment::default().with_active_tasks(tasks("0", &[1]));
+    let described = group(vec![
+        member("m0-0", "p0", 3, target.clone()),
+        member("m1-0", "p1", 3, target),
+    ]);
+    assert_eq!(
+        targets_valid(&described, 0, |_| true, true).unwrap_err(),
+        "task 0_1 is the target of m0-0 and m1-0"
+    );
+}
+
+#[test]
+fn a_standby_beside_its_active_fires() {
+    let described = group(vec![
+        member(
+            "m0-0",
+            "p0",
+            3,
+            Assignment::default().with_active_tasks(tasks("0", &[1])),
+        ),
+        member(
+            "m1-0",
+            "p0",
+            3,
+            Assignment::default().with_standby_tasks(tasks("0", &[1])),
+        ),
+        member("m2-0", "p1", 3, Assignment::default()),
+    ]);
+    assert_eq!(
+        targets_valid(&described, 1, |_| true, true).unwrap_err(),
+        "task 0_1 is active and standby on process p0"
+    );
+}
+
+#[test]
+fn too_many_or_stateless_standbys_fire() {
+    let standby = Assignment::default().with_standby_tasks(tasks("0", &[1]));
+    let described = group(vec![member("m0-0", "p0", 3, standby.clone())]);
+    assert_eq!(
+        targets_valid(&described, 1, |_| true, true).unwrap_err(),
+        "task 0_1 has standbys on 1 processes; at most 0"
+    );
+    assert_eq!(
+        targets_valid(&described, 1, |_| false, true).unwrap_err(),
+        "m0-0 has a standby of stateless task 0_1"
+    );
+}
+
+#[test]
+fn a_target_of_a_topology_that_cannot_be_ready_fires() {
+    let target = Assignment::default().with_active_tasks(tasks("0", &[0]));
+    let described = group(vec![member("m0-0", "p0", 3, target)]);
+    assert_eq!(
+        targets_valid(&described, 0, |_| true, false).unwrap_err(),
+        "m0-0 has a target while the topology cannot be ready"
+    );
+    assert_eq!(targets_valid(&described, 0, |_| true, true), Ok(()));
+}
+
+#[test]
+fn sometimes_properties_count_the_exchanges_that_witness_them() {
+    let fenced = event(
+        heartbeat(3),
+        StreamsGroupHeartbeatResponse::default().with_error_code(ERROR_FENCED_MEMBER_EPOCH),
+    );
+    let static_leave = event(
+        heartbeat(-2),
+        StreamsGroupHeartbeatResponse::default().with_member_epoch(-2),
+    );
+    let mut coverage = Coverage::default();
+    coverage.observe(&[fenced.clone(), static_leave, fenced]);
+    coverage.add(&coverage.clone());
+    let counts: Vec<(String, u64)> = coverage
+        .counts()
+        .map(|(property, count)| (property.name.to_owned(), count))
+        .collect();
+    assert_eq!(
+        counts,
+        [
+            ("a task is revoked".to_owned(), 0),
+            ("a member is fenced".to_owned(), 4),
+            ("a member is unknown".to_owned(), 0),
+            ("a standby is placed".to_owned(), 0),
+            ("a static member leaves".to_owned(), 2),
+            ("the topology is not ready".to_owned(), 0),
+        ]
+    );
+}
