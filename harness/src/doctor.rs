@@ -227,6 +227,15 @@ async fn plan<C: Connect>(
     let mut tried: BTreeMap<BTreeMap<String, String>, Option<String>> = BTreeMap::new();
     let mut outcomes = Vec::new();
     for scenario in scenarios {
+        // What the connector itself rules out (a dialect's inapplicable scenarios), as check does.
+        if let Some(reason) = connector.skips(scenario) {
+            outcomes.push(Outcome {
+                verdict: Verdict::Skip,
+                reason: Some(reason),
+                ..Outcome::of(scenario)
+            });
+            continue;
+        }
         let broker_configs = &scenario.requires.broker_configs;
         let target = &mut connector.open(group, broker_configs).await?;
         let mut reason = unmet_requirement(scenario, target, profile).await?;

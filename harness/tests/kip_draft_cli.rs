@@ -85,3 +85,25 @@ fn fuzz_dialect_kip_draft_is_clean() {
         "{text}"
     );
 }
+
+#[test]
+fn doctor_dialect_kip_draft_foresees_the_skips_of_check() {
+    let output = Command::new(env!("CARGO_BIN_EXE_streamspec"))
+        .args(["doctor", "--dialect", "kip-draft", "--verbose"])
+        .env("COLUMNS", "1000")
+        .output()
+        .expect("the streamspec binary runs");
+    let text = stdout(&output);
+    assert_eq!(output.status.code(), Some(0), "{text}");
+    // check's 35 skips: the draft's 33 inapplicable scenarios and the 2 of older releases.
+    assert!(
+        text.contains(
+            "\nthe catalogue under --expect kafka-4.4: 152 scenarios, 117 would run, 35 would be skipped\n"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("does not apply to the KIP draft: the rule is about StreamsGroupDescribe"),
+        "{text}"
+    );
+}
