@@ -8,8 +8,9 @@
 //!   accepted against the group's topology and told so with status INCONSISTENT_TOPOLOGY (0);
 //!   the group's id is returned as GroupTopologyId on joins;
 //! - there is no endpoint-information epoch: the adapter remembers, per member, the last one it
-//!   answered, so PartitionsByUserEndpoint is sent only when it changed, as one partition list
-//!   per endpoint (active and standby together).
+//!   answered and the partitions it sent, so PartitionsByUserEndpoint is sent only when it differs
+//!   from what the member last got (at first, nothing: an empty map is not sent), as one partition
+//!   list per endpoint (active and standby together).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -26,8 +27,9 @@ use streamspec_protocol::kip_draft::streams_group_heartbeat_response as draft_re
 use crate::context::{Effect, RequestContext};
 use crate::Coordinator;
 
-/// The heartbeat version both sides of the adapter speak: the draft's only one, and Kafka's v1 core.
-const CORE_VERSION: i16 = 1;
+/// The version of Kafka's StreamsGroupHeartbeat a draft request is carried in: v1, whose
+/// fields are a superset of the draft's core.
+pub const KAFKA_VERSION: i16 = 1;
 
 /// A group as the draft sees it, beyond what the core keeps.
 #[derive(Debug, Clone)]
@@ -44,14 +46,21 @@ pub struct KipDraftCoordinator {
     draft: KipDraft,
 }
 
+/// The endpoint information a member last got: Kafka's epoch of it, and the draft's map.
+#[derive(Debug, Clone, Default)]
+struct EndpointsSent {
+    epoch: i32,
+    partitions: Vec<draft_resp::EndpointToPartitions>,
+}
+
 /// What the draft dialect keeps beside the core (topology ids, endpoint epochs, generated member
 /// ids), for a host that owns the core itself and hands it to every call, as the harness's
 /// in-process target does.
 #[derive(Debug, Default)]
 pub struct KipDraft {
     groups: BTreeMap<String, DraftGroup>,
-    /// The endpoint-information epoch last answered to each (group, member).
-    endpoint_epochs: BTreeMap<(String, String), i32>,
+    /// What each (group, member) last got of the endpoint information.
+    endpoints: BTreeMap<(String, String), EndpointsSent>,
     /// Generated member ids are `<group>-member-<n>`; a counter keeps them deterministic.
     members_created: u64,
 }
@@ -223,6 +232,20 @@ impl KipDraftCoordinator {
     }
 }
 
+/// A draft heartbeat on its way through Kafka's dialect: what [`KipDraft::answer`] needs to turn
+/// the Kafka answer into the draft's.
+#[derive(Debug, Clone)]
+pub struct InFlight {
+    group_id: String,
+    member_id: String,
+    joining: bool,
+    leaving: bool,
+    /// The member's TopologyId and the group's, when they differ.
+    inconsistent: Option<(String, String)>,
+    /// The topology sent, in Kafka's form, with the draft's id for it.
+    topology: Option<(kafka_req::Topology, String)>,
+}
+
 impl KipDraft {
     /// Answers a draft StreamsGroupHeartbeat (version 0, the draft's only one) with `core`,
     /// which must be the same coordinator at every call.
@@ -233,6 +256,26 @@ impl KipDraft {
         context: &RequestContext,
         request: &draft_req::StreamsGroupHeartbeatRequest,
     ) -> (draft_resp::StreamsGroupHeartbeatResponse, Vec<Effect>) {
+        match self.translate_request(request) {
+            Err(refusal) => (*refusal, Vec::new()),
+            Ok((kafka_request, in_flight)) => {
+                let (answer, effects) =
+                    core.handle_heartbeat(now_ms, context, KAFKA_VERSION, &kafka_request);
+                (self.answer(in_flight, answer), effects)
+            }
+        }
+    }
+
+    /// The Kafka StreamsGroupHeartbeat (at [`KAFKA_VERSION`]) that carries a draft request to a
+    /// coordinator speaking Kafka's dialect (the reference in process, or a broker behind a
+    /// proxy), or the draft's refusal when Kafka's dialect cannot express it.
+    pub fn translate_request(
+        &mut self,
+        request: &draft_req::StreamsGroupHeartbeatRequest,
+    ) -> Result<
+        (StreamsGroupHeartbeatRequest, InFlight),
+        Box<draft_resp::StreamsGroupHeartbeatResponse>,
+    > {
         let joining = request.member_epoch == 0;
         let member_id = if joining
             && request.member_id.trim().is_empty()
@@ -253,10 +296,7 @@ impl KipDraft {
                 ),
                 Err(_) => {
                     let message = format!("UserEndpoint port {} is out of range.", endpoint.port);
-                    return (
-                        draft_error(ERROR_INVALID_REQUEST, Some(message)),
-                        Vec::new(),
-                    );
+                    return Err(Box::new(draft_error(ERROR_INVALID_REQUEST, Some(message))));
                 }
             },
         };
@@ -275,11 +315,11 @@ impl KipDraft {
                     _ => kafka_topology(topology),
                 });
         let key = (request.group_id.clone(), member_id.clone());
-        let core_request = StreamsGroupHeartbeatRequest::default()
+        let kafka_request = StreamsGroupHeartbeatRequest::default()
             .with_group_id(request.group_id.clone())
             .with_member_id(member_id.clone())
             .with_member_epoch(request.member_epoch)
-            .with_endpoint_information_epoch(self.endpoint_epochs.get(&key).copied().unwrap_or(-1))
+            .with_endpoint_information_epoch(self.endpoints.get(&key).map_or(-1, |sent| sent.epoch))
             .with_instance_id(request.instance_id.clone())
             .with_rack_id(request.rack_id.clone())
             .with_rebalance_timeout_ms(request.rebalance_timeout_ms)
@@ -301,27 +341,65 @@ impl KipDraft {
             .with_task_offsets(kafka_offsets(&request.task_offsets))
             .with_task_end_offsets(kafka_offsets(&request.task_end_offsets))
             .with_shutdown_application(request.shutdown_application);
-        let (core, effects) = core.handle_heartbeat(now_ms, context, CORE_VERSION, &core_request);
-        if core.error_code != ERROR_NONE {
-            return (draft_error(core.error_code, core.error_message), effects);
+        let in_flight = InFlight {
+            group_id: request.group_id.clone(),
+            member_id,
+            joining,
+            leaving: request.member_epoch < 0,
+            inconsistent,
+            topology: topology.zip(
+                request
+                    .topology
+                    .as_ref()
+                    .map(|draft| draft.topology_id.clone()),
+            ),
+        };
+        Ok((kafka_request, in_flight))
+    }
+
+    /// The draft's answer to the request `in_flight` came from, given Kafka's `answer` to its
+    /// translation; remembers what the draft keeps beyond Kafka (topology ids, endpoint epochs).
+    pub fn answer(
+        &mut self,
+        in_flight: InFlight,
+        mut answer: StreamsGroupHeartbeatResponse,
+    ) -> draft_resp::StreamsGroupHeartbeatResponse {
+        if answer.error_code != ERROR_NONE {
+            return draft_error(answer.error_code, answer.error_message);
         }
-        if let (Some(topology), Some(draft)) = (topology, &request.topology) {
+        if let Some((topology, topology_id)) = in_flight.topology {
             self.groups
-                .entry(request.group_id.clone())
-                .or_insert_with(|| DraftGroup {
-                    topology_id: draft.topology_id.clone(),
+                .entry(in_flight.group_id.clone())
+                .or_insert(DraftGroup {
+                    topology_id,
                     topology,
                 });
         }
-        if request.member_epoch < 0 {
-            self.endpoint_epochs.remove(&key);
+        let key = (in_flight.group_id.clone(), in_flight.member_id);
+        let partitions = answer
+            .partitions_by_user_endpoint
+            .take()
+            .map(draft_endpoints);
+        let partitions = if in_flight.leaving {
+            self.endpoints.remove(&key);
+            partitions
         } else {
-            self.endpoint_epochs
-                .insert(key, core.endpoint_information_epoch);
-        }
-        (
-            self.translate(&request.group_id, core, joining, inconsistent),
-            effects,
+            let sent = self.endpoints.entry(key).or_default();
+            sent.epoch = answer.endpoint_information_epoch;
+            // Only a change reaches the member; Kafka also answers its map when the member's
+            // epoch is merely behind, e.g. an empty one to every new member.
+            partitions
+                .filter(|partitions| *partitions != sent.partitions)
+                .inspect(|partitions| {
+                    sent.partitions.clone_from(partitions);
+                })
+        };
+        self.translate(
+            &in_flight.group_id,
+            answer,
+            partitions,
+            in_flight.joining,
+            in_flight.inconsistent,
         )
     }
 
@@ -329,6 +407,7 @@ impl KipDraft {
         &self,
         group_id: &str,
         core: StreamsGroupHeartbeatResponse,
+        partitions_by_user_endpoint: Option<Vec<draft_resp::EndpointToPartitions>>,
         joining: bool,
         inconsistent: Option<(String, String)>,
     ) -> draft_resp::StreamsGroupHeartbeatResponse {
@@ -377,6 +456,6 @@ impl KipDraft {
             .with_active_tasks(draft_tasks(core.active_tasks))
             .with_standby_tasks(draft_tasks(core.standby_tasks))
             .with_warmup_tasks(draft_tasks(core.warmup_tasks))
-            .with_partitions_by_user_endpoint(core.partitions_by_user_endpoint.map(draft_endpoints))
+            .with_partitions_by_user_endpoint(partitions_by_user_endpoint)
     }
 }

@@ -18,12 +18,6 @@ impl Group {
             self.endpoint_epoch += 1;
         }
     }
-
-    fn has_endpoints(&self) -> bool {
-        self.members
-            .values()
-            .any(|m| m.metadata.user_endpoint.is_some())
-    }
 }
 
 /// `answer` with the group's endpoint epoch, and the partitions of every endpoint member when the
@@ -36,7 +30,9 @@ pub(super) fn with_endpoint_information(
 ) -> StreamsGroupHeartbeatResponse {
     let endpoint_epoch = group.endpoint_epoch.max(0);
     let answer = answer.with_endpoint_information_epoch(endpoint_epoch);
-    if request.endpoint_information_epoch != endpoint_epoch && group.has_endpoints() {
+    // Kafka 4.4.0 answers on any epoch mismatch, with an empty list when no member has an
+    // endpoint (harness/scenarios/static-and-v1/R46-endpoint-epoch-mismatch-without-endpoints.json).
+    if request.endpoint_information_epoch != endpoint_epoch {
         answer.with_partitions_by_user_endpoint(Some(partitions_by_endpoint(
             group,
             metadata,
