@@ -248,6 +248,10 @@ enum Command {
         /// Bound on every single wait for the target, in milliseconds.
         #[arg(long, default_value_t = 15_000)]
         timeout_ms: u64,
+        /// The dialect of StreamsGroupHeartbeat the target speaks: with `kip-draft`, the
+        /// scenarios the draft cannot express are among the forecast skips.
+        #[arg(long, value_enum, default_value_t = Dialect::Kafka)]
+        dialect: Dialect,
     },
     /// A Kafka-protocol proxy in front of one broker: keeps clients on itself, and can lower
     /// advertised versions and refuse the default replication factor.
@@ -267,6 +271,11 @@ enum Command {
         /// Stops after this long, e.g. 60s; runs until interrupted without it.
         #[arg(long, value_parser = parse_duration)]
         duration: Option<Duration>,
+        /// The dialect of StreamsGroupHeartbeat clients speak: with `kip-draft`, each draft
+        /// heartbeat is carried to the broker in Kafka's dialect and its answer brought back in
+        /// the draft's, so that the broker is a draft target over TCP.
+        #[arg(long, value_enum, default_value_t = Dialect::Kafka)]
+        dialect: Dialect,
     },
     /// Removes what runs left on a broker: every topic, group config and ACL resource whose
     /// name starts with streamspec- (exit 0 when all is gone, 1 when something could not be
@@ -514,6 +523,7 @@ async fn doctor(
     profile: Profile,
     verbose: bool,
     timeout: Duration,
+    dialect: Dialect,
 ) -> Result<ExitCode, String> {
     use streamspec::doctor::{diagnose, Surroundings};
     let scenarios = source.select()?.scenarios;
@@ -537,7 +547,7 @@ async fn doctor(
         Some(connection) => Surroundings::Broker(connection),
         None => Surroundings::InProcess("the reference coordinator in process, on a virtual clock"),
     };
-    let diagnosis = with_connector!(&target, timeout, 1, |connector| {
+    let diagnosis = with_connector!(dialect: dialect, &target, timeout, 1, |connector| {
         let run_id = default_run_id(&connector);
         diagnose(
             &connector,
@@ -749,6 +759,7 @@ struct FuzzFlags {
 fn fuzz<C: Connect + Sync + Send>(connector: C, flags: FuzzFlags) -> Result<ExitCode, String> {
     let config = &flags.config;
     let target = connector.name();
+    let connector_flags = connector.flags();
     // The run's seed and configuration first, so that any output can be reproduced.
     outln!("{}", config.command(&connector));
     outln!(
@@ -828,7 +839,10 @@ fn fuzz<C: Connect + Sync + Send>(connector: C, flags: FuzzFlags) -> Result<Exit
     );
     if let Some(file) = &trace_file {
         outln!("trace: {file}");
-        outln!("replay: streamspec replay {file} --target {target}");
+        outln!(
+            "replay: streamspec replay {file} --target {target}{}",
+            connector_flags
+        );
     }
     write_reports(&report, flags.junit, flags.json)?;
     if report.interrupted {
@@ -929,12 +943,14 @@ fn main() -> ExitCode {
             profile,
             verbose,
             timeout_ms,
+            dialect,
         } => runtime.block_on(doctor(
             TargetSpec::parse(&target),
             &source,
             profile,
             verbose,
             Duration::from_millis(timeout_ms),
+            dialect,
         )),
         Command::Proxy {
             listen,
@@ -942,12 +958,14 @@ fn main() -> ExitCode {
             cap_version,
             refuse_default_replication_factor,
             duration,
+            dialect,
         } => runtime.block_on(streamspec::proxy::run(
             &listen,
             streamspec::proxy::ProxyConfig {
                 upstream,
                 version_caps: cap_version.into_iter().collect(),
                 refuse_default_replication_factor,
+                dialect,
             },
             duration,
         )),

@@ -1,14 +1,17 @@
 //! A Kafka-protocol proxy in front of one broker: it forwards every request and response as it
 //! is, except that it keeps clients on itself (broker addresses in Metadata and FindCoordinator
 //! answers become its own), can lower the versions ApiVersions advertises, and can refuse topics
-//! created with the broker's default replication factor. It reads request headers to match each
+//! created with the broker's default replication factor, and can carry the KIP draft's
+//! heartbeats to a broker that speaks Kafka's (`draft.rs`). It reads request headers to match each
 //! response to its request; traffic it cannot read is forwarded untouched, and so is a body whose
 //! counts or lengths exceed its bytes, which it does not decode (see `wire_bounds`).
 
 use std::collections::BTreeMap;
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
+
+mod draft;
 
 use bytes::BytesMut;
 use kafka_protocol::messages::create_topics_response::CreatableTopicResult;
@@ -18,12 +21,14 @@ use kafka_protocol::messages::{
     ProduceRequest, RequestHeader, ResponseHeader,
 };
 use kafka_protocol::protocol::{Decodable, Encodable, HeaderVersion, Request, StrBytes};
+use streamspec_coordinator::kip_draft::{InFlight, KipDraft};
 use streamspec_protocol::codes::ERROR_INVALID_REPLICATION_FACTOR;
 use streamspec_protocol::frame;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::mpsc;
 
+use crate::draft::Dialect;
 use crate::wire_bounds::{self, Bounded};
 
 /// The largest frame passed on either way, as Kafka's `socket.request.max.bytes` default.
@@ -46,6 +51,8 @@ pub struct ProxyConfig {
     pub version_caps: BTreeMap<i16, i16>,
     /// Answer CreateTopics for topics with replication factor -1 with INVALID_REPLICATION_FACTOR.
     pub refuse_default_replication_factor: bool,
+    /// The dialect of StreamsGroupHeartbeat clients speak; the broker speaks Kafka's.
+    pub dialect: Dialect,
 }
 
 /// `API=MAX`, e.g. `88=0`, for `--cap-version`.
@@ -69,19 +76,31 @@ pub struct Proxy {
     listener: TcpListener,
     config: Arc<ProxyConfig>,
     advertised: Advertised,
+    /// The draft adapter's state, shared by every connection, under `--dialect kip-draft`.
+    draft: Option<Arc<Mutex<KipDraft>>>,
 }
 
 impl Proxy {
     /// Listens at `listen` (HOST:PORT; port 0 picks one).
-    pub async fn bind(listen: &str, config: ProxyConfig) -> Result<Proxy, String> {
+    pub async fn bind(listen: &str, mut config: ProxyConfig) -> Result<Proxy, String> {
         let listener = TcpListener::bind(listen)
             .await
             .map_err(|error| format!("cannot listen at {listen}: {error}"))?;
         let local = listener
             .local_addr()
             .map_err(|error| format!("{listen}: {error}"))?;
+        let draft = (config.dialect == Dialect::KipDraft).then(|| {
+            // The draft defines one version of the heartbeat.
+            let cap = config
+                .version_caps
+                .entry(draft::HEARTBEAT_KEY)
+                .or_insert(draft::DRAFT_VERSION);
+            *cap = (*cap).min(draft::DRAFT_VERSION);
+            Arc::new(Mutex::new(KipDraft::default()))
+        });
         Ok(Proxy {
             listener,
+            draft,
             config: Arc::new(config),
             advertised: Advertised {
                 host: StrBytes::from_string(local.ip().to_string()),
@@ -103,8 +122,9 @@ impl Proxy {
             };
             let config = Arc::clone(&self.config);
             let advertised = self.advertised.clone();
+            let draft = self.draft.clone();
             tokio::spawn(async move {
-                if let Err(error) = relay(client, &config, &advertised).await {
+                if let Err(error) = relay(client, &config, &advertised, draft.as_deref()).await {
                     eprintln!("streamspec proxy: connection from {peer}: {error}");
                 }
             });
@@ -154,6 +174,8 @@ enum Answer {
     Upstream { refused: Vec<CreatableTopicResult> },
     /// The proxy answers itself with this frame, in turn.
     Local(Vec<u8>),
+    /// Upstream answers a draft heartbeat carried in Kafka's dialect.
+    Draft(InFlight),
 }
 
 /// Carries one client connection to the upstream broker and back.
@@ -161,6 +183,7 @@ async fn relay(
     client: TcpStream,
     config: &ProxyConfig,
     advertised: &Advertised,
+    draft: Option<&Mutex<KipDraft>>,
 ) -> Result<(), RelayError> {
     let upstream = tokio::time::timeout(CONNECT_TIMEOUT, TcpStream::connect(&config.upstream))
         .await
@@ -175,7 +198,7 @@ async fn relay(
     let requests = async {
         let mut buffer = BytesMut::new();
         while let Some(request) = read_frame(&mut client_read, &mut buffer).await? {
-            let (pending, forward) = intercept_request(&request, config)?;
+            let (pending, forward) = intercept_request(&request, config, draft)?;
             if let Some(forward) = forward {
                 upstream_write
                     .write_all(&forward)
@@ -195,7 +218,7 @@ async fn relay(
         while let Some(pending) = pending_rx.recv().await {
             let frame = match pending.answer {
                 Answer::Local(frame) => frame,
-                Answer::Upstream { ref refused } => {
+                ref upstream => {
                     let Some(response) = read_frame(&mut upstream_read, &mut buffer).await? else {
                         break;
                     };
@@ -206,8 +229,16 @@ async fn relay(
                             received,
                         });
                     }
-                    rewrite_response(&pending, refused, &response, config, advertised)
-                        .unwrap_or_else(|| with_size_prefix(&response))
+                    match (upstream, draft) {
+                        (Answer::Draft(in_flight), Some(draft)) => {
+                            draft::carry_answer(&response, in_flight.clone(), draft)?
+                        }
+                        (Answer::Upstream { refused }, _) => {
+                            rewrite_response(&pending, refused, &response, config, advertised)
+                                .unwrap_or_else(|| with_size_prefix(&response))
+                        }
+                        _ => with_size_prefix(&response),
+                    }
                 }
             };
             client_write
@@ -268,6 +299,7 @@ fn with_size_prefix(body: &[u8]) -> Vec<u8> {
 fn intercept_request(
     request: &[u8],
     config: &ProxyConfig,
+    draft: Option<&Mutex<KipDraft>>,
 ) -> Result<(Option<Pending>, Option<Vec<u8>>), RelayError> {
     // Api key, version and correlation id open every request header version.
     let Some(fixed) = request.get(..8) else {
@@ -284,6 +316,10 @@ fn intercept_request(
         correlation_id,
         answer,
     };
+    if let (draft::HEARTBEAT_KEY, Some(draft)) = (api_key, draft) {
+        let (answer, forward) = draft::carry_request(request, draft)?;
+        return Ok((Some(pending(answer)), forward));
+    }
     if api_key == CreateTopicsRequest::KEY && config.refuse_default_replication_factor {
         if let Some((forward, refused)) = refuse_default_replication_factor(request, version) {
             return Ok(match forward {
@@ -462,16 +498,21 @@ pub async fn run(
     config: ProxyConfig,
     duration: Option<Duration>,
 ) -> Result<std::process::ExitCode, String> {
-    let caps: Vec<String> = config
+    let upstream = config.upstream.clone();
+    let refuse = config.refuse_default_replication_factor;
+    let dialect = match config.dialect {
+        Dialect::Kafka => "",
+        Dialect::KipDraft => "; clients speak the KIP draft on api key 88",
+    };
+    let proxy = Proxy::bind(listen, config).await?;
+    let caps: Vec<String> = proxy
+        .config
         .version_caps
         .iter()
         .map(|(key, max)| format!("{key}<={max}"))
         .collect();
-    let upstream = config.upstream.clone();
-    let refuse = config.refuse_default_replication_factor;
-    let proxy = Proxy::bind(listen, config).await?;
     eprintln!(
-        "streamspec proxy: {} -> {upstream}; versions capped: {}; default replication factor {}",
+        "streamspec proxy: {} -> {upstream}; versions capped: {}; default replication factor {}{dialect}",
         proxy.address(),
         if caps.is_empty() {
             "none".to_owned()

@@ -5,7 +5,9 @@
 //! - through `streamspec proxy --cap-version 88=0 --cap-version 89=0`, as a broker that speaks
 //!   only v0 of the Streams RPCs;
 //! - through `streamspec proxy --refuse-default-replication-factor`, as a broker that refuses
-//!   CreateTopics with replication factor -1.
+//!   CreateTopics with replication factor -1;
+//! - through `streamspec proxy --dialect kip-draft`, as a broker that speaks the KIP draft on api
+//!   key 88, graded with `check --dialect kip-draft`.
 //!
 //! Each run must pass every scenario it runs and skip the rest with a reason, with no failure and
 //! no error; the skipped scenarios are exactly those whose declared needs the broker cannot meet.
@@ -15,6 +17,7 @@ use std::collections::BTreeSet;
 use std::process::Command;
 
 use serde_json::Value;
+use streamspec::draft::Dialect;
 use streamspec::proxy::{Proxy, ProxyConfig};
 use streamspec::scenario::{Profile, Scenario, Step};
 
@@ -23,12 +26,18 @@ use common::BrokerTest;
 
 /// Runs the catalogue against `address`; returns the exit code, stdout and the JSON report.
 fn check(address: &str, name: &str) -> (Option<i32>, String, Value) {
+    check_with(address, name, &[])
+}
+
+fn check_with(address: &str, name: &str, flags: &[&str]) -> (Option<i32>, String, Value) {
     let json_path = std::env::temp_dir().join(format!(
         "streamspec-any-broker-{name}-{}.json",
         std::process::id()
     ));
     let output = Command::new(env!("CARGO_BIN_EXE_streamspec"))
-        .args(["check", "--target", address, "--json"])
+        .args(["check", "--target", address])
+        .args(flags)
+        .arg("--json")
         .arg(&json_path)
         .output()
         .expect("the streamspec binary runs");
@@ -203,7 +212,23 @@ fn doctor_foresees_the_skips_of_check(stock: &str) {
     );
 }
 
-const TESTS: [BrokerTest; 4] = [
+fn stock_broker_speaking_the_kip_draft_passes_what_it_runs(stock: &str) {
+    let config = ProxyConfig {
+        upstream: stock.to_owned(),
+        dialect: Dialect::KipDraft,
+        ..ProxyConfig::default()
+    };
+    through_proxy(config, |address| {
+        let run = check_with(address, "kip-draft", &["--dialect", "kip-draft"]);
+        let draft = streamspec::draft::applicability();
+        passes_what_it_runs(
+            run,
+            expected_skips(|scenario| draft.reason(&scenario.name).is_some()),
+        );
+    });
+}
+
+const TESTS: [BrokerTest; 5] = [
     (
         "doctor_foresees_the_skips_of_check",
         doctor_foresees_the_skips_of_check,
@@ -215,6 +240,10 @@ const TESTS: [BrokerTest; 4] = [
     (
         "stock_broker_speaking_only_v0_passes_what_it_runs",
         stock_broker_speaking_only_v0_passes_what_it_runs,
+    ),
+    (
+        "stock_broker_speaking_the_kip_draft_passes_what_it_runs",
+        stock_broker_speaking_the_kip_draft_passes_what_it_runs,
     ),
     (
         "stock_broker_refusing_the_default_replication_factor_passes_what_it_runs",

@@ -150,6 +150,7 @@ fn start_proxy(upstream: String, version_caps: &[(i16, i16)], refuse: bool) -> S
         upstream,
         version_caps: version_caps.iter().copied().collect(),
         refuse_default_replication_factor: refuse,
+        ..ProxyConfig::default()
     };
     let (address_tx, address_rx) = mpsc::channel();
     std::thread::spawn(move || {
