@@ -47,7 +47,6 @@ use streamspec_protocol::kafka::{
 };
 use streamspec_protocol::{DecodeError, WireMessage};
 
-use crate::embedded::TimerStalled;
 use crate::scenario::Scenario;
 use crate::transport::{write_refusal, Exchange, Loss, TransportError};
 
@@ -157,6 +156,26 @@ impl From<TransportError> for BackendError {
         }
     }
 }
+
+/// An in-process coordinator whose timer does not advance: a deadline is still due after `handle_timeout`
+/// was called at it, so the virtual clock cannot move on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TimerStalled {
+    pub deadline_ms: u64,
+    pub now_ms: u64,
+}
+
+impl std::fmt::Display for TimerStalled {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the coordinator's timer does not advance: after handle_timeout at {} ms its next deadline is still {} ms",
+            self.now_ms, self.deadline_ms
+        )
+    }
+}
+
+impl std::error::Error for TimerStalled {}
 
 impl From<TimerStalled> for BackendError {
     fn from(stalled: TimerStalled) -> Self {

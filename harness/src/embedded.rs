@@ -14,7 +14,7 @@ use streamspec_protocol::codes::{ERROR_INVALID_CONFIG, ERROR_SECURITY_DISABLED};
 use streamspec_protocol::kafka::{StreamsGroupDescribeRequest, StreamsGroupHeartbeatRequest};
 use streamspec_protocol::WireMessage;
 
-use crate::backend::{Backend, BackendError, BackendResult, Connect, StreamsApi};
+use crate::backend::{Backend, BackendError, BackendResult, Connect, StreamsApi, TimerStalled};
 
 /// The settings of the test broker (`scripts/kafka/start.sh`), so that scenarios hold for both.
 pub fn test_config() -> CoordinatorConfig {
@@ -54,26 +54,6 @@ fn fire_due_timeouts(coordinator: &mut Coordinator, now_ms: u64) {
     // Effects of timeouts (members removed) change nothing outside the coordinator here.
     coordinator.handle_timeout(now_ms);
 }
-
-/// A coordinator whose timer does not advance: a deadline is still due after `handle_timeout`
-/// was called at it, so the virtual clock cannot move on.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TimerStalled {
-    pub deadline_ms: u64,
-    pub now_ms: u64,
-}
-
-impl std::fmt::Display for TimerStalled {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "the coordinator's timer does not advance: after handle_timeout at {} ms its next deadline is still {} ms",
-            self.now_ms, self.deadline_ms
-        )
-    }
-}
-
-impl std::error::Error for TimerStalled {}
 
 impl Default for EmbeddedTarget {
     fn default() -> Self {
