@@ -2,10 +2,10 @@
 //! member (spec section 6).
 
 use std::cmp::{Ordering, Reverse};
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 
-use crate::java_order::{hash_map_order, Insertion, JavaHeap};
-use crate::tasks::{contains, TaskSets, Tasks};
+use crate::java_order::{heap_add, heap_poll, sort_in_hash_map_order, string_hash, Insertion};
+use crate::tasks::{TaskSets, Tasks};
 
 /// A member as the assignor sees it.
 #[derive(Debug, Clone)]
@@ -52,14 +52,14 @@ pub trait TaskAssignor {
 #[derive(Debug, Default, Clone, Copy)]
 pub struct StickyAssignor;
 
-fn add(tasks: &mut Tasks, subtopology: &str, partition: i32) {
-    tasks
-        .entry(subtopology.to_owned())
-        .or_default()
-        .insert(partition);
-}
+/// No member, or no task.
+const NONE: u32 = u32::MAX;
 
-type Task<'a> = (&'a str, i32);
+/// `usize` to a dense index; inputs with more than `u32::MAX` members or tasks cannot be held in
+/// memory anyway.
+fn index(value: usize) -> u32 {
+    u32::try_from(value).expect("fewer than 2^32 members and tasks")
+}
 
 /// A share that shrinks as members reach it: once a member holds `quota` tasks, the tasks left
 /// are shared among the members left, rounded up.
@@ -91,216 +91,427 @@ impl Quota {
     }
 }
 
-struct Process<'a> {
-    /// Its members and how many tasks each holds, in the order Kafka's map of them iterates.
-    members: Vec<(&'a str, usize)>,
-    tasks: usize,
-    holds: BTreeSet<Task<'a>>,
-    /// Its members by load, kept as Kafka keeps it: built when first needed, dropped when a
-    /// task goes to a named member.
-    by_load: Option<JavaHeap>,
+/// The tasks of the topology as dense indices: subtopology `s` (in id order) holds the tasks
+/// `start[s]..start[s + 1]`, partition `p` being task `start[s] + p`, so task order is
+/// (subtopology id, partition) order.
+struct TaskIndex<'a> {
+    subtopologies: Vec<&'a str>,
+    start: Vec<usize>,
+    stateful: Vec<bool>,
 }
 
-impl Process<'_> {
-    /// Tasks per member, as Kafka computes it (a double).
-    fn load(&self) -> f64 {
-        self.tasks as f64 / self.members.len() as f64
+impl<'a> TaskIndex<'a> {
+    fn new(input: &'a AssignmentInput) -> Self {
+        let mut start = vec![0];
+        let mut total = 0;
+        for count in input.task_counts.values() {
+            total += usize::try_from(*count).unwrap_or(0);
+            start.push(total);
+        }
+        TaskIndex {
+            subtopologies: input.task_counts.keys().map(String::as_str).collect(),
+            start,
+            stateful: input
+                .task_counts
+                .keys()
+                .map(|subtopology| input.stateful.contains(subtopology))
+                .collect(),
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.start[self.subtopologies.len()]
+    }
+
+    fn count(&self, subtopology: usize) -> usize {
+        self.start[subtopology + 1] - self.start[subtopology]
+    }
+
+    fn subtopology(&self, id: &str) -> Option<usize> {
+        self.subtopologies.binary_search(&id).ok()
+    }
+
+    /// The task, if the topology has it (members may report tasks of an older one).
+    fn task(&self, subtopology: usize, partition: i32) -> Option<usize> {
+        let partition = usize::try_from(partition).ok()?;
+        (partition < self.count(subtopology)).then(|| self.start[subtopology] + partition)
+    }
+
+    /// Every task of `tasks` that the topology has.
+    fn each(&self, tasks: &Tasks, mut visit: impl FnMut(usize)) {
+        for (id, partitions) in tasks {
+            if let Some(subtopology) = self.subtopology(id) {
+                partitions
+                    .iter()
+                    .filter_map(|&partition| self.task(subtopology, partition))
+                    .for_each(&mut visit);
+            }
+        }
+    }
+
+    /// Tasks by (partition, subtopology id), the order in which Kafka's assignor walks them;
+    /// `stateful_only` keeps the tasks of stateful subtopologies.
+    fn by_partition(&self, stateful_only: bool) -> Vec<u32> {
+        let subtopologies = self.subtopologies.len();
+        let most = (0..subtopologies).map(|s| self.count(s)).max().unwrap_or(0);
+        let mut order = Vec::with_capacity(self.len());
+        for partition in 0..most {
+            for subtopology in 0..subtopologies {
+                if partition < self.count(subtopology)
+                    && (!stateful_only || self.stateful[subtopology])
+                {
+                    order.push(index(self.start[subtopology] + partition));
+                }
+            }
+        }
+        order
+    }
+
+    /// `tasks` (ascending) as task sets by subtopology.
+    fn to_tasks(&self, tasks: &[u32]) -> Tasks {
+        let mut out = Tasks::new();
+        let mut rest = tasks;
+        let mut subtopology = 0;
+        while let Some(&first) = rest.first() {
+            while first as usize >= self.start[subtopology + 1] {
+                subtopology += 1;
+            }
+            let end = self.start[subtopology + 1];
+            let run = rest.partition_point(|&task| (task as usize) < end);
+            let base = self.start[subtopology];
+            let partitions = rest[..run].iter().map(|&task| (task as usize - base) as i32);
+            out.insert(
+                self.subtopologies[subtopology].to_owned(),
+                partitions.collect(),
+            );
+            rest = &rest[run..];
+        }
+        out
     }
 }
 
-fn by_process_load<'p>(processes: &'p [Process<'_>]) -> impl Fn(usize, usize) -> Ordering + 'p {
-    |a, b| processes[a].load().total_cmp(&processes[b].load())
+/// Members (by their place in the input) grouped into processes, both in the orders of Kafka's
+/// hash maps of them.
+struct Processes {
+    /// Per member, its process.
+    process_of: Vec<u32>,
+    /// Process `p`'s members are `members[start[p]..start[p + 1]]`, in the iteration order of
+    /// Kafka's map of them.
+    start: Vec<usize>,
+    members: Vec<u32>,
 }
 
-fn by_member_count<'m>(members: &'m [(&str, usize)]) -> impl Fn(usize, usize) -> Ordering + 'm {
-    |a, b| members[a].1.cmp(&members[b].1)
-}
-
-struct Assignment<'a> {
-    targets: BTreeMap<&'a str, TaskSets>,
-    /// In the order Kafka's map of processes iterates.
-    processes: Vec<Process<'a>>,
-    /// Where each member is: its process, and its place among the process's members.
-    place: HashMap<&'a str, (usize, usize)>,
-    active_quota: Quota,
-    task_quota: Quota,
-    previous_active: BTreeMap<Task<'a>, &'a str>,
-    /// Per task, the members that held it as standby (furthest offset first), then those that
-    /// only report an offset for it (furthest first); member order breaks ties.
-    previous_standbys: BTreeMap<Task<'a>, Vec<&'a str>>,
-}
-
-impl<'a> Assignment<'a> {
-    fn new(input: &'a AssignmentInput, tasks: usize, stateful_tasks: usize) -> Self {
-        let members = input.members.len();
-        let replicas = usize::try_from(input.num_standby_replicas).unwrap_or(0);
-        // Processes in order of first appearance, each with its members in input order.
-        let mut process_ids: Vec<&str> = Vec::new();
-        let mut members_of: HashMap<&str, Vec<&str>> = HashMap::new();
-        for member in &input.members {
-            let of_process = members_of.entry(&member.process_id).or_default();
-            if of_process.is_empty() {
-                process_ids.push(&member.process_id);
-            }
-            of_process.push(&member.member_id);
+impl Processes {
+    fn new(input: &AssignmentInput) -> Self {
+        let member_count = input.members.len();
+        let process_hash: Vec<i32> = input
+            .members
+            .iter()
+            .map(|member| string_hash(&member.process_id))
+            .collect();
+        // Processes by first appearance, through an open-addressing table keyed by Java's
+        // hash (computed anyway for the order below), holding the first member of each.
+        let slots = (2 * member_count).next_power_of_two();
+        let mut table = vec![NONE; slots];
+        let mut first_member: Vec<u32> = Vec::new();
+        let mut appearance_of = Vec::with_capacity(member_count);
+        for (member, spec) in input.members.iter().enumerate() {
+            let mut slot = (process_hash[member] as u32).wrapping_mul(0x9E37_79B9) as usize;
+            let appearance = loop {
+                slot &= slots - 1;
+                match table[slot] {
+                    NONE => {
+                        table[slot] = index(first_member.len());
+                        first_member.push(index(member));
+                        break first_member.len() - 1;
+                    }
+                    known => {
+                        let first = first_member[known as usize] as usize;
+                        if process_hash[first] == process_hash[member]
+                            && input.members[first].process_id == spec.process_id
+                        {
+                            break known as usize;
+                        }
+                    }
+                }
+                slot += 1;
+            };
+            appearance_of.push(appearance);
         }
         // Kafka sizes its map of processes by the number of members and fills it with
         // computeIfAbsent; each process's map of members is a default one filled with put.
-        let process_ids: Vec<&str> =
-            hash_map_order(&process_ids, Some(members), Insertion::ComputeIfAbsent)
-                .into_iter()
-                .map(|index| process_ids[index])
-                .collect();
-        let mut place = HashMap::new();
-        let processes = process_ids
-            .iter()
-            .enumerate()
-            .map(|(process_index, process)| {
-                let ids = &members_of[process];
-                let members: Vec<(&str, usize)> = hash_map_order(ids, None, Insertion::Put)
-                    .into_iter()
-                    .map(|index| (ids[index], 0))
-                    .collect();
-                for (slot, (member, _)) in members.iter().enumerate() {
-                    place.insert(*member, (process_index, slot));
-                }
-                Process {
-                    members,
-                    tasks: 0,
-                    holds: BTreeSet::new(),
-                    by_load: None,
-                }
-            })
-            .collect();
-        let mut previous_active = BTreeMap::new();
-        let mut ranked: BTreeMap<Task, Vec<(bool, i64, usize)>> = BTreeMap::new();
-        for (order, member) in input.members.iter().enumerate() {
-            for (subtopology, partitions) in &member.current.active {
-                for partition in partitions {
-                    previous_active.insert(
-                        (subtopology.as_str(), *partition),
-                        member.member_id.as_str(),
-                    );
-                }
-            }
-            let offset = |task: Task| {
-                member
-                    .task_offsets
-                    .iter()
-                    .find(|(s, p, _)| (s.as_str(), *p) == task)
-                    .map(|(_, _, offset)| *offset)
-            };
-            for (subtopology, partitions) in &member.current.standby {
-                for partition in partitions {
-                    let task = (subtopology.as_str(), *partition);
-                    let rank = (true, offset(task).unwrap_or(0), order);
-                    ranked.entry(task).or_default().push(rank);
-                }
-            }
-            for (subtopology, partition, reported) in &member.task_offsets {
-                let task = (subtopology.as_str(), *partition);
-                if !contains(&member.current.standby, task.0, task.1) {
-                    ranked
-                        .entry(task)
-                        .or_default()
-                        .push((false, *reported, order));
-                }
-            }
+        let mut order: Vec<u32> = (0..index(first_member.len())).collect();
+        sort_in_hash_map_order(
+            &mut order,
+            |appearance| process_hash[first_member[appearance as usize] as usize],
+            Some(member_count),
+            Insertion::ComputeIfAbsent,
+        );
+        let mut process_of_appearance = vec![0; order.len()];
+        for (process, appearance) in order.iter().enumerate() {
+            process_of_appearance[*appearance as usize] = index(process);
         }
-        let previous_standbys = ranked
-            .into_iter()
-            .map(|(task, mut ranks)| {
-                ranks.sort_by(|a, b| (b.0, b.1).cmp(&(a.0, a.1)).then(a.2.cmp(&b.2)));
-                let ranked = ranks
-                    .into_iter()
-                    .map(|(_, _, order)| input.members[order].member_id.as_str())
-                    .collect();
-                (task, ranked)
-            })
+        let process_of: Vec<u32> = appearance_of
+            .iter()
+            .map(|&appearance| process_of_appearance[appearance])
             .collect();
-        Assignment {
-            targets: input
+        // Members by process, each process's in input order, then in its map's order.
+        let mut start = vec![0; order.len() + 1];
+        for &process in &process_of {
+            start[process as usize + 1] += 1;
+        }
+        for process in 0..order.len() {
+            start[process + 1] += start[process];
+        }
+        let mut next = start.clone();
+        let mut members = vec![0; member_count];
+        for (member, &process) in process_of.iter().enumerate() {
+            members[next[process as usize]] = index(member);
+            next[process as usize] += 1;
+        }
+        if order.len() < member_count {
+            let member_hash: Vec<i32> = input
                 .members
                 .iter()
-                .map(|m| (m.member_id.as_str(), TaskSets::default()))
-                .collect(),
-            processes,
-            place,
-            active_quota: Quota::new(tasks, members),
-            task_quota: Quota::new(tasks + stateful_tasks * replicas, members),
-            previous_active,
-            previous_standbys,
+                .map(|member| string_hash(&member.member_id))
+                .collect();
+            for process in 0..order.len() {
+                let of_process = &mut members[start[process]..start[process + 1]];
+                let hash = |member: u32| member_hash[member as usize];
+                sort_in_hash_map_order(of_process, hash, None, Insertion::Put);
+            }
+        }
+        Processes {
+            process_of,
+            start,
+            members,
         }
     }
 
-    fn count(&self, member: &str) -> usize {
-        let (process, slot) = self.place[member];
-        self.processes[process].members[slot].1
+    fn len(&self) -> usize {
+        self.start.len() - 1
+    }
+}
+
+/// Who held what before: the previous active owner of each task, and the members that may
+/// take a task over from their state: per task, those that held it as standby (furthest
+/// reported offset first), then those that only report an offset for it (furthest first);
+/// input order breaks ties.
+struct Previous {
+    active: Vec<u32>,
+    /// Task `t`'s candidates are `candidates[start[t]..start[t + 1]]`; empty without any.
+    start: Vec<usize>,
+    candidates: Vec<u32>,
+}
+
+impl Previous {
+    fn new(input: &AssignmentInput, tasks: &TaskIndex) -> Self {
+        let mut active = vec![NONE; tasks.len()];
+        // (task, held as standby, offset, member), to sort.
+        let mut ranked: Vec<(u32, Reverse<(bool, i64)>, u32)> = Vec::new();
+        // Per task, the last member (plus one) that marked it, so that no array needs clearing
+        // between members.
+        let mut offset_mark = Vec::new();
+        let mut first_offset = Vec::new();
+        let mut standby_mark = Vec::new();
+        for (member, spec) in input.members.iter().enumerate() {
+            let member = index(member);
+            // Later members win, as in Kafka's map of previous owners.
+            tasks.each(&spec.current.active, |task| active[task] = member);
+            if spec.current.standby.is_empty() && spec.task_offsets.is_empty() {
+                continue;
+            }
+            if offset_mark.is_empty() {
+                offset_mark = vec![0; tasks.len()];
+                first_offset = vec![0; tasks.len()];
+                standby_mark = vec![0; tasks.len()];
+            }
+            let mark = member + 1;
+            let reported = spec.task_offsets.iter().filter_map(|(id, partition, offset)| {
+                let subtopology = tasks.subtopology(id)?;
+                Some((tasks.task(subtopology, *partition)?, *offset))
+            });
+            for (task, offset) in reported.clone() {
+                if offset_mark[task] != mark {
+                    offset_mark[task] = mark;
+                    first_offset[task] = offset;
+                }
+            }
+            tasks.each(&spec.current.standby, |task| {
+                standby_mark[task] = mark;
+                let offset = if offset_mark[task] == mark {
+                    first_offset[task]
+                } else {
+                    0
+                };
+                ranked.push((index(task), Reverse((true, offset)), member));
+            });
+            for (task, offset) in reported {
+                if standby_mark[task] != mark {
+                    ranked.push((index(task), Reverse((false, offset)), member));
+                }
+            }
+        }
+        ranked.sort_unstable();
+        let mut start = vec![0; tasks.len() + 1];
+        for (task, _, _) in &ranked {
+            start[*task as usize + 1] += 1;
+        }
+        for task in 0..tasks.len() {
+            start[task + 1] += start[task];
+        }
+        Previous {
+            active,
+            start,
+            candidates: ranked.into_iter().map(|(_, _, member)| member).collect(),
+        }
     }
 
-    fn process_of(&self, member: &str) -> &Process<'a> {
-        &self.processes[self.place[member].0]
+    fn active_owner(&self, task: usize) -> Option<u32> {
+        Some(self.active[task]).filter(|&member| member != NONE)
     }
 
-    /// Gives `task` to the member at `slot` of `process`.
-    fn give_at(&mut self, process: usize, slot: usize, task: Task<'a>, active: bool) {
-        let state = &mut self.processes[process];
-        let (member, count) = &mut state.members[slot];
-        *count += 1;
-        let count = *count;
-        let sets = self.targets.get_mut(member).expect("a member of the group");
-        add(
-            if active {
-                &mut sets.active
-            } else {
-                &mut sets.standby
-            },
-            task.0,
-            task.1,
+    fn candidates(&self, task: usize) -> &[u32] {
+        &self.candidates[self.start[task]..self.start[task + 1]]
+    }
+}
+
+/// One copy of a task given to a member; the copies of a task form a list.
+struct Placement {
+    member: u32,
+    active: bool,
+    /// The task's copy given before this one, or `NONE`.
+    next: u32,
+}
+
+/// The assignment in progress, as flat per-member, per-process and per-task state.
+struct Sticky<'a> {
+    tasks: TaskIndex<'a>,
+    processes: Processes,
+    previous: Previous,
+    /// Tasks per member.
+    count: Vec<usize>,
+    /// Tasks per process, and their load as Kafka computes it: tasks per member, a double.
+    process_tasks: Vec<usize>,
+    process_load: Vec<f64>,
+    /// Per process, its members by task count as Kafka keeps them in a priority queue, laid out
+    /// like `processes.members`; built when first needed, dropped when a task goes to a member
+    /// by name.
+    member_heaps: Vec<u32>,
+    member_heap_built: Vec<bool>,
+    /// Per task, its latest copy, and all copies.
+    latest: Vec<u32>,
+    placements: Vec<Placement>,
+    active_quota: Quota,
+    task_quota: Quota,
+}
+
+impl<'a> Sticky<'a> {
+    fn new(input: &'a AssignmentInput, replicas: usize) -> Self {
+        let tasks = TaskIndex::new(input);
+        let processes = Processes::new(input);
+        let previous = Previous::new(input, &tasks);
+        let members = input.members.len();
+        let stateful_tasks: usize = (0..tasks.subtopologies.len())
+            .filter(|&s| tasks.stateful[s])
+            .map(|s| tasks.count(s))
+            .sum();
+        let active_quota = Quota::new(tasks.len(), members);
+        let task_quota = Quota::new(
+            tasks.len() + stateful_tasks.saturating_mul(replicas),
+            members,
         );
-        state.tasks += 1;
-        state.holds.insert(task);
+        Sticky {
+            count: vec![0; members],
+            process_tasks: vec![0; processes.len()],
+            process_load: vec![0.0; processes.len()],
+            member_heaps: vec![0; members],
+            member_heap_built: vec![false; processes.len()],
+            latest: vec![NONE; tasks.len()],
+            placements: Vec::with_capacity(tasks.len()),
+            tasks,
+            processes,
+            previous,
+            active_quota,
+            task_quota,
+        }
+    }
+
+    fn process_of(&self, member: u32) -> usize {
+        self.processes.process_of[member as usize] as usize
+    }
+
+    fn holds(&self, process: usize, task: usize) -> bool {
+        let mut copy = self.latest[task];
+        while copy != NONE {
+            let placement = &self.placements[copy as usize];
+            if self.process_of(placement.member) == process {
+                return true;
+            }
+            copy = placement.next;
+        }
+        false
+    }
+
+    fn give_to(&mut self, member: u32, task: usize, active: bool) {
+        let process = self.process_of(member);
+        self.count[member as usize] += 1;
+        let count = self.count[member as usize];
+        self.process_tasks[process] += 1;
+        let size = self.processes.start[process + 1] - self.processes.start[process];
+        self.process_load[process] = self.process_tasks[process] as f64 / size as f64;
+        self.placements.push(Placement {
+            member,
+            active,
+            next: self.latest[task],
+        });
+        self.latest[task] = index(self.placements.len() - 1);
         self.task_quota.record(count);
         if active {
             self.active_quota.record(count);
         }
     }
 
-    fn give(&mut self, member: &str, task: Task<'a>, active: bool) {
-        let (process, slot) = self.place[member];
-        self.processes[process].by_load = None;
-        self.give_at(process, slot, task, active);
+    /// Gives `task` to `member` by name, which drops its process's queue of members by load.
+    fn give(&mut self, member: u32, task: usize, active: bool) {
+        let process = self.process_of(member);
+        self.member_heap_built[process] = false;
+        self.give_to(member, task, active);
     }
 
     /// Gives `task` to the least loaded member of `process`.
-    fn give_least_loaded(&mut self, process: usize, task: Task<'a>, active: bool) {
-        let state = &mut self.processes[process];
-        if state.members.len() == 1 {
-            self.give_at(process, 0, task, active);
+    fn give_least_loaded(&mut self, process: usize, task: usize, active: bool) {
+        let range = self.processes.start[process]..self.processes.start[process + 1];
+        let size = range.len();
+        if size == 1 {
+            self.give_to(self.processes.members[range.start], task, active);
             return;
         }
-        let mut heap = state.by_load.take().unwrap_or_else(|| {
-            let mut heap = JavaHeap::default();
-            for slot in 0..state.members.len() {
-                heap.add(slot, by_member_count(&state.members));
+        let count = &self.count;
+        let by_count = |a: u32, b: u32| count[a as usize].cmp(&count[b as usize]);
+        let heap = &mut self.member_heaps[range.clone()];
+        if !self.member_heap_built[process] {
+            for (len, &member) in self.processes.members[range].iter().enumerate() {
+                heap_add(heap, len, member, by_count);
             }
-            heap
+            self.member_heap_built[process] = true;
+        }
+        let member = heap_poll(heap, size, by_count).expect("a process has members");
+        self.give_to(member, task, active);
+        let count = &self.count;
+        let heap = &mut self.member_heaps[self.processes.start[process]..];
+        heap_add(heap, size - 1, member, |a, b| {
+            count[a as usize].cmp(&count[b as usize])
         });
-        let slot = heap
-            .poll(by_member_count(&state.members))
-            .expect("a process has members");
-        self.give_at(process, slot, task, active);
-        let state = &mut self.processes[process];
-        heap.add(slot, by_member_count(&state.members));
-        state.by_load = Some(heap);
     }
 
     /// The first of `candidates`, replaced by a later one only if both its process and itself
     /// carry strictly less.
-    fn best_previous(&self, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+    fn best_previous(&self, candidates: impl Iterator<Item = u32>) -> Option<u32> {
         candidates.reduce(|best, candidate| {
-            let lighter = self.process_of(candidate).load() < self.process_of(best).load();
-            if lighter && self.count(candidate) < self.count(best) {
+            let lighter = self.process_load[self.process_of(candidate)]
+                < self.process_load[self.process_of(best)];
+            if lighter && self.count[candidate as usize] < self.count[best as usize] {
                 candidate
             } else {
                 best
@@ -308,31 +519,84 @@ impl<'a> Assignment<'a> {
         })
     }
 
+    /// Every process, in Kafka's order, in a priority queue by load.
+    fn processes_by_load(&self) -> Vec<u32> {
+        let mut heap = vec![0; self.processes.len()];
+        for process in 0..heap.len() {
+            heap_add(&mut heap, process, index(process), |a, b| {
+                self.by_process_load(a, b)
+            });
+        }
+        heap
+    }
+
+    fn by_process_load(&self, a: u32, b: u32) -> Ordering {
+        self.process_load[a as usize].total_cmp(&self.process_load[b as usize])
+    }
+
     /// Places one standby of `task` on the least loaded process that holds no copy of it,
-    /// taking processes from `heap` as Kafka does (each one taken goes back after).
-    fn place_standby(&mut self, heap: &mut JavaHeap, task: Task<'a>) -> bool {
-        let Some(process) = heap.poll(by_process_load(&self.processes)) else {
-            return false;
-        };
-        let placed = if !self.processes[process].holds.contains(&task) {
-            self.give_least_loaded(process, task, false);
-            true
-        } else if !heap.is_empty() {
-            self.place_standby(heap, task)
-        } else {
-            false
-        };
-        heap.add(process, by_process_load(&self.processes));
+    /// taking processes from `heap` as Kafka does: one after the other until one fits, then
+    /// back in the reverse order. `polled` is scratch space.
+    fn place_standby(&mut self, heap: &mut [u32], polled: &mut Vec<u32>, task: usize) -> bool {
+        let mut len = heap.len();
+        let mut placed = false;
+        while let Some(process) = heap_poll(heap, len, |a, b| self.by_process_load(a, b)) {
+            len -= 1;
+            polled.push(process);
+            if !self.holds(process as usize, task) {
+                self.give_least_loaded(process as usize, task, false);
+                placed = true;
+                break;
+            }
+        }
+        while let Some(process) = polled.pop() {
+            heap_add(heap, len, process, |a, b| self.by_process_load(a, b));
+            len += 1;
+        }
         placed
     }
 
-    /// Every process, in Kafka's order, in a heap by load.
-    fn processes_by_load(&self) -> JavaHeap {
-        let mut heap = JavaHeap::default();
-        for process in 0..self.processes.len() {
-            heap.add(process, by_process_load(&self.processes));
+    /// The targets, built once from the placements.
+    fn targets(&self, input: &AssignmentInput) -> BTreeMap<String, TaskSets> {
+        // Per member, its active then its standby tasks, ascending: a counting sort of the
+        // copies, walking the tasks in order.
+        let lists = 2 * input.members.len();
+        let list_of = |placement: &Placement| {
+            2 * placement.member as usize + usize::from(!placement.active)
+        };
+        let mut start = vec![0; lists + 1];
+        for placement in &self.placements {
+            start[list_of(placement) + 1] += 1;
         }
-        heap
+        for list in 0..lists {
+            start[list + 1] += start[list];
+        }
+        let mut next = start.clone();
+        let mut sorted = vec![0; self.placements.len()];
+        for task in 0..self.tasks.len() {
+            let mut copy = self.latest[task];
+            while copy != NONE {
+                let placement = &self.placements[copy as usize];
+                let list = list_of(placement);
+                sorted[next[list]] = index(task);
+                next[list] += 1;
+                copy = placement.next;
+            }
+        }
+        let list = |list: usize| self.tasks.to_tasks(&sorted[start[list]..start[list + 1]]);
+        input
+            .members
+            .iter()
+            .enumerate()
+            .map(|(member, spec)| {
+                let sets = TaskSets {
+                    active: list(2 * member),
+                    standby: list(2 * member + 1),
+                    warmup: Tasks::new(),
+                };
+                (spec.member_id.clone(), sets)
+            })
+            .collect()
     }
 }
 
@@ -345,96 +609,79 @@ impl TaskAssignor for StickyAssignor {
         if input.members.is_empty() {
             return BTreeMap::new();
         }
-        let mut tasks: Vec<Task> = input
-            .task_counts
-            .iter()
-            .flat_map(|(subtopology, count)| {
-                (0..*count).map(move |partition| (subtopology.as_str(), partition))
-            })
-            .collect();
-        let stateful_tasks = tasks
-            .iter()
-            .filter(|(subtopology, _)| input.stateful.contains(*subtopology))
-            .count();
-        let mut state = Assignment::new(input, tasks.len(), stateful_tasks);
+        let replicas = usize::try_from(input.num_standby_replicas).unwrap_or(0);
+        let mut state = Sticky::new(input, replicas);
 
         // Actives: the previous owner, then the best previous standby, within the active quota.
-        tasks.sort_by_key(|&(subtopology, partition)| (partition, subtopology));
         let mut unassigned = Vec::new();
-        for task in tasks.iter().copied() {
-            match state.previous_active.get(&task).copied() {
-                Some(owner) if state.count(owner) < state.active_quota.quota => {
+        for task in state.tasks.by_partition(false) {
+            let task = task as usize;
+            match state.previous.active_owner(task) {
+                Some(owner) if state.count[owner as usize] < state.active_quota.quota => {
                     state.give(owner, task, true)
                 }
                 _ => unassigned.push(task),
             }
         }
-        let mut rest = Vec::new();
+        let mut rest = vec![false; state.tasks.len()];
         for task in unassigned {
-            let candidates = state.previous_standbys.get(&task).into_iter().flatten();
-            match state.best_previous(candidates.copied()) {
-                Some(member) if state.count(member) < state.active_quota.quota => {
+            let candidates = state.previous.candidates(task).iter().copied();
+            match state.best_previous(candidates) {
+                Some(member) if state.count[member as usize] < state.active_quota.quota => {
                     state.give(member, task, true)
                 }
-                _ => rest.push(task),
+                _ => rest[task] = true,
             }
         }
-        rest.sort();
         let mut heap = state.processes_by_load();
-        for task in rest {
-            let process = heap
-                .poll(by_process_load(&state.processes))
+        let len = heap.len();
+        for task in (0..state.tasks.len()).filter(|&task| rest[task]) {
+            let process = heap_poll(&mut heap, len, |a, b| state.by_process_load(a, b))
                 .expect("at least one process");
-            state.give_least_loaded(process, task, true);
-            heap.add(process, by_process_load(&state.processes));
+            state.give_least_loaded(process as usize, task, true);
+            heap_add(&mut heap, len - 1, process, |a, b| {
+                state.by_process_load(a, b)
+            });
         }
 
-        // Standbys of stateful tasks.
-        let replicas = usize::try_from(input.num_standby_replicas).unwrap_or(0);
+        // Standbys of stateful tasks, by descending (partition, subtopology id).
         if replicas > 0 {
-            let mut stateful: Vec<Task> = tasks
-                .into_iter()
-                .filter(|(subtopology, _)| input.stateful.contains(*subtopology))
-                .collect();
-            stateful.sort_by_key(|&(subtopology, partition)| Reverse((partition, subtopology)));
-            let mut leftovers = Vec::new();
-            for task in stateful {
+            let mut missing = vec![0; state.tasks.len()];
+            for task in state.tasks.by_partition(true).into_iter().rev() {
+                let task = task as usize;
                 for placed in 0..replicas {
-                    let holds = |member: &&str| state.process_of(member).holds.contains(&task);
-                    let under_quota = |member: &&str| state.count(member) < state.task_quota.quota;
-                    let owner = state.previous_active.get(&task).copied();
+                    let holds = |member: u32| state.holds(state.process_of(member), task);
+                    let under_quota =
+                        |member: &u32| state.count[*member as usize] < state.task_quota.quota;
+                    let owner = state.previous.active_owner(task);
                     let sticky = owner
-                        .filter(|member| !holds(member) && under_quota(member))
+                        .filter(|&member| !holds(member) && under_quota(&member))
                         .or_else(|| {
-                            let candidates = state.previous_standbys.get(&task).into_iter();
-                            let free = candidates.flatten().copied().filter(|m| !holds(m));
+                            let candidates = state.previous.candidates(task).iter().copied();
+                            let free = candidates.filter(|&member| !holds(member));
                             state.best_previous(free).filter(under_quota)
                         });
                     match sticky {
                         Some(member) => state.give(member, task, false),
                         None => {
-                            leftovers.push((task, replicas - placed));
+                            missing[task] = replicas - placed;
                             break;
                         }
                     }
                 }
             }
-            leftovers.sort_by_key(|&(task, _)| Reverse(task));
             let mut heap = state.processes_by_load();
-            for (task, missing) in leftovers {
-                for _ in 0..missing {
+            let mut polled = Vec::new();
+            for task in (0..state.tasks.len()).rev() {
+                for _ in 0..missing[task] {
                     // Too few processes: the remaining replicas of the task are not placed.
-                    if !state.place_standby(&mut heap, task) {
+                    if !state.place_standby(&mut heap, &mut polled, task) {
                         break;
                     }
                 }
             }
         }
-        state
-            .targets
-            .into_iter()
-            .map(|(member, sets)| (member.to_owned(), sets))
-            .collect()
+        state.targets(input)
     }
 }
 
@@ -442,6 +689,13 @@ impl TaskAssignor for StickyAssignor {
 mod tests {
     use super::*;
     use crate::tasks::contains;
+
+    fn add(tasks: &mut Tasks, subtopology: &str, partition: i32) {
+        tasks
+            .entry(subtopology.to_owned())
+            .or_default()
+            .insert(partition);
+    }
 
     fn member(id: &str, process: &str, active: &[(&str, i32)]) -> MemberSpec {
         let mut current = TaskSets::default();
