@@ -179,7 +179,9 @@ impl<'a> TaskIndex<'a> {
             let end = self.start[subtopology + 1];
             let run = rest.partition_point(|&task| (task as usize) < end);
             let base = self.start[subtopology];
-            let partitions = rest[..run].iter().map(|&task| (task as usize - base) as i32);
+            let partitions = rest[..run]
+                .iter()
+                .map(|&task| (task as usize - base) as i32);
             out.insert(
                 self.subtopologies[subtopology].to_owned(),
                 partitions.collect(),
@@ -327,10 +329,13 @@ impl Previous {
                 standby_mark = vec![0; tasks.len()];
             }
             let mark = member + 1;
-            let reported = spec.task_offsets.iter().filter_map(|(id, partition, offset)| {
-                let subtopology = tasks.subtopology(id)?;
-                Some((tasks.task(subtopology, *partition)?, *offset))
-            });
+            let reported = spec
+                .task_offsets
+                .iter()
+                .filter_map(|(id, partition, offset)| {
+                    let subtopology = tasks.subtopology(id)?;
+                    Some((tasks.task(subtopology, *partition)?, *offset))
+                });
             for (task, offset) in reported.clone() {
                 if offset_mark[task] != mark {
                     offset_mark[task] = mark;
@@ -561,9 +566,8 @@ impl<'a> Sticky<'a> {
         // Per member, its active then its standby tasks, ascending: a counting sort of the
         // copies, walking the tasks in order.
         let lists = 2 * input.members.len();
-        let list_of = |placement: &Placement| {
-            2 * placement.member as usize + usize::from(!placement.active)
-        };
+        let list_of =
+            |placement: &Placement| 2 * placement.member as usize + usize::from(!placement.active);
         let mut start = vec![0; lists + 1];
         for placement in &self.placements {
             start[list_of(placement) + 1] += 1;

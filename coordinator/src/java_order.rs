@@ -9,7 +9,8 @@ pub fn string_hash(text: &str) -> i32 {
     let step = |hash: i32, unit: u16| hash.wrapping_mul(31).wrapping_add(i32::from(unit));
     if text.is_ascii() {
         // An ASCII byte is its own UTF-16 code unit; skips the decoding.
-        text.bytes().fold(0, |hash, byte| step(hash, u16::from(byte)))
+        text.bytes()
+            .fold(0, |hash, byte| step(hash, u16::from(byte)))
     } else {
         text.encode_utf16().fold(0, step)
     }
@@ -36,7 +37,12 @@ pub fn hash_map_order(
 ) -> Vec<usize> {
     let hashes: Vec<i32> = keys.iter().map(|key| string_hash(key)).collect();
     let mut order: Vec<usize> = (0..keys.len()).collect();
-    sort_in_hash_map_order(&mut order, |index| hashes[index], initial_capacity, insertion);
+    sort_in_hash_map_order(
+        &mut order,
+        |index| hashes[index],
+        initial_capacity,
+        insertion,
+    );
     order
 }
 
