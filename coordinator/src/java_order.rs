@@ -8,9 +8,23 @@ use std::cmp::Ordering;
 pub fn string_hash(text: &str) -> i32 {
     let step = |hash: i32, unit: u16| hash.wrapping_mul(31).wrapping_add(i32::from(unit));
     if text.is_ascii() {
-        // An ASCII byte is its own UTF-16 code unit; skips the decoding.
-        text.bytes()
-            .fold(0, |hash, byte| step(hash, u16::from(byte)))
+        // An ASCII byte is its own UTF-16 code unit; skips the decoding. Four at a time:
+        // h * 31^4 + b0 * 31^3 + b1 * 31^2 + b2 * 31 + b3, in wrapping arithmetic as Java's.
+        let bytes = text.as_bytes();
+        let mut chunks = bytes.chunks_exact(4);
+        let mut hash = 0i32;
+        for chunk in &mut chunks {
+            let [b0, b1, b2, b3] = [chunk[0], chunk[1], chunk[2], chunk[3]].map(i32::from);
+            hash = hash
+                .wrapping_mul(923_521)
+                .wrapping_add(b0.wrapping_mul(29_791))
+                .wrapping_add(b1.wrapping_mul(961))
+                .wrapping_add(b2.wrapping_mul(31))
+                .wrapping_add(b3);
+        }
+        let rest = chunks.remainder();
+        rest.iter()
+            .fold(hash, |hash, &byte| step(hash, u16::from(byte)))
     } else {
         text.encode_utf16().fold(0, step)
     }
@@ -66,14 +80,37 @@ pub fn sort_in_hash_map_order<T: Copy>(
     while grow_until > threshold(capacity) {
         capacity *= 2;
     }
+    if items.len() < 2 {
+        return;
+    }
     if insertion == Insertion::ComputeIfAbsent {
-        // The latest insertion heads its bucket; the stable sort below keeps this order.
+        // The latest insertion heads its bucket; the stable sorts below keep this order.
         items.reverse();
     }
-    items.sort_by_key(|&item| {
+    let bucket = |item: T| {
         let hash = hash(item) as u32;
         ((hash ^ (hash >> 16)) as usize) & (capacity - 1)
-    });
+    };
+    // Few items are sorted in place; many are counted into their buckets, of which there are
+    // then at most four per item.
+    const FEW: usize = 32;
+    if items.len() <= FEW || capacity > 4 * items.len() {
+        items.sort_by_key(|&item| bucket(item));
+        return;
+    }
+    let buckets: Vec<usize> = items.iter().map(|&item| bucket(item)).collect();
+    let mut starts = vec![0; capacity + 1];
+    for &bucket in &buckets {
+        starts[bucket + 1] += 1;
+    }
+    for bucket in 0..capacity {
+        starts[bucket + 1] += starts[bucket];
+    }
+    let unsorted = items.to_vec();
+    for (item, bucket) in unsorted.into_iter().zip(buckets) {
+        items[starts[bucket]] = item;
+        starts[bucket] += 1;
+    }
 }
 
 /// Adds `item` to the binary heap `heap[..len]` (whose length becomes `len + 1`) as
@@ -130,6 +167,10 @@ mod tests {
         assert_eq!(string_hash("p1"), 3521);
         assert_eq!(string_hash("m0000"), 102_141_421);
         assert_eq!(string_hash(""), 0);
+        // Longer than one four-byte step, and beyond ASCII (UTF-16 code units).
+        assert_eq!(string_hash("process-17"), 422_135_364);
+        assert_eq!(string_hash("a€"), 11_371);
+        assert_eq!(string_hash("p\u{1F600}"), 1_880_531);
     }
 
     #[test]
@@ -158,6 +199,29 @@ mod tests {
             hash_map_order(&keys, Some(3), Insertion::ComputeIfAbsent),
             [5, 4, 3, 0, 1, 6, 2, 7]
         );
+    }
+
+    /// Many keys are counted into buckets, few are sorted: both give the same order.
+    #[test]
+    fn many_keys_are_ordered_as_few_are() {
+        let keys: Vec<String> = (0..300).map(|key| format!("process-{key}")).collect();
+        let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
+        for insertion in [Insertion::Put, Insertion::ComputeIfAbsent] {
+            let counted = hash_map_order(&keys, Some(300), insertion);
+            let capacity = 512;
+            let bucket = |index: usize| {
+                let hash = string_hash(keys[index]) as u32;
+                ((hash ^ (hash >> 16)) as usize) & (capacity - 1)
+            };
+            let mut sorted: Vec<usize> = (0..keys.len()).collect();
+            match insertion {
+                Insertion::Put => sorted.sort_by_key(|&index| (bucket(index), index)),
+                Insertion::ComputeIfAbsent => {
+                    sorted.sort_by_key(|&index| (bucket(index), std::cmp::Reverse(index)))
+                }
+            }
+            assert_eq!(counted, sorted, "{insertion:?}");
+        }
     }
 
     #[test]
