@@ -2,6 +2,7 @@
 //! member (spec section 6).
 
 mod sticky;
+mod task_index;
 
 use std::collections::{BTreeMap, BTreeSet};
 
