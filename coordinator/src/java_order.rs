@@ -5,10 +5,29 @@
 use std::cmp::Ordering;
 
 /// Java's `String.hashCode` over UTF-16 code units.
-fn string_hash(text: &str) -> i32 {
-    text.encode_utf16().fold(0i32, |hash, unit| {
-        hash.wrapping_mul(31).wrapping_add(i32::from(unit))
-    })
+pub fn string_hash(text: &str) -> i32 {
+    let step = |hash: i32, unit: u16| hash.wrapping_mul(31).wrapping_add(i32::from(unit));
+    if text.is_ascii() {
+        // An ASCII byte is its own UTF-16 code unit; skips the decoding. Four at a time:
+        // h * 31^4 + b0 * 31^3 + b1 * 31^2 + b2 * 31 + b3, in wrapping arithmetic as Java's.
+        let bytes = text.as_bytes();
+        let mut chunks = bytes.chunks_exact(4);
+        let mut hash = 0i32;
+        for chunk in &mut chunks {
+            let [b0, b1, b2, b3] = [chunk[0], chunk[1], chunk[2], chunk[3]].map(i32::from);
+            hash = hash
+                .wrapping_mul(923_521)
+                .wrapping_add(b0.wrapping_mul(29_791))
+                .wrapping_add(b1.wrapping_mul(961))
+                .wrapping_add(b2.wrapping_mul(31))
+                .wrapping_add(b3);
+        }
+        let rest = chunks.remainder();
+        rest.iter()
+            .fold(hash, |hash, &byte| step(hash, u16::from(byte)))
+    } else {
+        text.encode_utf16().fold(0, step)
+    }
 }
 
 /// How keys went into a `java.util.HashMap`, which decides where they sit in a bucket and
@@ -24,88 +43,118 @@ pub enum Insertion {
 }
 
 /// The positions of `keys` (in insertion order) in the iteration order of a `java.util.HashMap`
-/// created with `initial_capacity` (`None`: the default, 16) after inserting them all: by bucket,
-/// then by place within the bucket. Buckets of eight or more keys, which Java turns into trees,
-/// are not modelled.
+/// created with `initial_capacity` (`None`: the default, 16) after inserting them all.
 pub fn hash_map_order(
     keys: &[&str],
     initial_capacity: Option<usize>,
     insertion: Insertion,
 ) -> Vec<usize> {
+    let hashes: Vec<i32> = keys.iter().map(|key| string_hash(key)).collect();
+    let mut order: Vec<usize> = (0..keys.len()).collect();
+    sort_in_hash_map_order(
+        &mut order,
+        |index| hashes[index],
+        initial_capacity,
+        insertion,
+    );
+    order
+}
+
+/// Reorders `items`, given in insertion order, into the iteration order of a `java.util.HashMap`
+/// created with `initial_capacity` (`None`: the default, 16) after inserting them all: by bucket,
+/// then by place within the bucket. `hash` gives an item's `hashCode`, which callers cache.
+/// Buckets of eight or more keys, which Java turns into trees, are not modelled.
+pub fn sort_in_hash_map_order<T: Copy>(
+    items: &mut [T],
+    hash: impl Fn(T) -> i32,
+    initial_capacity: Option<usize>,
+    insertion: Insertion,
+) {
     let mut capacity = initial_capacity.map_or(16, |wanted| wanted.max(1).next_power_of_two());
     // Java's threshold is three quarters of the capacity, rounded down.
     let threshold = |capacity: usize| capacity * 3 / 4;
     let grow_until = match insertion {
-        Insertion::Put => keys.len(),
-        Insertion::ComputeIfAbsent => keys.len().saturating_sub(1),
+        Insertion::Put => items.len(),
+        Insertion::ComputeIfAbsent => items.len().saturating_sub(1),
     };
     while grow_until > threshold(capacity) {
         capacity *= 2;
     }
-    let bucket = |key: &str| {
-        let hash = string_hash(key) as u32;
+    if items.len() < 2 {
+        return;
+    }
+    if insertion == Insertion::ComputeIfAbsent {
+        // The latest insertion heads its bucket; the stable sorts below keep this order.
+        items.reverse();
+    }
+    let bucket = |item: T| {
+        let hash = hash(item) as u32;
         ((hash ^ (hash >> 16)) as usize) & (capacity - 1)
     };
-    let mut order: Vec<usize> = (0..keys.len()).collect();
-    match insertion {
-        Insertion::Put => order.sort_by_key(|&index| (bucket(keys[index]), index)),
-        Insertion::ComputeIfAbsent => {
-            order.sort_by_key(|&index| (bucket(keys[index]), std::cmp::Reverse(index)))
-        }
+    // Few items are sorted in place; many are counted into their buckets, of which there are
+    // then at most four per item.
+    const FEW: usize = 32;
+    if items.len() <= FEW || capacity > 4 * items.len() {
+        items.sort_by_key(|&item| bucket(item));
+        return;
     }
-    order
+    let buckets: Vec<usize> = items.iter().map(|&item| bucket(item)).collect();
+    let mut starts = vec![0; capacity + 1];
+    for &bucket in &buckets {
+        starts[bucket + 1] += 1;
+    }
+    for bucket in 0..capacity {
+        starts[bucket + 1] += starts[bucket];
+    }
+    let unsorted = items.to_vec();
+    for (item, bucket) in unsorted.into_iter().zip(buckets) {
+        items[starts[bucket]] = item;
+        starts[bucket] += 1;
+    }
 }
 
-/// A binary heap that adds and removes as `java.util.PriorityQueue` does, so that among equal
-/// elements the same one comes out first. Elements are indices; `compare` orders them.
-#[derive(Debug, Default, Clone)]
-pub struct JavaHeap {
-    items: Vec<usize>,
+/// Adds `item` to the binary heap `heap[..len]` (whose length becomes `len + 1`) as
+/// `java.util.PriorityQueue.offer` does, so that among equal elements the same one comes out
+/// first. `compare` orders the elements; `heap` must have room at `len`.
+pub fn heap_add(heap: &mut [u32], len: usize, item: u32, compare: impl Fn(u32, u32) -> Ordering) {
+    let mut at = len;
+    while at > 0 {
+        let parent = (at - 1) / 2;
+        if compare(item, heap[parent]) != Ordering::Less {
+            break;
+        }
+        heap[at] = heap[parent];
+        at = parent;
+    }
+    heap[at] = item;
 }
 
-impl JavaHeap {
-    pub fn add(&mut self, item: usize, compare: impl Fn(usize, usize) -> Ordering) {
-        let mut at = self.items.len();
-        self.items.push(item);
-        while at > 0 {
-            let parent = (at - 1) / 2;
-            if compare(item, self.items[parent]) != Ordering::Less {
-                break;
-            }
-            self.items[at] = self.items[parent];
-            at = parent;
+/// Removes and returns the first element of the binary heap `heap[..len]` (whose length becomes
+/// `len - 1`) as `java.util.PriorityQueue.poll` does; `None` when it is empty.
+pub fn heap_poll(
+    heap: &mut [u32],
+    len: usize,
+    compare: impl Fn(u32, u32) -> Ordering,
+) -> Option<u32> {
+    let size = len.checked_sub(1)?;
+    let first = heap[0];
+    let last = heap[size];
+    let mut at = 0;
+    while at < size / 2 {
+        let mut child = 2 * at + 1;
+        if child + 1 < size && compare(heap[child], heap[child + 1]) == Ordering::Greater {
+            child += 1;
         }
-        self.items[at] = item;
-    }
-
-    pub fn poll(&mut self, compare: impl Fn(usize, usize) -> Ordering) -> Option<usize> {
-        let last = self.items.pop()?;
-        if self.items.is_empty() {
-            return Some(last);
+        if compare(last, heap[child]) != Ordering::Greater {
+            break;
         }
-        let first = self.items[0];
-        let size = self.items.len();
-        let mut at = 0;
-        while at < size / 2 {
-            let mut child = 2 * at + 1;
-            if child + 1 < size
-                && compare(self.items[child], self.items[child + 1]) == Ordering::Greater
-            {
-                child += 1;
-            }
-            if compare(last, self.items[child]) != Ordering::Greater {
-                break;
-            }
-            self.items[at] = self.items[child];
-            at = child;
-        }
-        self.items[at] = last;
-        Some(first)
+        heap[at] = heap[child];
+        at = child;
     }
-
-    pub fn is_empty(&self) -> bool {
-        self.items.is_empty()
+    if size > 0 {
+        heap[at] = last;
     }
+    Some(first)
 }
 
 #[cfg(test)]
@@ -118,6 +167,10 @@ mod tests {
         assert_eq!(string_hash("p1"), 3521);
         assert_eq!(string_hash("m0000"), 102_141_421);
         assert_eq!(string_hash(""), 0);
+        // Longer than one four-byte step, and beyond ASCII (UTF-16 code units).
+        assert_eq!(string_hash("process-17"), 422_135_364);
+        assert_eq!(string_hash("a€"), 11_371);
+        assert_eq!(string_hash("p\u{1F600}"), 1_880_531);
     }
 
     #[test]
@@ -148,15 +201,42 @@ mod tests {
         );
     }
 
+    /// Many keys are counted into buckets, few are sorted: both give the same order.
+    #[test]
+    fn many_keys_are_ordered_as_few_are() {
+        let keys: Vec<String> = (0..300).map(|key| format!("process-{key}")).collect();
+        let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
+        for insertion in [Insertion::Put, Insertion::ComputeIfAbsent] {
+            let counted = hash_map_order(&keys, Some(300), insertion);
+            let capacity = 512;
+            let bucket = |index: usize| {
+                let hash = string_hash(keys[index]) as u32;
+                ((hash ^ (hash >> 16)) as usize) & (capacity - 1)
+            };
+            let mut sorted: Vec<usize> = (0..keys.len()).collect();
+            match insertion {
+                Insertion::Put => sorted.sort_by_key(|&index| (bucket(index), index)),
+                Insertion::ComputeIfAbsent => {
+                    sorted.sort_by_key(|&index| (bucket(index), std::cmp::Reverse(index)))
+                }
+            }
+            assert_eq!(counted, sorted, "{insertion:?}");
+        }
+    }
+
     #[test]
     fn equal_elements_leave_in_javas_order() {
         // Three equal keys added in order 0, 1, 2: Java polls 0, then 2, then 1.
-        let mut heap = JavaHeap::default();
-        let equal = |_: usize, _: usize| Ordering::Equal;
+        let mut heap = [0; 3];
+        let equal = |_: u32, _: u32| Ordering::Equal;
         for item in 0..3 {
-            heap.add(item, equal);
+            heap_add(&mut heap, item as usize, item, equal);
         }
-        let polled: Vec<usize> = std::iter::from_fn(|| heap.poll(equal)).collect();
+        let polled: Vec<u32> = (1..=3)
+            .rev()
+            .map(|len| heap_poll(&mut heap, len, equal).unwrap())
+            .collect();
         assert_eq!(polled, [0, 2, 1]);
+        assert_eq!(heap_poll(&mut heap, 0, equal), None);
     }
 }

@@ -10,6 +10,7 @@
 
 pub mod access;
 pub mod assignor;
+pub mod assignor_cases;
 mod config;
 mod context;
 mod errors;

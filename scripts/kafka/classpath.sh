@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Print the run-time classpath of Apache Kafka $KAFKA_VERSION (default 4.4.0), resolved once per
 # version from Maven Central with pom.xml and cached under $STREAMSPEC_KAFKA_HOME. Used by
-# start.sh and assignor-bench.sh.
+# start.sh.
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"

@@ -1,6 +1,7 @@
 package dev.streamspec.oracle;
 
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -13,13 +14,12 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
-import org.apache.kafka.coordinator.group.api.streams.assignor.AssignmentConfigs;
 import org.apache.kafka.coordinator.group.api.streams.assignor.GroupAssignment;
-import org.apache.kafka.coordinator.group.api.streams.assignor.GroupSpec;
 import org.apache.kafka.coordinator.group.api.streams.assignor.MemberAssignment;
-import org.apache.kafka.coordinator.group.api.streams.assignor.MemberAssignmentMetadata;
-import org.apache.kafka.coordinator.group.api.streams.assignor.MemberAssignmentState;
 import org.apache.kafka.coordinator.group.api.streams.assignor.TopologyDescriber;
+import org.apache.kafka.coordinator.group.streams.assignor.AssignmentConfigsImpl;
+import org.apache.kafka.coordinator.group.streams.assignor.GroupSpecImpl;
+import org.apache.kafka.coordinator.group.streams.assignor.MemberMetadataAndStateImpl;
 import org.apache.kafka.coordinator.group.streams.assignor.StickyTaskAssignor;
 
 /**
@@ -27,20 +27,24 @@ import org.apache.kafka.coordinator.group.streams.assignor.StickyTaskAssignor;
  * for coordinator/tests/kafka_assignor.rs. Input, one case after another:
  *
  * <pre>
- * case STANDBY_REPLICAS
+ * case STANDBY_REPLICAS [NAME]
  * subtopology ID TASKS STATEFUL(0|1)
  * member ID PROCESS ACTIVE STANDBY OFFSETS
  * end
  * </pre>
  *
  * Task lists are "-" or comma-separated "subtopology:partition" (OFFSETS
- * "subtopology:partition:offset"). Members are given to the assignor in input order. Output per
- * case: "member ID ACTIVE STANDBY" lines in input order (lists sorted), then "end".
+ * "subtopology:partition:offset"). Members are given to the assignor in input order, in Kafka's
+ * own group spec records. Output per case: "member ID ACTIVE STANDBY" lines in input order (lists
+ * sorted), then "end".
  */
 public final class KafkaAssignorOracle {
 
-    private record Member(String process, Map<String, Set<Integer>> active,
-                          Map<String, Set<Integer>> standby, Map<String, Map<Integer, Long>> offsets) {
+    /** One case of the input: a group for the assignor, and the topology it is to assign. */
+    record Case(String name, GroupSpecImpl group, TopologyDescriber topology) {
+        GroupAssignment assign(StickyTaskAssignor assignor) {
+            return assignor.assign(group, topology);
+        }
     }
 
     private record Subtopology(int tasks, boolean stateful) {
@@ -79,74 +83,11 @@ public final class KafkaAssignorOracle {
         return out.isEmpty() ? "-" : String.join(",", out);
     }
 
-    private static GroupAssignment assign(int standbys, Map<String, Subtopology> subtopologies,
-                                          Map<String, Member> members) {
-        GroupSpec spec = new GroupSpec() {
-            public java.util.Collection<String> memberIds() {
-                return members.keySet();
-            }
-
-            public MemberAssignmentMetadata memberMetadata(String memberId) {
-                Member member = members.get(memberId);
-                return new MemberAssignmentMetadata() {
-                    public Optional<String> instanceId() {
-                        return Optional.empty();
-                    }
-
-                    public Optional<String> rackId() {
-                        return Optional.empty();
-                    }
-
-                    public String processId() {
-                        return member.process();
-                    }
-
-                    public Map<String, String> clientTags() {
-                        return Map.of();
-                    }
-                };
-            }
-
-            public MemberAssignmentState memberAssignmentState(String memberId) {
-                Member member = members.get(memberId);
-                return new MemberAssignmentState() {
-                    public Map<String, Set<Integer>> activeTasks() {
-                        return member.active();
-                    }
-
-                    public Map<String, Set<Integer>> standbyTasks() {
-                        return member.standby();
-                    }
-
-                    public Map<String, Set<Integer>> warmupTasks() {
-                        return Map.of();
-                    }
-
-                    public Map<String, Map<Integer, Long>> taskOffsets() {
-                        return member.offsets();
-                    }
-
-                    public Map<String, Map<Integer, Long>> taskEndOffsets() {
-                        return Map.of();
-                    }
-                };
-            }
-
-            public AssignmentConfigs configs() {
-                return new AssignmentConfigs() {
-                    public int numStandbyReplicas() {
-                        return standbys;
-                    }
-
-                    public List<String> rackAwareAssignmentTags() {
-                        return List.of();
-                    }
-                };
-            }
-        };
-        TopologyDescriber topology = new TopologyDescriber() {
+    private static TopologyDescriber topology(Map<String, Subtopology> subtopologies) {
+        List<String> ids = List.copyOf(subtopologies.keySet());
+        return new TopologyDescriber() {
             public List<String> subtopologies() {
-                return new ArrayList<>(subtopologies.keySet());
+                return ids;
             }
 
             public int maxNumInputPartitions(String subtopologyId) {
@@ -157,39 +98,55 @@ public final class KafkaAssignorOracle {
                 return subtopologies.get(subtopologyId).stateful();
             }
         };
-        return new StickyTaskAssignor().assign(spec, topology);
     }
 
-    public static void main(String[] args) throws Exception {
-        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-        StringBuilder out = new StringBuilder();
+    /** Reads every case of the input. */
+    static List<Case> readCases(BufferedReader in) throws IOException {
+        List<Case> cases = new ArrayList<>();
+        String name = "";
         int standbys = 0;
         Map<String, Subtopology> subtopologies = new LinkedHashMap<>();
-        Map<String, Member> members = new LinkedHashMap<>();
+        Map<String, MemberMetadataAndStateImpl> members = new LinkedHashMap<>();
         for (String line = in.readLine(); line != null; line = in.readLine()) {
             String[] fields = line.trim().split(" ");
             switch (fields[0]) {
                 case "case" -> {
                     standbys = Integer.parseInt(fields[1]);
-                    subtopologies.clear();
-                    members.clear();
+                    name = fields.length > 2 ? fields[2] : Integer.toString(cases.size());
+                    subtopologies = new LinkedHashMap<>();
+                    members = new LinkedHashMap<>();
                 }
                 case "subtopology" -> subtopologies.put(fields[1],
                     new Subtopology(Integer.parseInt(fields[2]), fields[3].equals("1")));
-                case "member" -> members.put(fields[1],
-                    new Member(fields[2], tasks(fields[3]), tasks(fields[4]), offsets(fields[5])));
-                case "end" -> {
-                    GroupAssignment assignment = assign(standbys, subtopologies, members);
-                    for (String memberId : members.keySet()) {
-                        MemberAssignment target = assignment.members().get(memberId);
-                        out.append("member ").append(memberId).append(' ')
-                            .append(format(target.activeTasks())).append(' ')
-                            .append(format(target.standbyTasks())).append('\n');
-                    }
-                    out.append("end\n");
-                }
+                case "member" -> members.put(fields[1], new MemberMetadataAndStateImpl(
+                    Optional.empty(), Optional.empty(), fields[2], Map.of(),
+                    tasks(fields[3]), tasks(fields[4]), Map.of(), offsets(fields[5]), Map.of()));
+                case "end" -> cases.add(new Case(name,
+                    new GroupSpecImpl(members, new AssignmentConfigsImpl(standbys, List.of())),
+                    topology(subtopologies)));
                 default -> throw new IllegalArgumentException("unexpected line: " + line);
             }
+        }
+        return cases;
+    }
+
+    /** The targets of {@code assignment} for the members of {@code aCase}, in the output format. */
+    static String answer(Case aCase, GroupAssignment assignment) {
+        StringBuilder out = new StringBuilder();
+        for (String memberId : aCase.group().memberIds()) {
+            MemberAssignment target = assignment.members().get(memberId);
+            out.append("member ").append(memberId).append(' ')
+                .append(format(target.activeTasks())).append(' ')
+                .append(format(target.standbyTasks())).append('\n');
+        }
+        return out.append("end\n").toString();
+    }
+
+    public static void main(String[] args) throws Exception {
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        StringBuilder out = new StringBuilder();
+        for (Case aCase : readCases(in)) {
+            out.append(answer(aCase, aCase.assign(new StickyTaskAssignor())));
         }
         System.out.print(out);
     }
