@@ -96,11 +96,6 @@ impl DecodeError {
             kind,
         }
     }
-
-    pub(crate) fn within(mut self, segment: PathSegment) -> Self {
-        self.path.push_outer(segment);
-        self
-    }
 }
 
 impl fmt::Display for DecodeErrorKind {

@@ -53,37 +53,52 @@ pub trait WireMessage: Sized {
     const KIND: MessageKind;
 
     #[doc(hidden)]
-    fn read_body(decoder: &mut Decoder<'_>, version: i16) -> Result<Self, DecodeError>;
+    fn read_body<R: codec::Recorder>(
+        decoder: &mut Decoder<'_, R>,
+        version: i16,
+    ) -> codec::DecodeResult<Self>;
     #[doc(hidden)]
     fn write_body<S: codec::Sink>(
         &self,
         encoder: &mut Encoder<S>,
         version: i16,
-    ) -> Result<(), EncodeError>;
+    ) -> codec::EncodeResult;
 
     /// Resets every field that `version` lacks to its default, so that the value round-trips
     /// through that version unchanged.
     fn restrict_to_version(&mut self, version: i16);
 
-    /// Decodes from `decoder`, which may hold more bytes after the message.
-    fn decode_from(decoder: &mut Decoder<'_>, version: i16) -> Result<Self, DecodeError> {
+    #[doc(hidden)]
+    #[inline]
+    fn read_versioned<R: codec::Recorder>(
+        decoder: &mut Decoder<'_, R>,
+        version: i16,
+    ) -> codec::DecodeResult<Self> {
         if version < Self::VERSIONS.min || version > Self::VERSIONS.max {
-            return Err(DecodeError::new(
+            return Err(Box::new(DecodeError::new(
                 decoder.position(),
                 DecodeErrorKind::UnsupportedVersion {
                     message: Self::NAME,
                     version,
                 },
-            ));
+            )));
         }
         Self::read_body(decoder, version)
+    }
+
+    /// Decodes from `decoder`, which may hold more bytes after the message.
+    fn decode_from<R: codec::Recorder>(
+        decoder: &mut Decoder<'_, R>,
+        version: i16,
+    ) -> Result<Self, DecodeError> {
+        Self::read_versioned(decoder, version).map_err(|error| *error)
     }
 
     /// Decodes exactly one message filling `bytes`.
     fn decode_exact(bytes: &[u8], version: i16) -> Result<Self, DecodeError> {
         let mut decoder = Decoder::new(bytes);
-        let message = Self::decode_from(&mut decoder, version)?;
-        decoder.finish()?;
+        let message = Self::read_versioned(&mut decoder, version).map_err(|error| *error)?;
+        decoder.finish().map_err(|error| *error)?;
         Ok(message)
     }
 
@@ -91,7 +106,7 @@ pub trait WireMessage: Sized {
     fn decode_traced(bytes: &[u8], version: i16) -> Result<(Self, Vec<TraceEntry>), DecodeError> {
         let mut decoder = Decoder::tracing(bytes);
         let message = Self::decode_from(&mut decoder, version)?;
-        decoder.finish()?;
+        decoder.finish().map_err(|error| *error)?;
         Ok((message, decoder.into_trace()))
     }
 
@@ -107,7 +122,7 @@ pub trait WireMessage: Sized {
                 version,
             }));
         }
-        self.write_body(encoder, version)
+        self.write_body(encoder, version).map_err(|error| *error)
     }
 
     /// The number of bytes [`WireMessage::encode_to_vec`] writes.
@@ -117,9 +132,10 @@ pub trait WireMessage: Sized {
         Ok(encoder.into_sink().0)
     }
 
+    /// The encoding in a `Vec` allocated once, at the size a counting pass computes.
     fn encode_to_vec(&self, version: i16) -> Result<Vec<u8>, EncodeError> {
-        let mut bytes = Vec::new();
-        self.encode_into(&mut Encoder::new(codec::BufSink(&mut bytes)), version)?;
+        let mut bytes = Vec::with_capacity(self.encoded_size(version)?);
+        self.encode_into(&mut Encoder::new(codec::VecSink(&mut bytes)), version)?;
         Ok(bytes)
     }
 }
