@@ -2,7 +2,7 @@
 //!
 //! `side_by_side write DIR` writes the bytes of the benchmark messages (`samples::large`) to
 //! `DIR/<name>.bin` and lists them in `DIR/cases.tsv` (name, message, version), so that Kafka's
-//! Java classes read exactly these bytes. `side_by_side measure WARMUP_MS ROUNDS ROUND_MS` times
+//! Java classes read exactly these bytes. `side_by_side measure WARMUP_MS ROUNDS ROUND_MS [FILTER]` times
 //! our decode and encode of each, and kafka-protocol's decoder on messages of like shape, on this
 //! thread's CPU clock, and prints `measure name=<side>/<op>/<case> min_ns=.. median_ns=..`.
 //! `scripts/bench/CodecBench.java` measures the Java side the same way.
@@ -24,17 +24,19 @@ fn thread_cpu_ns() -> u64 {
     time.tv_sec as u64 * 1_000_000_000 + time.tv_nsec as u64
 }
 
-/// How long to warm up and how to split the measurement into rounds.
+/// How long to warm up, how to split the measurement into rounds, and which cases to run.
 #[derive(Debug, Clone, Copy)]
-struct Plan {
+struct Plan<'f> {
     warmup_ns: u64,
     rounds: usize,
     round_ns: u64,
+    /// Only cases whose name contains this (e.g. for a profiler).
+    filter: &'f str,
 }
 
 /// Runs `operation` for the warm-up, sizes a round to `round_ns` of CPU time, and returns the
 /// minimum and median nanoseconds per operation over the rounds.
-fn measure(plan: Plan, mut operation: impl FnMut()) -> (f64, f64) {
+fn measure(plan: Plan<'_>, mut operation: impl FnMut()) -> (f64, f64) {
     let mut iterations: u64 = 1;
     let warmup_start = thread_cpu_ns();
     let mut per_operation_ns;
@@ -66,34 +68,31 @@ fn measure(plan: Plan, mut operation: impl FnMut()) -> (f64, f64) {
     (per_round[0], per_round[per_round.len() / 2])
 }
 
-fn report(name: &str, (min_ns, median_ns): (f64, f64)) {
-    println!("measure name={name} min_ns={min_ns:.1} median_ns={median_ns:.1}");
+fn run(plan: Plan<'_>, name: &str, operation: impl FnMut()) {
+    if name.contains(plan.filter) {
+        let (min_ns, median_ns) = measure(plan, operation);
+        println!("measure name={name} min_ns={min_ns:.1} median_ns={median_ns:.1}");
+    }
 }
 
 /// Decode (from the encoded bytes, dropping the result) and encode (into a fresh `Vec`).
-fn measure_ours<M: WireMessage>(plan: Plan, name: &str, message: &M, version: i16) {
+fn measure_ours<M: WireMessage>(plan: Plan<'_>, name: &str, message: &M, version: i16) {
     let bytes = message.encode_to_vec(version).expect("samples encode");
-    report(
-        &format!("ours/decode/{name}"),
-        measure(plan, || {
-            drop(black_box(
-                M::decode_exact(black_box(&bytes), version).expect("samples decode"),
-            ))
-        }),
-    );
-    report(
-        &format!("ours/encode/{name}"),
-        measure(plan, || {
-            drop(black_box(
-                black_box(message)
-                    .encode_to_vec(version)
-                    .expect("samples encode"),
-            ))
-        }),
-    );
+    run(plan, &format!("ours/decode/{name}"), || {
+        drop(black_box(
+            M::decode_exact(black_box(&bytes), version).expect("samples decode"),
+        ))
+    });
+    run(plan, &format!("ours/encode/{name}"), || {
+        drop(black_box(
+            black_box(message)
+                .encode_to_vec(version)
+                .expect("samples encode"),
+        ))
+    });
 }
 
-fn measure_sample(plan: Plan, sample: &Sample) {
+fn measure_sample(plan: Plan<'_>, sample: &Sample) {
     match &sample.message {
         AnyMessage::StreamsGroupHeartbeatRequest(message) => {
             measure_ours(plan, sample.name, message, sample.version)
@@ -107,7 +106,7 @@ fn measure_sample(plan: Plan, sample: &Sample) {
 
 /// kafka-protocol's decoder, from a `Bytes` buffer as its users hold one.
 fn measure_kafka_protocol<M: Encodable + Decodable>(
-    plan: Plan,
+    plan: Plan<'_>,
     name: &str,
     message: &M,
     version: i16,
@@ -116,13 +115,10 @@ fn measure_kafka_protocol<M: Encodable + Decodable>(
     message.encode(&mut buffer, version).expect("encodes");
     let bytes: Bytes = buffer.freeze();
     eprintln!("kafka-protocol/{name}: {} bytes", bytes.len());
-    report(
-        &format!("kafka-protocol/decode/{name}"),
-        measure(plan, || {
-            let mut input = black_box(&bytes).clone();
-            drop(black_box(M::decode(&mut input, version).expect("decodes")))
-        }),
-    );
+    run(plan, &format!("kafka-protocol/decode/{name}"), || {
+        let mut input = black_box(&bytes).clone();
+        drop(black_box(M::decode(&mut input, version).expect("decodes")))
+    });
 }
 
 /// Kafka's consumer-group heartbeat with the same ids and every nullable field null: the shape
@@ -205,6 +201,7 @@ fn main() {
                 warmup_ns: number(1, 1_000) * 1_000_000,
                 rounds: number(2, 7) as usize,
                 round_ns: number(3, 200) * 1_000_000,
+                filter: args.get(4).map_or("", String::as_str),
             };
             for sample in large::all() {
                 measure_sample(plan, &sample);
@@ -218,7 +215,9 @@ fn main() {
             );
         }
         _ => {
-            eprintln!("usage: side_by_side write DIR | measure [WARMUP_MS ROUNDS ROUND_MS]");
+            eprintln!(
+                "usage: side_by_side write DIR | measure [WARMUP_MS ROUNDS ROUND_MS [FILTER]]"
+            );
             std::process::exit(2);
         }
     }

@@ -75,18 +75,7 @@ pub struct Decoder<'a, R: Recorder = Untraced> {
     recorder: R,
 }
 
-/// The error is boxed so that a result stays as small as its value: errors are rare and the
-/// decoder's hot path moves results through registers.
-pub type DecodeResult<T> = Result<T, Box<DecodeError>>;
-
-/// Adds `segment` to an error's path while it unwinds; out of line, as errors are rare.
-#[cold]
-#[inline(never)]
-fn decode_error_within(error: Box<DecodeError>, segment: PathSegment) -> Box<DecodeError> {
-    let mut error = error;
-    error.path.push_outer(segment);
-    error
-}
+pub type DecodeResult<T> = Result<T, DecodeError>;
 
 impl<'a> Decoder<'a> {
     pub fn new(input: &'a [u8]) -> Self {
@@ -135,14 +124,14 @@ impl<'a, R: Recorder> Decoder<'a, R> {
 
     #[cold]
     #[inline(never)]
-    fn error(&self, kind: DecodeErrorKind) -> Box<DecodeError> {
-        Box::new(DecodeError::new(self.position, kind))
+    fn error(&self, kind: DecodeErrorKind) -> DecodeError {
+        DecodeError::new(self.position, kind)
     }
 
     /// An error at `offset`, where the refused value starts.
     #[cold]
     #[inline(never)]
-    fn error_at(&mut self, offset: usize, kind: DecodeErrorKind) -> Box<DecodeError> {
+    fn error_at(&mut self, offset: usize, kind: DecodeErrorKind) -> DecodeError {
         self.position = offset;
         self.error(kind)
     }
@@ -169,7 +158,7 @@ impl<'a, R: Recorder> Decoder<'a, R> {
         read: impl FnOnce(&mut Self) -> DecodeResult<T>,
     ) -> DecodeResult<T> {
         if !R::RECORDS {
-            return read(self).map_err(|error| decode_error_within(error, segment));
+            return read(self).map_err(|error| error.within(segment));
         }
         let first_entry = self.recorder.entries().map_or(0, |trace| trace.len());
         match read(self) {
@@ -181,7 +170,7 @@ impl<'a, R: Recorder> Decoder<'a, R> {
                 }
                 Ok(value)
             }
-            Err(error) => Err(decode_error_within(error, segment)),
+            Err(error) => Err(error.within(segment)),
         }
     }
 
@@ -527,7 +516,7 @@ pub struct Encoder<S: Sink> {
     sink: S,
 }
 
-/// Boxed for the same reason as [`DecodeResult`]: a success is then one register.
+/// The error is boxed, as [`DecodeError`] is: a success is then one register.
 pub type EncodeResult = Result<(), Box<EncodeError>>;
 
 #[cold]

@@ -31,7 +31,9 @@ pub mod samples;
 use kafka_protocol::protocol::VersionRange;
 
 pub use codec::{Decoder, Encoder, TaggedFields, TraceEntry};
-pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, FieldPath};
+pub use error::{
+    DecodeError, DecodeErrorDetails, DecodeErrorKind, EncodeError, EncodeErrorKind, FieldPath,
+};
 pub use generated::{kafka, kip_draft, AnyMessage, MessageKind};
 
 /// Which schema family a message belongs to.
@@ -68,37 +70,29 @@ pub trait WireMessage: Sized {
     /// through that version unchanged.
     fn restrict_to_version(&mut self, version: i16);
 
-    #[doc(hidden)]
+    /// Decodes from `decoder`, which may hold more bytes after the message.
     #[inline]
-    fn read_versioned<R: codec::Recorder>(
+    fn decode_from<R: codec::Recorder>(
         decoder: &mut Decoder<'_, R>,
         version: i16,
-    ) -> codec::DecodeResult<Self> {
+    ) -> Result<Self, DecodeError> {
         if version < Self::VERSIONS.min || version > Self::VERSIONS.max {
-            return Err(Box::new(DecodeError::new(
+            return Err(DecodeError::new(
                 decoder.position(),
                 DecodeErrorKind::UnsupportedVersion {
                     message: Self::NAME,
                     version,
                 },
-            )));
+            ));
         }
         Self::read_body(decoder, version)
-    }
-
-    /// Decodes from `decoder`, which may hold more bytes after the message.
-    fn decode_from<R: codec::Recorder>(
-        decoder: &mut Decoder<'_, R>,
-        version: i16,
-    ) -> Result<Self, DecodeError> {
-        Self::read_versioned(decoder, version).map_err(|error| *error)
     }
 
     /// Decodes exactly one message filling `bytes`.
     fn decode_exact(bytes: &[u8], version: i16) -> Result<Self, DecodeError> {
         let mut decoder = Decoder::new(bytes);
-        let message = Self::read_versioned(&mut decoder, version).map_err(|error| *error)?;
-        decoder.finish().map_err(|error| *error)?;
+        let message = Self::decode_from(&mut decoder, version)?;
+        decoder.finish()?;
         Ok(message)
     }
 
@@ -106,7 +100,7 @@ pub trait WireMessage: Sized {
     fn decode_traced(bytes: &[u8], version: i16) -> Result<(Self, Vec<TraceEntry>), DecodeError> {
         let mut decoder = Decoder::tracing(bytes);
         let message = Self::decode_from(&mut decoder, version)?;
-        decoder.finish().map_err(|error| *error)?;
+        decoder.finish()?;
         Ok((message, decoder.into_trace()))
     }
 
