@@ -12,7 +12,7 @@
 #   case=<decode|encode>/<message> kafka_ns=<min> ours_ns=<min> ratio=<kafka/ours> kafka_median_ns=<n> ours_median_ns=<n>
 #   case=kafka-protocol/decode/<message> kafka_ns=.. ours_ns=.. ...  (kafka_ns: the kafka-protocol
 #       crate's decoder on a message of like shape, ConsumerGroupHeartbeat or CreateTopics)
-#   case=assign/<name> ...  (from scripts/bench/assignor.sh, when it exists)
+#   case=assign/<name> ...  (from scripts/bench/assignor.sh when it exists; it reads the same env names)
 # then
 #   min_ratio codec_decode=<r> codec_encode=<r> assignor=<r|n/a>
 #
@@ -43,7 +43,7 @@ echo "codec: Kafka's message classes on the JVM ..." >&2
 
 if [ -f "$HERE/assignor.sh" ]; then
   echo "assignor: scripts/bench/assignor.sh ..." >&2
-  ROUNDS="$ROUNDS" bash "$HERE/assignor.sh" >"$work/assignor.txt"
+  bash "$HERE/assignor.sh" >"$work/assignor.txt"
 else
   : >"$work/assignor.txt"
 fi
