@@ -6,6 +6,7 @@
 //! so any input that decodes re-encodes to the same bytes.
 
 use std::collections::BTreeMap;
+use std::fmt;
 
 use bytes::{BufMut, Bytes};
 
@@ -34,82 +35,135 @@ impl TraceEntry {
     }
 }
 
-/// Reads one message from a byte slice.
-#[derive(Debug)]
-pub struct Decoder<'a> {
-    input: &'a [u8],
-    position: usize,
-    trace: Option<Vec<TraceEntry>>,
+/// Whether a [`Decoder`] records what it reads. A type parameter rather than a flag, so that the
+/// plain decoder carries no tracing code at all.
+pub trait Recorder: fmt::Debug {
+    /// True when values are recorded.
+    const RECORDS: bool;
+    /// The recorded entries, `None` when nothing is recorded.
+    fn entries(&mut self) -> Option<&mut Vec<TraceEntry>>;
 }
 
-type DecodeResult<T> = Result<T, DecodeError>;
+/// Records nothing: the decoder of [`Decoder::new`].
+#[derive(Debug, Default)]
+pub struct Untraced;
+
+impl Recorder for Untraced {
+    const RECORDS: bool = false;
+    #[inline(always)]
+    fn entries(&mut self) -> Option<&mut Vec<TraceEntry>> {
+        None
+    }
+}
+
+/// Records every value: the decoder of [`Decoder::tracing`].
+#[derive(Debug, Default)]
+pub struct Traced(Vec<TraceEntry>);
+
+impl Recorder for Traced {
+    const RECORDS: bool = true;
+    fn entries(&mut self) -> Option<&mut Vec<TraceEntry>> {
+        Some(&mut self.0)
+    }
+}
+
+/// Reads one message from a byte slice.
+#[derive(Debug)]
+pub struct Decoder<'a, R: Recorder = Untraced> {
+    input: &'a [u8],
+    position: usize,
+    recorder: R,
+}
+
+pub type DecodeResult<T> = Result<T, DecodeError>;
 
 impl<'a> Decoder<'a> {
     pub fn new(input: &'a [u8]) -> Self {
         Decoder {
             input,
             position: 0,
-            trace: None,
+            recorder: Untraced,
         }
     }
+}
 
+impl<'a> Decoder<'a, Traced> {
     /// A decoder that records every value it reads, for annotated dumps.
     pub fn tracing(input: &'a [u8]) -> Self {
         Decoder {
             input,
             position: 0,
-            trace: Some(Vec::new()),
+            recorder: Traced::default(),
         }
     }
 
+    /// The recorded values.
+    pub fn into_trace(self) -> Vec<TraceEntry> {
+        self.recorder.0
+    }
+}
+
+impl<'a, R: Recorder> Decoder<'a, R> {
+    #[inline]
     pub fn position(&self) -> usize {
         self.position
     }
 
+    #[inline]
     pub fn remaining(&self) -> usize {
         self.input.len() - self.position
-    }
-
-    /// The recorded values, when tracing.
-    pub fn into_trace(self) -> Vec<TraceEntry> {
-        self.trace.unwrap_or_default()
     }
 
     /// Refuses bytes left after a complete message.
     pub fn finish(&self) -> DecodeResult<()> {
         match self.remaining() {
             0 => Ok(()),
-            count => Err(DecodeError::new(
-                self.position,
-                DecodeErrorKind::TrailingBytes { count },
-            )),
+            count => Err(self.error(DecodeErrorKind::TrailingBytes { count })),
         }
     }
 
+    #[cold]
+    #[inline(never)]
     fn error(&self, kind: DecodeErrorKind) -> DecodeError {
         DecodeError::new(self.position, kind)
     }
 
+    /// An error at `offset`, where the refused value starts.
+    #[cold]
+    #[inline(never)]
+    fn error_at(&mut self, offset: usize, kind: DecodeErrorKind) -> DecodeError {
+        self.position = offset;
+        self.error(kind)
+    }
+
+    #[inline(always)]
     fn record(&mut self, start: usize, value: impl FnOnce() -> String) {
-        if let Some(trace) = &mut self.trace {
-            trace.push(TraceEntry {
-                start,
-                end: self.position,
-                segments: Vec::new(),
-                value: value(),
-            });
+        if R::RECORDS {
+            let end = self.position;
+            if let Some(trace) = self.recorder.entries() {
+                trace.push(TraceEntry {
+                    start,
+                    end,
+                    segments: Vec::new(),
+                    value: value(),
+                });
+            }
         }
     }
 
+    #[inline(always)]
     fn nest<T>(
         &mut self,
         segment: PathSegment,
         read: impl FnOnce(&mut Self) -> DecodeResult<T>,
     ) -> DecodeResult<T> {
-        let first_entry = self.trace.as_ref().map_or(0, Vec::len);
+        if !R::RECORDS {
+            return read(self).map_err(|error| error.within(segment));
+        }
+        let first_entry = self.recorder.entries().map_or(0, |trace| trace.len());
         match read(self) {
             Ok(value) => {
-                if let Some(trace) = &mut self.trace {
+                if let Some(trace) = self.recorder.entries() {
                     for entry in &mut trace[first_entry..] {
                         entry.segments.push(segment);
                     }
@@ -121,6 +175,7 @@ impl<'a> Decoder<'a> {
     }
 
     /// Reads the named field; errors and trace entries inside it carry its name.
+    #[inline(always)]
     pub fn field<T>(
         &mut self,
         name: &'static str,
@@ -129,6 +184,7 @@ impl<'a> Decoder<'a> {
         self.nest(PathSegment::Field(name), read)
     }
 
+    #[inline(always)]
     fn take(&mut self, count: usize) -> DecodeResult<&'a [u8]> {
         let remaining = self.remaining();
         if count > remaining {
@@ -142,6 +198,7 @@ impl<'a> Decoder<'a> {
         Ok(bytes)
     }
 
+    #[inline(always)]
     fn take_array<const N: usize>(&mut self) -> DecodeResult<[u8; N]> {
         let bytes = self.take(N)?;
         let mut array = [0u8; N];
@@ -149,6 +206,7 @@ impl<'a> Decoder<'a> {
         Ok(array)
     }
 
+    #[inline(always)]
     fn fixed<T: ToString, const N: usize>(
         &mut self,
         from_be_bytes: fn([u8; N]) -> T,
@@ -159,42 +217,58 @@ impl<'a> Decoder<'a> {
         Ok(value)
     }
 
+    #[inline]
     pub fn i8(&mut self) -> DecodeResult<i8> {
         self.fixed(i8::from_be_bytes)
     }
 
+    #[inline]
     pub fn i16(&mut self) -> DecodeResult<i16> {
         self.fixed(i16::from_be_bytes)
     }
 
+    #[inline]
     pub fn u16(&mut self) -> DecodeResult<u16> {
         self.fixed(u16::from_be_bytes)
     }
 
+    #[inline]
     pub fn i32(&mut self) -> DecodeResult<i32> {
         self.fixed(i32::from_be_bytes)
     }
 
+    #[inline]
     pub fn i64(&mut self) -> DecodeResult<i64> {
         self.fixed(i64::from_be_bytes)
     }
 
+    #[inline]
     pub fn bool(&mut self) -> DecodeResult<bool> {
         let start = self.position;
         let value = match self.take_array::<1>()?[0] {
             0 => false,
             1 => true,
-            other => {
-                self.position = start;
-                return Err(self.error(DecodeErrorKind::InvalidBoolean(other)));
-            }
+            other => return Err(self.error_at(start, DecodeErrorKind::InvalidBoolean(other))),
         };
         self.record(start, || value.to_string());
         Ok(value)
     }
 
-    /// An unsigned varint in its one canonical (shortest) form.
+    /// An unsigned varint in its one canonical (shortest) form. One byte inline, as lengths and
+    /// counts almost always are; longer ones out of line.
+    #[inline(always)]
     fn uvarint(&mut self) -> DecodeResult<u32> {
+        match self.input.get(self.position) {
+            Some(&byte) if byte < 0x80 => {
+                self.position += 1;
+                Ok(u32::from(byte))
+            }
+            _ => self.long_uvarint(),
+        }
+    }
+
+    #[inline(never)]
+    fn long_uvarint(&mut self) -> DecodeResult<u32> {
         let start = self.position;
         let mut value: u32 = 0;
         for index in 0..5 {
@@ -203,8 +277,7 @@ impl<'a> Decoder<'a> {
             let last = byte & 0x80 == 0;
             // The fifth group may only hold the top four bits; a last group of zero is redundant.
             if (index == 4 && (!last || group > 0x0f)) || (last && index > 0 && group == 0) {
-                self.position = start;
-                return Err(self.error(DecodeErrorKind::InvalidVarint));
+                return Err(self.error_at(start, DecodeErrorKind::InvalidVarint));
             }
             value |= group << (7 * index);
             if last {
@@ -215,6 +288,7 @@ impl<'a> Decoder<'a> {
     }
 
     /// A compact length: `None` for null, else the length, which must not exceed `i32::MAX`.
+    #[inline(always)]
     fn compact_length(&mut self) -> DecodeResult<Option<usize>> {
         let start = self.position;
         let encoded = self.uvarint()?;
@@ -224,35 +298,38 @@ impl<'a> Decoder<'a> {
         let length = encoded - 1;
         if length > i32::MAX as u32 {
             let remaining = self.remaining();
-            self.position = start;
-            return Err(self.error(DecodeErrorKind::InvalidLength {
-                length: i64::from(length as i32),
-                remaining,
-            }));
+            return Err(self.error_at(
+                start,
+                DecodeErrorKind::InvalidLength {
+                    length: i64::from(length as i32),
+                    remaining,
+                },
+            ));
         }
         Ok(Some(length as usize))
     }
 
+    #[inline(always)]
     fn string_body(&mut self, start: usize, length: usize) -> DecodeResult<String> {
         if length > MAX_STRING_LEN {
             let remaining = self.remaining();
-            self.position = start;
-            return Err(self.error(DecodeErrorKind::InvalidLength {
-                length: length as i64,
-                remaining,
-            }));
+            return Err(self.error_at(
+                start,
+                DecodeErrorKind::InvalidLength {
+                    length: length as i64,
+                    remaining,
+                },
+            ));
         }
         let body_start = self.position;
         let bytes = self.take(length)?;
         match std::str::from_utf8(bytes) {
-            Ok(text) => Ok(text.to_owned()),
-            Err(_) => {
-                self.position = body_start;
-                Err(self.error(DecodeErrorKind::InvalidUtf8))
-            }
+            Ok(text) => Ok(String::from(text)),
+            Err(_) => Err(self.error_at(body_start, DecodeErrorKind::InvalidUtf8)),
         }
     }
 
+    #[inline]
     pub fn nullable_string(&mut self) -> DecodeResult<Option<String>> {
         let start = self.position;
         let value = match self.compact_length()? {
@@ -266,19 +343,18 @@ impl<'a> Decoder<'a> {
         Ok(value)
     }
 
+    #[inline]
     pub fn string(&mut self) -> DecodeResult<String> {
         let start = self.position;
         match self.nullable_string()? {
             Some(text) => Ok(text),
-            None => {
-                self.position = start;
-                Err(self.error(DecodeErrorKind::UnexpectedNull))
-            }
+            None => Err(self.error_at(start, DecodeErrorKind::UnexpectedNull)),
         }
     }
 
     /// A compact array whose items each take at least `min_item_size` bytes; the count is
     /// checked against the remaining input before anything is allocated.
+    #[inline]
     pub fn nullable_array<T>(
         &mut self,
         min_item_size: usize,
@@ -291,11 +367,13 @@ impl<'a> Decoder<'a> {
         };
         let remaining = self.remaining();
         if count.saturating_mul(min_item_size.max(1)) > remaining {
-            self.position = start;
-            return Err(self.error(DecodeErrorKind::InvalidLength {
-                length: count as i64,
-                remaining,
-            }));
+            return Err(self.error_at(
+                start,
+                DecodeErrorKind::InvalidLength {
+                    length: count as i64,
+                    remaining,
+                },
+            ));
         }
         self.record(start, || plural(count, "item"));
         let mut items = Vec::with_capacity(count);
@@ -305,6 +383,7 @@ impl<'a> Decoder<'a> {
         Ok(Some(items))
     }
 
+    #[inline]
     pub fn array<T>(
         &mut self,
         min_item_size: usize,
@@ -314,16 +393,16 @@ impl<'a> Decoder<'a> {
         match self.nullable_array(min_item_size, read_item)? {
             Some(items) => Ok(items),
             None => {
-                self.position = start;
-                if let Some(trace) = &mut self.trace {
+                if let Some(trace) = self.recorder.entries() {
                     trace.pop();
                 }
-                Err(self.error(DecodeErrorKind::UnexpectedNull))
+                Err(self.error_at(start, DecodeErrorKind::UnexpectedNull))
             }
         }
     }
 
     /// A nullable struct: an int8 marker, -1 for null or 1 for present, then the struct.
+    #[inline]
     pub fn nullable_struct<T>(
         &mut self,
         read_struct: impl FnOnce(&mut Self) -> DecodeResult<T>,
@@ -339,15 +418,23 @@ impl<'a> Decoder<'a> {
                 self.record(start, || "present".to_owned());
                 read_struct(self).map(Some)
             }
-            other => {
-                self.position = start;
-                Err(self.error(DecodeErrorKind::InvalidNullMarker(other)))
-            }
+            other => Err(self.error_at(start, DecodeErrorKind::InvalidNullMarker(other))),
         }
     }
 
     /// A tagged-field section. The schemas declare no tagged fields, so all are unknown and kept.
+    /// An empty section, the usual case, costs one byte read.
+    #[inline(always)]
     pub fn tagged_fields(&mut self) -> DecodeResult<TaggedFields> {
+        if !R::RECORDS && self.input.get(self.position) == Some(&0) {
+            self.position += 1;
+            return Ok(TaggedFields::new());
+        }
+        self.tagged_field_section()
+    }
+
+    #[inline(never)]
+    fn tagged_field_section(&mut self) -> DecodeResult<TaggedFields> {
         self.field("_tagged_fields", |decoder| {
             let start = decoder.position;
             let count = decoder.uvarint()?;
@@ -359,9 +446,10 @@ impl<'a> Decoder<'a> {
                     let start = decoder.position;
                     let tag = decoder.uvarint()?;
                     if let Some(previous) = previous.filter(|&previous| tag <= previous) {
-                        decoder.position = start;
-                        return Err(decoder
-                            .error(DecodeErrorKind::TaggedFieldsOutOfOrder { tag, previous }));
+                        return Err(decoder.error_at(
+                            start,
+                            DecodeErrorKind::TaggedFieldsOutOfOrder { tag, previous },
+                        ));
                     }
                     let size = decoder.uvarint()? as usize;
                     let data = decoder.take(size)?;
@@ -394,6 +482,7 @@ pub trait Sink {
 pub struct SizeCounter(pub usize);
 
 impl Sink for SizeCounter {
+    #[inline(always)]
     fn put_slice(&mut self, bytes: &[u8]) {
         self.0 += bytes.len();
     }
@@ -404,8 +493,20 @@ impl Sink for SizeCounter {
 pub struct BufSink<'b, B: BufMut>(pub &'b mut B);
 
 impl<B: BufMut> Sink for BufSink<'_, B> {
+    #[inline(always)]
     fn put_slice(&mut self, bytes: &[u8]) {
         self.0.put_slice(bytes);
+    }
+}
+
+/// Appends to a `Vec`, which `encode_to_vec` sizes beforehand.
+#[derive(Debug)]
+pub struct VecSink<'b>(pub &'b mut Vec<u8>);
+
+impl Sink for VecSink<'_> {
+    #[inline(always)]
+    fn put_slice(&mut self, bytes: &[u8]) {
+        self.0.extend_from_slice(bytes);
     }
 }
 
@@ -415,7 +516,22 @@ pub struct Encoder<S: Sink> {
     sink: S,
 }
 
-type EncodeResult = Result<(), EncodeError>;
+/// The error is boxed, as [`DecodeError`] is: a success is then one register.
+pub type EncodeResult = Result<(), Box<EncodeError>>;
+
+#[cold]
+#[inline(never)]
+fn encode_error(kind: EncodeErrorKind) -> Box<EncodeError> {
+    Box::new(EncodeError::new(kind))
+}
+
+#[cold]
+#[inline(never)]
+fn encode_error_within(error: Box<EncodeError>, segment: PathSegment) -> Box<EncodeError> {
+    let mut error = error;
+    error.path.push_outer(segment);
+    error
+}
 
 impl<S: Sink> Encoder<S> {
     pub fn new(sink: S) -> Self {
@@ -427,16 +543,18 @@ impl<S: Sink> Encoder<S> {
     }
 
     /// Writes the named field; errors inside it carry its name.
+    #[inline(always)]
     pub fn field(
         &mut self,
         name: &'static str,
         write: impl FnOnce(&mut Self) -> EncodeResult,
     ) -> EncodeResult {
-        write(self).map_err(|error| error.within(PathSegment::Field(name)))
+        write(self).map_err(|error| encode_error_within(error, PathSegment::Field(name)))
     }
 
     /// Refuses a non-default value in a field the version lacks (unless the field is ignorable,
     /// which the generated code handles by skipping it).
+    #[inline]
     pub fn absent_field(
         &mut self,
         name: &'static str,
@@ -446,38 +564,54 @@ impl<S: Sink> Encoder<S> {
         if is_default {
             Ok(())
         } else {
-            Err(
-                EncodeError::new(EncodeErrorKind::FieldNotInVersion { version })
-                    .within(PathSegment::Field(name)),
-            )
+            Err(encode_error_within(
+                encode_error(EncodeErrorKind::FieldNotInVersion { version }),
+                PathSegment::Field(name),
+            ))
         }
     }
 
+    #[inline]
     pub fn i8(&mut self, value: i8) {
         self.sink.put_slice(&value.to_be_bytes());
     }
 
+    #[inline]
     pub fn i16(&mut self, value: i16) {
         self.sink.put_slice(&value.to_be_bytes());
     }
 
+    #[inline]
     pub fn u16(&mut self, value: u16) {
         self.sink.put_slice(&value.to_be_bytes());
     }
 
+    #[inline]
     pub fn i32(&mut self, value: i32) {
         self.sink.put_slice(&value.to_be_bytes());
     }
 
+    #[inline]
     pub fn i64(&mut self, value: i64) {
         self.sink.put_slice(&value.to_be_bytes());
     }
 
+    #[inline]
     pub fn bool(&mut self, value: bool) {
         self.sink.put_slice(&[u8::from(value)]);
     }
 
-    fn uvarint(&mut self, mut value: u32) {
+    #[inline(always)]
+    fn uvarint(&mut self, value: u32) {
+        if value < 0x80 {
+            self.sink.put_slice(&[value as u8]);
+        } else {
+            self.long_uvarint(value);
+        }
+    }
+
+    #[inline(never)]
+    fn long_uvarint(&mut self, mut value: u32) {
         let mut bytes = [0u8; 5];
         let mut length = 0;
         while value >= 0x80 {
@@ -489,20 +623,22 @@ impl<S: Sink> Encoder<S> {
         self.sink.put_slice(&bytes[..=length]);
     }
 
+    #[inline(always)]
     fn compact_length(&mut self, length: Option<usize>) -> EncodeResult {
         match length {
             None => self.uvarint(0),
             Some(length) if length < i32::MAX as usize => self.uvarint(length as u32 + 1),
-            Some(length) => return Err(EncodeError::new(EncodeErrorKind::TooLong { length })),
+            Some(length) => return Err(encode_error(EncodeErrorKind::TooLong { length })),
         }
         Ok(())
     }
 
+    #[inline]
     pub fn nullable_string(&mut self, value: Option<&str>) -> EncodeResult {
         match value {
             None => self.uvarint(0),
             Some(text) if text.len() > MAX_STRING_LEN => {
-                return Err(EncodeError::new(EncodeErrorKind::StringTooLong {
+                return Err(encode_error(EncodeErrorKind::StringTooLong {
                     length: text.len(),
                 }))
             }
@@ -514,10 +650,12 @@ impl<S: Sink> Encoder<S> {
         Ok(())
     }
 
+    #[inline]
     pub fn string(&mut self, value: &str) -> EncodeResult {
         self.nullable_string(Some(value))
     }
 
+    #[inline]
     pub fn nullable_array<T>(
         &mut self,
         items: Option<&[T]>,
@@ -529,6 +667,7 @@ impl<S: Sink> Encoder<S> {
         }
     }
 
+    #[inline]
     pub fn array<T>(
         &mut self,
         items: &[T],
@@ -536,11 +675,13 @@ impl<S: Sink> Encoder<S> {
     ) -> EncodeResult {
         self.compact_length(Some(items.len()))?;
         for (index, item) in items.iter().enumerate() {
-            write_item(self, item).map_err(|error| error.within(PathSegment::Index(index)))?;
+            write_item(self, item)
+                .map_err(|error| encode_error_within(error, PathSegment::Index(index)))?;
         }
         Ok(())
     }
 
+    #[inline]
     pub fn nullable_struct<T>(
         &mut self,
         value: Option<&T>,
@@ -558,7 +699,18 @@ impl<S: Sink> Encoder<S> {
         }
     }
 
+    /// An empty section, the usual case, is one zero byte.
+    #[inline(always)]
     pub fn tagged_fields(&mut self, fields: &TaggedFields) -> EncodeResult {
+        if fields.is_empty() {
+            self.uvarint(0);
+            return Ok(());
+        }
+        self.tagged_field_section(fields)
+    }
+
+    #[inline(never)]
+    fn tagged_field_section(&mut self, fields: &TaggedFields) -> EncodeResult {
         self.field("_tagged_fields", |encoder| {
             encoder.compact_count(fields.len())?;
             for (tag, data) in fields {
@@ -573,7 +725,7 @@ impl<S: Sink> Encoder<S> {
     /// A plain (not length + 1) unsigned varint count.
     fn compact_count(&mut self, count: usize) -> EncodeResult {
         let count = u32::try_from(count)
-            .map_err(|_| EncodeError::new(EncodeErrorKind::TooLong { length: count }))?;
+            .map_err(|_| encode_error(EncodeErrorKind::TooLong { length: count }))?;
         self.uvarint(count);
         Ok(())
     }

@@ -79,9 +79,15 @@ pub enum DecodeErrorKind {
     TrailingBytes { count: usize },
 }
 
-/// Bytes that do not decode, with the byte offset and field path where decoding stopped.
+/// Bytes that do not decode, with the byte offset and field path where decoding stopped: a
+/// [`DecodeErrorDetails`] behind one pointer, so that a decode result is no bigger than its value
+/// and moves through registers on the decoder's hot path. Its fields read through `Deref`.
+#[derive(Clone, PartialEq, Eq)]
+pub struct DecodeError(Box<DecodeErrorDetails>);
+
+/// What a [`DecodeError`] says.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DecodeError {
+pub struct DecodeErrorDetails {
     /// Offset of the first byte of the value that could not be read.
     pub offset: usize,
     pub path: FieldPath,
@@ -89,17 +95,40 @@ pub struct DecodeError {
 }
 
 impl DecodeError {
+    #[cold]
+    #[inline(never)]
     pub(crate) fn new(offset: usize, kind: DecodeErrorKind) -> Self {
-        DecodeError {
+        DecodeError(Box::new(DecodeErrorDetails {
             offset,
             path: FieldPath::default(),
             kind,
-        }
+        }))
     }
 
+    /// Adds `segment` to the path while the error unwinds; out of line, as errors are rare.
+    #[cold]
+    #[inline(never)]
     pub(crate) fn within(mut self, segment: PathSegment) -> Self {
-        self.path.push_outer(segment);
+        self.0.path.push_outer(segment);
         self
+    }
+}
+
+impl std::ops::Deref for DecodeError {
+    type Target = DecodeErrorDetails;
+
+    fn deref(&self) -> &DecodeErrorDetails {
+        &self.0
+    }
+}
+
+impl fmt::Debug for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("DecodeError")
+            .field("offset", &self.offset)
+            .field("path", &self.path)
+            .field("kind", &self.kind)
+            .finish()
     }
 }
 

@@ -31,7 +31,9 @@ pub mod samples;
 use kafka_protocol::protocol::VersionRange;
 
 pub use codec::{Decoder, Encoder, TaggedFields, TraceEntry};
-pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, FieldPath};
+pub use error::{
+    DecodeError, DecodeErrorDetails, DecodeErrorKind, EncodeError, EncodeErrorKind, FieldPath,
+};
 pub use generated::{kafka, kip_draft, AnyMessage, MessageKind};
 
 /// Which schema family a message belongs to.
@@ -53,20 +55,27 @@ pub trait WireMessage: Sized {
     const KIND: MessageKind;
 
     #[doc(hidden)]
-    fn read_body(decoder: &mut Decoder<'_>, version: i16) -> Result<Self, DecodeError>;
+    fn read_body<R: codec::Recorder>(
+        decoder: &mut Decoder<'_, R>,
+        version: i16,
+    ) -> codec::DecodeResult<Self>;
     #[doc(hidden)]
     fn write_body<S: codec::Sink>(
         &self,
         encoder: &mut Encoder<S>,
         version: i16,
-    ) -> Result<(), EncodeError>;
+    ) -> codec::EncodeResult;
 
     /// Resets every field that `version` lacks to its default, so that the value round-trips
     /// through that version unchanged.
     fn restrict_to_version(&mut self, version: i16);
 
     /// Decodes from `decoder`, which may hold more bytes after the message.
-    fn decode_from(decoder: &mut Decoder<'_>, version: i16) -> Result<Self, DecodeError> {
+    #[inline]
+    fn decode_from<R: codec::Recorder>(
+        decoder: &mut Decoder<'_, R>,
+        version: i16,
+    ) -> Result<Self, DecodeError> {
         if version < Self::VERSIONS.min || version > Self::VERSIONS.max {
             return Err(DecodeError::new(
                 decoder.position(),
@@ -107,7 +116,7 @@ pub trait WireMessage: Sized {
                 version,
             }));
         }
-        self.write_body(encoder, version)
+        self.write_body(encoder, version).map_err(|error| *error)
     }
 
     /// The number of bytes [`WireMessage::encode_to_vec`] writes.
@@ -117,9 +126,10 @@ pub trait WireMessage: Sized {
         Ok(encoder.into_sink().0)
     }
 
+    /// The encoding in a `Vec` allocated once, at the size a counting pass computes.
     fn encode_to_vec(&self, version: i16) -> Result<Vec<u8>, EncodeError> {
-        let mut bytes = Vec::new();
-        self.encode_into(&mut Encoder::new(codec::BufSink(&mut bytes)), version)?;
+        let mut bytes = Vec::with_capacity(self.encoded_size(version)?);
+        self.encode_into(&mut Encoder::new(codec::VecSink(&mut bytes)), version)?;
         Ok(bytes)
     }
 }

@@ -10,6 +10,8 @@ use crate::kip_draft::streams_group_heartbeat_request as draft_req;
 use crate::kip_draft::streams_group_heartbeat_response as draft_resp;
 use crate::AnyMessage;
 
+pub mod large;
+
 /// One named message at one version.
 #[derive(Debug, Clone)]
 pub struct Sample {

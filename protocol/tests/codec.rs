@@ -188,7 +188,7 @@ fn non_canonical_encodings_are_refused() {
     );
     let error = describe_error(&[0x01, 0x02, 0x00], 0);
     assert_eq!(
-        (error.kind, error.offset),
+        (error.kind.clone(), error.offset),
         (DecodeErrorKind::InvalidBoolean(2), 1)
     );
 

@@ -2,9 +2,8 @@
 //! Message types generated from the JSON specs in `protocol/schemas/`.
 
 // The generated `Default` impls spell out every spec default, even where a derive would do, so that
-// a default is visible where the schema sets it; and `read` starts from the defaults because fields
-// absent from a version keep them.
-#![allow(clippy::derivable_impls, clippy::field_reassign_with_default)]
+// a default is visible where the schema sets it.
+#![allow(clippy::derivable_impls)]
 
 pub mod kafka;
 pub mod kip_draft;

@@ -3,8 +3,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::codec::{arbitrary_tagged_fields, Decoder, Encoder, Sink, TaggedFields};
-use crate::error::{DecodeError, EncodeError};
+use crate::codec::{
+    arbitrary_tagged_fields, DecodeResult, Decoder, EncodeResult, Encoder, Recorder, Sink,
+    TaggedFields,
+};
 
 /// The `StreamsGroupDescribeRequest` message; every field of every version.
 ///
@@ -65,26 +67,30 @@ impl StreamsGroupDescribeRequest {
         self
     }
 
-    pub(crate) fn read(decoder: &mut Decoder<'_>, version: i16) -> Result<Self, DecodeError> {
-        let mut this = Self::default();
-        this.group_ids = decoder.field("group_ids", |decoder| {
+    pub(crate) fn read<R: Recorder>(
+        decoder: &mut Decoder<'_, R>,
+        version: i16,
+    ) -> DecodeResult<Self> {
+        let group_ids = decoder.field("group_ids", |decoder| {
             decoder.array(1, |decoder| decoder.string())
         })?;
-        this.include_authorized_operations =
+        let include_authorized_operations =
             decoder.field("include_authorized_operations", |decoder| decoder.bool())?;
-        if version >= 1 {
-            this.include_topology_description =
-                decoder.field("include_topology_description", |decoder| decoder.bool())?;
-        }
-        this.unknown_tagged_fields = decoder.tagged_fields()?;
-        Ok(this)
+        let include_topology_description = if version >= 1 {
+            decoder.field("include_topology_description", |decoder| decoder.bool())?
+        } else {
+            false
+        };
+        let unknown_tagged_fields = decoder.tagged_fields()?;
+        Ok(Self {
+            group_ids,
+            include_authorized_operations,
+            include_topology_description,
+            unknown_tagged_fields,
+        })
     }
 
-    pub(crate) fn write<S: Sink>(
-        &self,
-        encoder: &mut Encoder<S>,
-        version: i16,
-    ) -> Result<(), EncodeError> {
+    pub(crate) fn write<S: Sink>(&self, encoder: &mut Encoder<S>, version: i16) -> EncodeResult {
         encoder.field("group_ids", |encoder| {
             encoder.array(&self.group_ids, |encoder, item| encoder.string(item))
         })?;
@@ -115,14 +121,10 @@ impl crate::WireMessage for StreamsGroupDescribeRequest {
     const VERSIONS: kafka_protocol::protocol::VersionRange =
         kafka_protocol::protocol::VersionRange { min: 0, max: 1 };
     const KIND: crate::MessageKind = crate::MessageKind::StreamsGroupDescribeRequest;
-    fn read_body(decoder: &mut Decoder<'_>, version: i16) -> Result<Self, DecodeError> {
+    fn read_body<R: Recorder>(decoder: &mut Decoder<'_, R>, version: i16) -> DecodeResult<Self> {
         Self::read(decoder, version)
     }
-    fn write_body<S: Sink>(
-        &self,
-        encoder: &mut Encoder<S>,
-        version: i16,
-    ) -> Result<(), EncodeError> {
+    fn write_body<S: Sink>(&self, encoder: &mut Encoder<S>, version: i16) -> EncodeResult {
         self.write(encoder, version)
     }
     fn restrict_to_version(&mut self, version: i16) {

@@ -3,8 +3,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::codec::{arbitrary_tagged_fields, Decoder, Encoder, Sink, TaggedFields};
-use crate::error::{DecodeError, EncodeError};
+use crate::codec::{
+    arbitrary_tagged_fields, DecodeResult, Decoder, EncodeResult, Encoder, Recorder, Sink,
+    TaggedFields,
+};
 
 /// The `StreamsGroupDescribeResponse` message; every field of every version.
 #[non_exhaustive]
@@ -52,21 +54,23 @@ impl StreamsGroupDescribeResponse {
         self
     }
 
-    pub(crate) fn read(decoder: &mut Decoder<'_>, version: i16) -> Result<Self, DecodeError> {
-        let mut this = Self::default();
-        this.throttle_time_ms = decoder.field("throttle_time_ms", |decoder| decoder.i32())?;
-        this.groups = decoder.field("groups", |decoder| {
+    pub(crate) fn read<R: Recorder>(
+        decoder: &mut Decoder<'_, R>,
+        version: i16,
+    ) -> DecodeResult<Self> {
+        let throttle_time_ms = decoder.field("throttle_time_ms", |decoder| decoder.i32())?;
+        let groups = decoder.field("groups", |decoder| {
             decoder.array(20, |decoder| DescribedGroup::read(decoder, version))
         })?;
-        this.unknown_tagged_fields = decoder.tagged_fields()?;
-        Ok(this)
+        let unknown_tagged_fields = decoder.tagged_fields()?;
+        Ok(Self {
+            throttle_time_ms,
+            groups,
+            unknown_tagged_fields,
+        })
     }
 
-    pub(crate) fn write<S: Sink>(
-        &self,
-        encoder: &mut Encoder<S>,
-        version: i16,
-    ) -> Result<(), EncodeError> {
+    pub(crate) fn write<S: Sink>(&self, encoder: &mut Encoder<S>, version: i16) -> EncodeResult {
         encoder.i32(self.throttle_time_ms);
         encoder.field("groups", |encoder| {
             encoder.array(&self.groups, |encoder, item| item.write(encoder, version))
@@ -238,44 +242,60 @@ impl DescribedGroup {
         self
     }
 
-    pub(crate) fn read(decoder: &mut Decoder<'_>, version: i16) -> Result<Self, DecodeError> {
-        let mut this = Self::default();
-        this.error_code = decoder.field("error_code", |decoder| decoder.i16())?;
-        this.error_message = decoder.field("error_message", |decoder| decoder.nullable_string())?;
-        this.group_id = decoder.field("group_id", |decoder| decoder.string())?;
-        this.group_state = decoder.field("group_state", |decoder| decoder.string())?;
-        this.group_epoch = decoder.field("group_epoch", |decoder| decoder.i32())?;
-        this.assignment_epoch = decoder.field("assignment_epoch", |decoder| decoder.i32())?;
-        this.topology = decoder.field("topology", |decoder| {
+    pub(crate) fn read<R: Recorder>(
+        decoder: &mut Decoder<'_, R>,
+        version: i16,
+    ) -> DecodeResult<Self> {
+        let error_code = decoder.field("error_code", |decoder| decoder.i16())?;
+        let error_message = decoder.field("error_message", |decoder| decoder.nullable_string())?;
+        let group_id = decoder.field("group_id", |decoder| decoder.string())?;
+        let group_state = decoder.field("group_state", |decoder| decoder.string())?;
+        let group_epoch = decoder.field("group_epoch", |decoder| decoder.i32())?;
+        let assignment_epoch = decoder.field("assignment_epoch", |decoder| decoder.i32())?;
+        let topology = decoder.field("topology", |decoder| {
             decoder.nullable_struct(|decoder| Topology::read(decoder, version))
         })?;
-        this.members = decoder.field("members", |decoder| {
+        let members = decoder.field("members", |decoder| {
             decoder.array(28, |decoder| Member::read(decoder, version))
         })?;
-        this.authorized_operations =
+        let authorized_operations =
             decoder.field("authorized_operations", |decoder| decoder.i32())?;
-        if version >= 1 {
-            this.topology_description = decoder.field("topology_description", |decoder| {
+        let topology_description = if version >= 1 {
+            decoder.field("topology_description", |decoder| {
                 decoder.nullable_struct(|decoder| TopologyDescription::read(decoder, version))
-            })?;
-        }
-        if version >= 1 {
-            this.topology_description_status =
-                decoder.field("topology_description_status", |decoder| decoder.i8())?;
-        }
-        if version >= 1 {
-            this.assignor_name =
-                decoder.field("assignor_name", |decoder| decoder.nullable_string())?;
-        }
-        this.unknown_tagged_fields = decoder.tagged_fields()?;
-        Ok(this)
+            })?
+        } else {
+            None
+        };
+        let topology_description_status = if version >= 1 {
+            decoder.field("topology_description_status", |decoder| decoder.i8())?
+        } else {
+            0
+        };
+        let assignor_name = if version >= 1 {
+            decoder.field("assignor_name", |decoder| decoder.nullable_string())?
+        } else {
+            None
+        };
+        let unknown_tagged_fields = decoder.tagged_fields()?;
+        Ok(Self {
+            error_code,
+            error_message,
+            group_id,
+            group_state,
+            group_epoch,
+            assignment_epoch,
+            topology,
+            members,
+            authorized_operations,
+            topology_description,
+            topology_description_status,
+            assignor_name,
+            unknown_tagged_fields,
+        })
     }
 
-    pub(crate) fn write<S: Sink>(
-        &self,
-        encoder: &mut Encoder<S>,
-        version: i16,
-    ) -> Result<(), EncodeError> {
+    pub(crate) fn write<S: Sink>(&self, encoder: &mut Encoder<S>, version: i16) -> EncodeResult {
         encoder.i16(self.error_code);
         encoder.field("error_message", |encoder| {
             encoder.nullable_string(self.error_message.as_deref())
@@ -394,21 +414,23 @@ impl Topology {
         self
     }
 
-    pub(crate) fn read(decoder: &mut Decoder<'_>, version: i16) -> Result<Self, DecodeError> {
-        let mut this = Self::default();
-        this.epoch = decoder.field("epoch", |decoder| decoder.i32())?;
-        this.subtopologies = decoder.field("subtopologies", |decoder| {
+    pub(crate) fn read<R: Recorder>(
+        decoder: &mut Decoder<'_, R>,
+        version: i16,
+    ) -> DecodeResult<Self> {
+        let epoch = decoder.field("epoch", |decoder| decoder.i32())?;
+        let subtopologies = decoder.field("subtopologies", |decoder| {
             decoder.nullable_array(6, |decoder| Subtopology::read(decoder, version))
         })?;
-        this.unknown_tagged_fields = decoder.tagged_fields()?;
-        Ok(this)
+        let unknown_tagged_fields = decoder.tagged_fields()?;
+        Ok(Self {
+            epoch,
+            subtopologies,
+            unknown_tagged_fields,
+        })
     }
 
-    pub(crate) fn write<S: Sink>(
-        &self,
-        encoder: &mut Encoder<S>,
-        version: i16,
-    ) -> Result<(), EncodeError> {
+    pub(crate) fn write<S: Sink>(&self, encoder: &mut Encoder<S>, version: i16) -> EncodeResult {
         encoder.i32(self.epoch);
         encoder.field("subtopologies", |encoder| {
             encoder.nullable_array(self.subtopologies.as_deref(), |encoder, item| {
@@ -505,30 +527,35 @@ impl Subtopology {
         self
     }
 
-    pub(crate) fn read(decoder: &mut Decoder<'_>, version: i16) -> Result<Self, DecodeError> {
-        let mut this = Self::default();
-        this.subtopology_id = decoder.field("subtopology_id", |decoder| decoder.string())?;
-        this.source_topics = decoder.field("source_topics", |decoder| {
+    pub(crate) fn read<R: Recorder>(
+        decoder: &mut Decoder<'_, R>,
+        version: i16,
+    ) -> DecodeResult<Self> {
+        let subtopology_id = decoder.field("subtopology_id", |decoder| decoder.string())?;
+        let source_topics = decoder.field("source_topics", |decoder| {
             decoder.array(1, |decoder| decoder.string())
         })?;
-        this.repartition_sink_topics = decoder.field("repartition_sink_topics", |decoder| {
+        let repartition_sink_topics = decoder.field("repartition_sink_topics", |decoder| {
             decoder.array(1, |decoder| decoder.string())
         })?;
-        this.state_changelog_topics = decoder.field("state_changelog_topics", |decoder| {
+        let state_changelog_topics = decoder.field("state_changelog_topics", |decoder| {
             decoder.array(9, |decoder| TopicInfo::read(decoder, version))
         })?;
-        this.repartition_source_topics = decoder.field("repartition_source_topics", |decoder| {
+        let repartition_source_topics = decoder.field("repartition_source_topics", |decoder| {
             decoder.array(9, |decoder| TopicInfo::read(decoder, version))
         })?;
-        this.unknown_tagged_fields = decoder.tagged_fields()?;
-        Ok(this)
+        let unknown_tagged_fields = decoder.tagged_fields()?;
+        Ok(Self {
+            subtopology_id,
+            source_topics,
+            repartition_sink_topics,
+            state_changelog_topics,
+            repartition_source_topics,
+            unknown_tagged_fields,
+        })
     }
 
-    pub(crate) fn write<S: Sink>(
-        &self,
-        encoder: &mut Encoder<S>,
-        version: i16,
-    ) -> Result<(), EncodeError> {
+    pub(crate) fn write<S: Sink>(&self, encoder: &mut Encoder<S>, version: i16) -> EncodeResult {
         encoder.field("subtopology_id", |encoder| {
             encoder.string(&self.subtopology_id)
         })?;
@@ -753,43 +780,58 @@ impl Member {
         self
     }
 
-    pub(crate) fn read(decoder: &mut Decoder<'_>, version: i16) -> Result<Self, DecodeError> {
-        let mut this = Self::default();
-        this.member_id = decoder.field("member_id", |decoder| decoder.string())?;
-        this.member_epoch = decoder.field("member_epoch", |decoder| decoder.i32())?;
-        this.instance_id = decoder.field("instance_id", |decoder| decoder.nullable_string())?;
-        this.rack_id = decoder.field("rack_id", |decoder| decoder.nullable_string())?;
-        this.client_id = decoder.field("client_id", |decoder| decoder.string())?;
-        this.client_host = decoder.field("client_host", |decoder| decoder.string())?;
-        this.topology_epoch = decoder.field("topology_epoch", |decoder| decoder.i32())?;
-        this.process_id = decoder.field("process_id", |decoder| decoder.string())?;
-        this.user_endpoint = decoder.field("user_endpoint", |decoder| {
+    pub(crate) fn read<R: Recorder>(
+        decoder: &mut Decoder<'_, R>,
+        version: i16,
+    ) -> DecodeResult<Self> {
+        let member_id = decoder.field("member_id", |decoder| decoder.string())?;
+        let member_epoch = decoder.field("member_epoch", |decoder| decoder.i32())?;
+        let instance_id = decoder.field("instance_id", |decoder| decoder.nullable_string())?;
+        let rack_id = decoder.field("rack_id", |decoder| decoder.nullable_string())?;
+        let client_id = decoder.field("client_id", |decoder| decoder.string())?;
+        let client_host = decoder.field("client_host", |decoder| decoder.string())?;
+        let topology_epoch = decoder.field("topology_epoch", |decoder| decoder.i32())?;
+        let process_id = decoder.field("process_id", |decoder| decoder.string())?;
+        let user_endpoint = decoder.field("user_endpoint", |decoder| {
             decoder.nullable_struct(|decoder| Endpoint::read(decoder, version))
         })?;
-        this.client_tags = decoder.field("client_tags", |decoder| {
+        let client_tags = decoder.field("client_tags", |decoder| {
             decoder.array(3, |decoder| KeyValue::read(decoder, version))
         })?;
-        this.task_offsets = decoder.field("task_offsets", |decoder| {
+        let task_offsets = decoder.field("task_offsets", |decoder| {
             decoder.array(14, |decoder| TaskOffset::read(decoder, version))
         })?;
-        this.task_end_offsets = decoder.field("task_end_offsets", |decoder| {
+        let task_end_offsets = decoder.field("task_end_offsets", |decoder| {
             decoder.array(14, |decoder| TaskOffset::read(decoder, version))
         })?;
-        this.assignment =
+        let assignment =
             decoder.field("assignment", |decoder| Assignment::read(decoder, version))?;
-        this.target_assignment = decoder.field("target_assignment", |decoder| {
+        let target_assignment = decoder.field("target_assignment", |decoder| {
             Assignment::read(decoder, version)
         })?;
-        this.is_classic = decoder.field("is_classic", |decoder| decoder.bool())?;
-        this.unknown_tagged_fields = decoder.tagged_fields()?;
-        Ok(this)
+        let is_classic = decoder.field("is_classic", |decoder| decoder.bool())?;
+        let unknown_tagged_fields = decoder.tagged_fields()?;
+        Ok(Self {
+            member_id,
+            member_epoch,
+            instance_id,
+            rack_id,
+            client_id,
+            client_host,
+            topology_epoch,
+            process_id,
+            user_endpoint,
+            client_tags,
+            task_offsets,
+            task_end_offsets,
+            assignment,
+            target_assignment,
+            is_classic,
+            unknown_tagged_fields,
+        })
     }
 
-    pub(crate) fn write<S: Sink>(
-        &self,
-        encoder: &mut Encoder<S>,
-        version: i16,
-    ) -> Result<(), EncodeError> {
+    pub(crate) fn write<S: Sink>(&self, encoder: &mut Encoder<S>, version: i16) -> EncodeResult {
         encoder.field("member_id", |encoder| encoder.string(&self.member_id))?;
         encoder.i32(self.member_epoch);
         encoder.field("instance_id", |encoder| {
@@ -897,19 +939,21 @@ impl Endpoint {
         self
     }
 
-    pub(crate) fn read(decoder: &mut Decoder<'_>, _version: i16) -> Result<Self, DecodeError> {
-        let mut this = Self::default();
-        this.host = decoder.field("host", |decoder| decoder.string())?;
-        this.port = decoder.field("port", |decoder| decoder.u16())?;
-        this.unknown_tagged_fields = decoder.tagged_fields()?;
-        Ok(this)
+    pub(crate) fn read<R: Recorder>(
+        decoder: &mut Decoder<'_, R>,
+        _version: i16,
+    ) -> DecodeResult<Self> {
+        let host = decoder.field("host", |decoder| decoder.string())?;
+        let port = decoder.field("port", |decoder| decoder.u16())?;
+        let unknown_tagged_fields = decoder.tagged_fields()?;
+        Ok(Self {
+            host,
+            port,
+            unknown_tagged_fields,
+        })
     }
 
-    pub(crate) fn write<S: Sink>(
-        &self,
-        encoder: &mut Encoder<S>,
-        _version: i16,
-    ) -> Result<(), EncodeError> {
+    pub(crate) fn write<S: Sink>(&self, encoder: &mut Encoder<S>, _version: i16) -> EncodeResult {
         encoder.field("host", |encoder| encoder.string(&self.host))?;
         encoder.u16(self.port);
         encoder.tagged_fields(&self.unknown_tagged_fields)
@@ -976,20 +1020,23 @@ impl TaskOffset {
         self
     }
 
-    pub(crate) fn read(decoder: &mut Decoder<'_>, _version: i16) -> Result<Self, DecodeError> {
-        let mut this = Self::default();
-        this.subtopology_id = decoder.field("subtopology_id", |decoder| decoder.string())?;
-        this.partition = decoder.field("partition", |decoder| decoder.i32())?;
-        this.offset = decoder.field("offset", |decoder| decoder.i64())?;
-        this.unknown_tagged_fields = decoder.tagged_fields()?;
-        Ok(this)
+    pub(crate) fn read<R: Recorder>(
+        decoder: &mut Decoder<'_, R>,
+        _version: i16,
+    ) -> DecodeResult<Self> {
+        let subtopology_id = decoder.field("subtopology_id", |decoder| decoder.string())?;
+        let partition = decoder.field("partition", |decoder| decoder.i32())?;
+        let offset = decoder.field("offset", |decoder| decoder.i64())?;
+        let unknown_tagged_fields = decoder.tagged_fields()?;
+        Ok(Self {
+            subtopology_id,
+            partition,
+            offset,
+            unknown_tagged_fields,
+        })
     }
 
-    pub(crate) fn write<S: Sink>(
-        &self,
-        encoder: &mut Encoder<S>,
-        _version: i16,
-    ) -> Result<(), EncodeError> {
+    pub(crate) fn write<S: Sink>(&self, encoder: &mut Encoder<S>, _version: i16) -> EncodeResult {
         encoder.field("subtopology_id", |encoder| {
             encoder.string(&self.subtopology_id)
         })?;
@@ -1059,26 +1106,29 @@ impl Assignment {
         self
     }
 
-    pub(crate) fn read(decoder: &mut Decoder<'_>, version: i16) -> Result<Self, DecodeError> {
-        let mut this = Self::default();
-        this.active_tasks = decoder.field("active_tasks", |decoder| {
+    pub(crate) fn read<R: Recorder>(
+        decoder: &mut Decoder<'_, R>,
+        version: i16,
+    ) -> DecodeResult<Self> {
+        let active_tasks = decoder.field("active_tasks", |decoder| {
             decoder.array(3, |decoder| TaskIds::read(decoder, version))
         })?;
-        this.standby_tasks = decoder.field("standby_tasks", |decoder| {
+        let standby_tasks = decoder.field("standby_tasks", |decoder| {
             decoder.array(3, |decoder| TaskIds::read(decoder, version))
         })?;
-        this.warmup_tasks = decoder.field("warmup_tasks", |decoder| {
+        let warmup_tasks = decoder.field("warmup_tasks", |decoder| {
             decoder.array(3, |decoder| TaskIds::read(decoder, version))
         })?;
-        this.unknown_tagged_fields = decoder.tagged_fields()?;
-        Ok(this)
+        let unknown_tagged_fields = decoder.tagged_fields()?;
+        Ok(Self {
+            active_tasks,
+            standby_tasks,
+            warmup_tasks,
+            unknown_tagged_fields,
+        })
     }
 
-    pub(crate) fn write<S: Sink>(
-        &self,
-        encoder: &mut Encoder<S>,
-        version: i16,
-    ) -> Result<(), EncodeError> {
+    pub(crate) fn write<S: Sink>(&self, encoder: &mut Encoder<S>, version: i16) -> EncodeResult {
         encoder.field("active_tasks", |encoder| {
             encoder.array(&self.active_tasks, |encoder, item| {
                 item.write(encoder, version)
@@ -1157,21 +1207,23 @@ impl TaskIds {
         self
     }
 
-    pub(crate) fn read(decoder: &mut Decoder<'_>, _version: i16) -> Result<Self, DecodeError> {
-        let mut this = Self::default();
-        this.subtopology_id = decoder.field("subtopology_id", |decoder| decoder.string())?;
-        this.partitions = decoder.field("partitions", |decoder| {
+    pub(crate) fn read<R: Recorder>(
+        decoder: &mut Decoder<'_, R>,
+        _version: i16,
+    ) -> DecodeResult<Self> {
+        let subtopology_id = decoder.field("subtopology_id", |decoder| decoder.string())?;
+        let partitions = decoder.field("partitions", |decoder| {
             decoder.array(4, |decoder| decoder.i32())
         })?;
-        this.unknown_tagged_fields = decoder.tagged_fields()?;
-        Ok(this)
+        let unknown_tagged_fields = decoder.tagged_fields()?;
+        Ok(Self {
+            subtopology_id,
+            partitions,
+            unknown_tagged_fields,
+        })
     }
 
-    pub(crate) fn write<S: Sink>(
-        &self,
-        encoder: &mut Encoder<S>,
-        _version: i16,
-    ) -> Result<(), EncodeError> {
+    pub(crate) fn write<S: Sink>(&self, encoder: &mut Encoder<S>, _version: i16) -> EncodeResult {
         encoder.field("subtopology_id", |encoder| {
             encoder.string(&self.subtopology_id)
         })?;
@@ -1234,19 +1286,21 @@ impl KeyValue {
         self
     }
 
-    pub(crate) fn read(decoder: &mut Decoder<'_>, _version: i16) -> Result<Self, DecodeError> {
-        let mut this = Self::default();
-        this.key = decoder.field("key", |decoder| decoder.string())?;
-        this.value = decoder.field("value", |decoder| decoder.string())?;
-        this.unknown_tagged_fields = decoder.tagged_fields()?;
-        Ok(this)
+    pub(crate) fn read<R: Recorder>(
+        decoder: &mut Decoder<'_, R>,
+        _version: i16,
+    ) -> DecodeResult<Self> {
+        let key = decoder.field("key", |decoder| decoder.string())?;
+        let value = decoder.field("value", |decoder| decoder.string())?;
+        let unknown_tagged_fields = decoder.tagged_fields()?;
+        Ok(Self {
+            key,
+            value,
+            unknown_tagged_fields,
+        })
     }
 
-    pub(crate) fn write<S: Sink>(
-        &self,
-        encoder: &mut Encoder<S>,
-        _version: i16,
-    ) -> Result<(), EncodeError> {
+    pub(crate) fn write<S: Sink>(&self, encoder: &mut Encoder<S>, _version: i16) -> EncodeResult {
         encoder.field("key", |encoder| encoder.string(&self.key))?;
         encoder.field("value", |encoder| encoder.string(&self.value))?;
         encoder.tagged_fields(&self.unknown_tagged_fields)
@@ -1324,23 +1378,27 @@ impl TopicInfo {
         self
     }
 
-    pub(crate) fn read(decoder: &mut Decoder<'_>, version: i16) -> Result<Self, DecodeError> {
-        let mut this = Self::default();
-        this.name = decoder.field("name", |decoder| decoder.string())?;
-        this.partitions = decoder.field("partitions", |decoder| decoder.i32())?;
-        this.replication_factor = decoder.field("replication_factor", |decoder| decoder.i16())?;
-        this.topic_configs = decoder.field("topic_configs", |decoder| {
+    pub(crate) fn read<R: Recorder>(
+        decoder: &mut Decoder<'_, R>,
+        version: i16,
+    ) -> DecodeResult<Self> {
+        let name = decoder.field("name", |decoder| decoder.string())?;
+        let partitions = decoder.field("partitions", |decoder| decoder.i32())?;
+        let replication_factor = decoder.field("replication_factor", |decoder| decoder.i16())?;
+        let topic_configs = decoder.field("topic_configs", |decoder| {
             decoder.array(3, |decoder| KeyValue::read(decoder, version))
         })?;
-        this.unknown_tagged_fields = decoder.tagged_fields()?;
-        Ok(this)
+        let unknown_tagged_fields = decoder.tagged_fields()?;
+        Ok(Self {
+            name,
+            partitions,
+            replication_factor,
+            topic_configs,
+            unknown_tagged_fields,
+        })
     }
 
-    pub(crate) fn write<S: Sink>(
-        &self,
-        encoder: &mut Encoder<S>,
-        version: i16,
-    ) -> Result<(), EncodeError> {
+    pub(crate) fn write<S: Sink>(&self, encoder: &mut Encoder<S>, version: i16) -> EncodeResult {
         encoder.field("name", |encoder| encoder.string(&self.name))?;
         encoder.i32(self.partitions);
         encoder.i16(self.replication_factor);
@@ -1406,27 +1464,29 @@ impl TopologyDescription {
         self
     }
 
-    pub(crate) fn read(decoder: &mut Decoder<'_>, version: i16) -> Result<Self, DecodeError> {
-        let mut this = Self::default();
-        this.subtopologies = decoder.field("subtopologies", |decoder| {
+    pub(crate) fn read<R: Recorder>(
+        decoder: &mut Decoder<'_, R>,
+        version: i16,
+    ) -> DecodeResult<Self> {
+        let subtopologies = decoder.field("subtopologies", |decoder| {
             decoder.array(1, |decoder| {
                 TopologyDescriptionSubtopology::read(decoder, version)
             })
         })?;
-        this.global_stores = decoder.field("global_stores", |decoder| {
+        let global_stores = decoder.field("global_stores", |decoder| {
             decoder.array(1, |decoder| {
                 TopologyDescriptionGlobalStore::read(decoder, version)
             })
         })?;
-        this.unknown_tagged_fields = decoder.tagged_fields()?;
-        Ok(this)
+        let unknown_tagged_fields = decoder.tagged_fields()?;
+        Ok(Self {
+            subtopologies,
+            global_stores,
+            unknown_tagged_fields,
+        })
     }
 
-    pub(crate) fn write<S: Sink>(
-        &self,
-        encoder: &mut Encoder<S>,
-        version: i16,
-    ) -> Result<(), EncodeError> {
+    pub(crate) fn write<S: Sink>(&self, encoder: &mut Encoder<S>, version: i16) -> EncodeResult {
         encoder.field("subtopologies", |encoder| {
             encoder.array(&self.subtopologies, |encoder, item| {
                 item.write(encoder, version)
@@ -1497,21 +1557,23 @@ impl TopologyDescriptionSubtopology {
         self
     }
 
-    pub(crate) fn read(decoder: &mut Decoder<'_>, version: i16) -> Result<Self, DecodeError> {
-        let mut this = Self::default();
-        this.subtopology_id = decoder.field("subtopology_id", |decoder| decoder.string())?;
-        this.nodes = decoder.field("nodes", |decoder| {
+    pub(crate) fn read<R: Recorder>(
+        decoder: &mut Decoder<'_, R>,
+        version: i16,
+    ) -> DecodeResult<Self> {
+        let subtopology_id = decoder.field("subtopology_id", |decoder| decoder.string())?;
+        let nodes = decoder.field("nodes", |decoder| {
             decoder.array(1, |decoder| TopologyDescriptionNode::read(decoder, version))
         })?;
-        this.unknown_tagged_fields = decoder.tagged_fields()?;
-        Ok(this)
+        let unknown_tagged_fields = decoder.tagged_fields()?;
+        Ok(Self {
+            subtopology_id,
+            nodes,
+            unknown_tagged_fields,
+        })
     }
 
-    pub(crate) fn write<S: Sink>(
-        &self,
-        encoder: &mut Encoder<S>,
-        version: i16,
-    ) -> Result<(), EncodeError> {
+    pub(crate) fn write<S: Sink>(&self, encoder: &mut Encoder<S>, version: i16) -> EncodeResult {
         encoder.field("subtopology_id", |encoder| {
             encoder.string(&self.subtopology_id)
         })?;
@@ -1619,29 +1681,35 @@ impl TopologyDescriptionNode {
         self
     }
 
-    pub(crate) fn read(decoder: &mut Decoder<'_>, _version: i16) -> Result<Self, DecodeError> {
-        let mut this = Self::default();
-        this.name = decoder.field("name", |decoder| decoder.string())?;
-        this.node_type = decoder.field("node_type", |decoder| decoder.i8())?;
-        this.source_topics = decoder.field("source_topics", |decoder| {
+    pub(crate) fn read<R: Recorder>(
+        decoder: &mut Decoder<'_, R>,
+        _version: i16,
+    ) -> DecodeResult<Self> {
+        let name = decoder.field("name", |decoder| decoder.string())?;
+        let node_type = decoder.field("node_type", |decoder| decoder.i8())?;
+        let source_topics = decoder.field("source_topics", |decoder| {
             decoder.array(1, |decoder| decoder.string())
         })?;
-        this.sink_topic = decoder.field("sink_topic", |decoder| decoder.nullable_string())?;
-        this.stores = decoder.field("stores", |decoder| {
+        let sink_topic = decoder.field("sink_topic", |decoder| decoder.nullable_string())?;
+        let stores = decoder.field("stores", |decoder| {
             decoder.array(1, |decoder| decoder.string())
         })?;
-        this.successors = decoder.field("successors", |decoder| {
+        let successors = decoder.field("successors", |decoder| {
             decoder.array(1, |decoder| decoder.string())
         })?;
-        this.unknown_tagged_fields = decoder.tagged_fields()?;
-        Ok(this)
+        let unknown_tagged_fields = decoder.tagged_fields()?;
+        Ok(Self {
+            name,
+            node_type,
+            source_topics,
+            sink_topic,
+            stores,
+            successors,
+            unknown_tagged_fields,
+        })
     }
 
-    pub(crate) fn write<S: Sink>(
-        &self,
-        encoder: &mut Encoder<S>,
-        _version: i16,
-    ) -> Result<(), EncodeError> {
+    pub(crate) fn write<S: Sink>(&self, encoder: &mut Encoder<S>, _version: i16) -> EncodeResult {
         encoder.field("name", |encoder| encoder.string(&self.name))?;
         encoder.i8(self.node_type);
         encoder.field("source_topics", |encoder| {
@@ -1709,23 +1777,25 @@ impl TopologyDescriptionGlobalStore {
         self
     }
 
-    pub(crate) fn read(decoder: &mut Decoder<'_>, version: i16) -> Result<Self, DecodeError> {
-        let mut this = Self::default();
-        this.source = decoder.field("source", |decoder| {
+    pub(crate) fn read<R: Recorder>(
+        decoder: &mut Decoder<'_, R>,
+        version: i16,
+    ) -> DecodeResult<Self> {
+        let source = decoder.field("source", |decoder| {
             TopologyDescriptionNode::read(decoder, version)
         })?;
-        this.processor = decoder.field("processor", |decoder| {
+        let processor = decoder.field("processor", |decoder| {
             TopologyDescriptionNode::read(decoder, version)
         })?;
-        this.unknown_tagged_fields = decoder.tagged_fields()?;
-        Ok(this)
+        let unknown_tagged_fields = decoder.tagged_fields()?;
+        Ok(Self {
+            source,
+            processor,
+            unknown_tagged_fields,
+        })
     }
 
-    pub(crate) fn write<S: Sink>(
-        &self,
-        encoder: &mut Encoder<S>,
-        version: i16,
-    ) -> Result<(), EncodeError> {
+    pub(crate) fn write<S: Sink>(&self, encoder: &mut Encoder<S>, version: i16) -> EncodeResult {
         encoder.field("source", |encoder| self.source.write(encoder, version))?;
         encoder.field("processor", |encoder| {
             self.processor.write(encoder, version)
@@ -1746,14 +1816,10 @@ impl crate::WireMessage for StreamsGroupDescribeResponse {
     const VERSIONS: kafka_protocol::protocol::VersionRange =
         kafka_protocol::protocol::VersionRange { min: 0, max: 1 };
     const KIND: crate::MessageKind = crate::MessageKind::StreamsGroupDescribeResponse;
-    fn read_body(decoder: &mut Decoder<'_>, version: i16) -> Result<Self, DecodeError> {
+    fn read_body<R: Recorder>(decoder: &mut Decoder<'_, R>, version: i16) -> DecodeResult<Self> {
         Self::read(decoder, version)
     }
-    fn write_body<S: Sink>(
-        &self,
-        encoder: &mut Encoder<S>,
-        version: i16,
-    ) -> Result<(), EncodeError> {
+    fn write_body<S: Sink>(&self, encoder: &mut Encoder<S>, version: i16) -> EncodeResult {
         self.write(encoder, version)
     }
     fn restrict_to_version(&mut self, version: i16) {

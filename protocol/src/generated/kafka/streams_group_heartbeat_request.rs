@@ -3,8 +3,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::codec::{arbitrary_tagged_fields, Decoder, Encoder, Sink, TaggedFields};
-use crate::error::{DecodeError, EncodeError};
+use crate::codec::{
+    arbitrary_tagged_fields, DecodeResult, Decoder, EncodeResult, Encoder, Recorder, Sink,
+    TaggedFields,
+};
 
 /// The `StreamsGroupHeartbeatRequest` message; every field of every version.
 ///
@@ -219,53 +221,70 @@ impl StreamsGroupHeartbeatRequest {
         self
     }
 
-    pub(crate) fn read(decoder: &mut Decoder<'_>, version: i16) -> Result<Self, DecodeError> {
-        let mut this = Self::default();
-        this.group_id = decoder.field("group_id", |decoder| decoder.string())?;
-        this.member_id = decoder.field("member_id", |decoder| decoder.string())?;
-        this.member_epoch = decoder.field("member_epoch", |decoder| decoder.i32())?;
-        this.endpoint_information_epoch =
+    pub(crate) fn read<R: Recorder>(
+        decoder: &mut Decoder<'_, R>,
+        version: i16,
+    ) -> DecodeResult<Self> {
+        let group_id = decoder.field("group_id", |decoder| decoder.string())?;
+        let member_id = decoder.field("member_id", |decoder| decoder.string())?;
+        let member_epoch = decoder.field("member_epoch", |decoder| decoder.i32())?;
+        let endpoint_information_epoch =
             decoder.field("endpoint_information_epoch", |decoder| decoder.i32())?;
-        this.instance_id = decoder.field("instance_id", |decoder| decoder.nullable_string())?;
-        this.rack_id = decoder.field("rack_id", |decoder| decoder.nullable_string())?;
-        this.rebalance_timeout_ms =
+        let instance_id = decoder.field("instance_id", |decoder| decoder.nullable_string())?;
+        let rack_id = decoder.field("rack_id", |decoder| decoder.nullable_string())?;
+        let rebalance_timeout_ms =
             decoder.field("rebalance_timeout_ms", |decoder| decoder.i32())?;
-        this.topology = decoder.field("topology", |decoder| {
+        let topology = decoder.field("topology", |decoder| {
             decoder.nullable_struct(|decoder| Topology::read(decoder, version))
         })?;
-        this.active_tasks = decoder.field("active_tasks", |decoder| {
+        let active_tasks = decoder.field("active_tasks", |decoder| {
             decoder.nullable_array(3, |decoder| TaskIds::read(decoder, version))
         })?;
-        this.standby_tasks = decoder.field("standby_tasks", |decoder| {
+        let standby_tasks = decoder.field("standby_tasks", |decoder| {
             decoder.nullable_array(3, |decoder| TaskIds::read(decoder, version))
         })?;
-        this.warmup_tasks = decoder.field("warmup_tasks", |decoder| {
+        let warmup_tasks = decoder.field("warmup_tasks", |decoder| {
             decoder.nullable_array(3, |decoder| TaskIds::read(decoder, version))
         })?;
-        this.process_id = decoder.field("process_id", |decoder| decoder.nullable_string())?;
-        this.user_endpoint = decoder.field("user_endpoint", |decoder| {
+        let process_id = decoder.field("process_id", |decoder| decoder.nullable_string())?;
+        let user_endpoint = decoder.field("user_endpoint", |decoder| {
             decoder.nullable_struct(|decoder| Endpoint::read(decoder, version))
         })?;
-        this.client_tags = decoder.field("client_tags", |decoder| {
+        let client_tags = decoder.field("client_tags", |decoder| {
             decoder.nullable_array(3, |decoder| KeyValue::read(decoder, version))
         })?;
-        this.task_offsets = decoder.field("task_offsets", |decoder| {
+        let task_offsets = decoder.field("task_offsets", |decoder| {
             decoder.nullable_array(14, |decoder| TaskOffset::read(decoder, version))
         })?;
-        this.task_end_offsets = decoder.field("task_end_offsets", |decoder| {
+        let task_end_offsets = decoder.field("task_end_offsets", |decoder| {
             decoder.nullable_array(14, |decoder| TaskOffset::read(decoder, version))
         })?;
-        this.shutdown_application =
+        let shutdown_application =
             decoder.field("shutdown_application", |decoder| decoder.bool())?;
-        this.unknown_tagged_fields = decoder.tagged_fields()?;
-        Ok(this)
+        let unknown_tagged_fields = decoder.tagged_fields()?;
+        Ok(Self {
+            group_id,
+            member_id,
+            member_epoch,
+            endpoint_information_epoch,
+            instance_id,
+            rack_id,
+            rebalance_timeout_ms,
+            topology,
+            active_tasks,
+            standby_tasks,
+            warmup_tasks,
+            process_id,
+            user_endpoint,
+            client_tags,
+            task_offsets,
+            task_end_offsets,
+            shutdown_application,
+            unknown_tagged_fields,
+        })
     }
 
-    pub(crate) fn write<S: Sink>(
-        &self,
-        encoder: &mut Encoder<S>,
-        version: i16,
-    ) -> Result<(), EncodeError> {
+    pub(crate) fn write<S: Sink>(&self, encoder: &mut Encoder<S>, version: i16) -> EncodeResult {
         encoder.field("group_id", |encoder| encoder.string(&self.group_id))?;
         encoder.field("member_id", |encoder| encoder.string(&self.member_id))?;
         encoder.i32(self.member_epoch);
@@ -399,21 +418,23 @@ impl Topology {
         self
     }
 
-    pub(crate) fn read(decoder: &mut Decoder<'_>, version: i16) -> Result<Self, DecodeError> {
-        let mut this = Self::default();
-        this.epoch = decoder.field("epoch", |decoder| decoder.i32())?;
-        this.subtopologies = decoder.field("subtopologies", |decoder| {
+    pub(crate) fn read<R: Recorder>(
+        decoder: &mut Decoder<'_, R>,
+        version: i16,
+    ) -> DecodeResult<Self> {
+        let epoch = decoder.field("epoch", |decoder| decoder.i32())?;
+        let subtopologies = decoder.field("subtopologies", |decoder| {
             decoder.array(8, |decoder| Subtopology::read(decoder, version))
         })?;
-        this.unknown_tagged_fields = decoder.tagged_fields()?;
-        Ok(this)
+        let unknown_tagged_fields = decoder.tagged_fields()?;
+        Ok(Self {
+            epoch,
+            subtopologies,
+            unknown_tagged_fields,
+        })
     }
 
-    pub(crate) fn write<S: Sink>(
-        &self,
-        encoder: &mut Encoder<S>,
-        version: i16,
-    ) -> Result<(), EncodeError> {
+    pub(crate) fn write<S: Sink>(&self, encoder: &mut Encoder<S>, version: i16) -> EncodeResult {
         encoder.i32(self.epoch);
         encoder.field("subtopologies", |encoder| {
             encoder.array(&self.subtopologies, |encoder, item| {
@@ -532,36 +553,43 @@ impl Subtopology {
         self
     }
 
-    pub(crate) fn read(decoder: &mut Decoder<'_>, version: i16) -> Result<Self, DecodeError> {
-        let mut this = Self::default();
-        this.subtopology_id = decoder.field("subtopology_id", |decoder| decoder.string())?;
-        this.source_topics = decoder.field("source_topics", |decoder| {
+    pub(crate) fn read<R: Recorder>(
+        decoder: &mut Decoder<'_, R>,
+        version: i16,
+    ) -> DecodeResult<Self> {
+        let subtopology_id = decoder.field("subtopology_id", |decoder| decoder.string())?;
+        let source_topics = decoder.field("source_topics", |decoder| {
             decoder.array(1, |decoder| decoder.string())
         })?;
-        this.source_topic_regex = decoder.field("source_topic_regex", |decoder| {
+        let source_topic_regex = decoder.field("source_topic_regex", |decoder| {
             decoder.array(1, |decoder| decoder.string())
         })?;
-        this.state_changelog_topics = decoder.field("state_changelog_topics", |decoder| {
+        let state_changelog_topics = decoder.field("state_changelog_topics", |decoder| {
             decoder.array(9, |decoder| TopicInfo::read(decoder, version))
         })?;
-        this.repartition_sink_topics = decoder.field("repartition_sink_topics", |decoder| {
+        let repartition_sink_topics = decoder.field("repartition_sink_topics", |decoder| {
             decoder.array(1, |decoder| decoder.string())
         })?;
-        this.repartition_source_topics = decoder.field("repartition_source_topics", |decoder| {
+        let repartition_source_topics = decoder.field("repartition_source_topics", |decoder| {
             decoder.array(9, |decoder| TopicInfo::read(decoder, version))
         })?;
-        this.copartition_groups = decoder.field("copartition_groups", |decoder| {
+        let copartition_groups = decoder.field("copartition_groups", |decoder| {
             decoder.array(4, |decoder| CopartitionGroup::read(decoder, version))
         })?;
-        this.unknown_tagged_fields = decoder.tagged_fields()?;
-        Ok(this)
+        let unknown_tagged_fields = decoder.tagged_fields()?;
+        Ok(Self {
+            subtopology_id,
+            source_topics,
+            source_topic_regex,
+            state_changelog_topics,
+            repartition_sink_topics,
+            repartition_source_topics,
+            copartition_groups,
+            unknown_tagged_fields,
+        })
     }
 
-    pub(crate) fn write<S: Sink>(
-        &self,
-        encoder: &mut Encoder<S>,
-        version: i16,
-    ) -> Result<(), EncodeError> {
+    pub(crate) fn write<S: Sink>(&self, encoder: &mut Encoder<S>, version: i16) -> EncodeResult {
         encoder.field("subtopology_id", |encoder| {
             encoder.string(&self.subtopology_id)
         })?;
@@ -667,26 +695,29 @@ impl CopartitionGroup {
         self
     }
 
-    pub(crate) fn read(decoder: &mut Decoder<'_>, _version: i16) -> Result<Self, DecodeError> {
-        let mut this = Self::default();
-        this.source_topics = decoder.field("source_topics", |decoder| {
+    pub(crate) fn read<R: Recorder>(
+        decoder: &mut Decoder<'_, R>,
+        _version: i16,
+    ) -> DecodeResult<Self> {
+        let source_topics = decoder.field("source_topics", |decoder| {
             decoder.array(2, |decoder| decoder.i16())
         })?;
-        this.source_topic_regex = decoder.field("source_topic_regex", |decoder| {
+        let source_topic_regex = decoder.field("source_topic_regex", |decoder| {
             decoder.array(2, |decoder| decoder.i16())
         })?;
-        this.repartition_source_topics = decoder.field("repartition_source_topics", |decoder| {
+        let repartition_source_topics = decoder.field("repartition_source_topics", |decoder| {
             decoder.array(2, |decoder| decoder.i16())
         })?;
-        this.unknown_tagged_fields = decoder.tagged_fields()?;
-        Ok(this)
+        let unknown_tagged_fields = decoder.tagged_fields()?;
+        Ok(Self {
+            source_topics,
+            source_topic_regex,
+            repartition_source_topics,
+            unknown_tagged_fields,
+        })
     }
 
-    pub(crate) fn write<S: Sink>(
-        &self,
-        encoder: &mut Encoder<S>,
-        _version: i16,
-    ) -> Result<(), EncodeError> {
+    pub(crate) fn write<S: Sink>(&self, encoder: &mut Encoder<S>, _version: i16) -> EncodeResult {
         encoder.field("source_topics", |encoder| {
             encoder.array(&self.source_topics, |encoder, item| {
                 encoder.i16(*item);
@@ -758,19 +789,21 @@ impl KeyValue {
         self
     }
 
-    pub(crate) fn read(decoder: &mut Decoder<'_>, _version: i16) -> Result<Self, DecodeError> {
-        let mut this = Self::default();
-        this.key = decoder.field("key", |decoder| decoder.string())?;
-        this.value = decoder.field("value", |decoder| decoder.string())?;
-        this.unknown_tagged_fields = decoder.tagged_fields()?;
-        Ok(this)
+    pub(crate) fn read<R: Recorder>(
+        decoder: &mut Decoder<'_, R>,
+        _version: i16,
+    ) -> DecodeResult<Self> {
+        let key = decoder.field("key", |decoder| decoder.string())?;
+        let value = decoder.field("value", |decoder| decoder.string())?;
+        let unknown_tagged_fields = decoder.tagged_fields()?;
+        Ok(Self {
+            key,
+            value,
+            unknown_tagged_fields,
+        })
     }
 
-    pub(crate) fn write<S: Sink>(
-        &self,
-        encoder: &mut Encoder<S>,
-        _version: i16,
-    ) -> Result<(), EncodeError> {
+    pub(crate) fn write<S: Sink>(&self, encoder: &mut Encoder<S>, _version: i16) -> EncodeResult {
         encoder.field("key", |encoder| encoder.string(&self.key))?;
         encoder.field("value", |encoder| encoder.string(&self.value))?;
         encoder.tagged_fields(&self.unknown_tagged_fields)
@@ -848,23 +881,27 @@ impl TopicInfo {
         self
     }
 
-    pub(crate) fn read(decoder: &mut Decoder<'_>, version: i16) -> Result<Self, DecodeError> {
-        let mut this = Self::default();
-        this.name = decoder.field("name", |decoder| decoder.string())?;
-        this.partitions = decoder.field("partitions", |decoder| decoder.i32())?;
-        this.replication_factor = decoder.field("replication_factor", |decoder| decoder.i16())?;
-        this.topic_configs = decoder.field("topic_configs", |decoder| {
+    pub(crate) fn read<R: Recorder>(
+        decoder: &mut Decoder<'_, R>,
+        version: i16,
+    ) -> DecodeResult<Self> {
+        let name = decoder.field("name", |decoder| decoder.string())?;
+        let partitions = decoder.field("partitions", |decoder| decoder.i32())?;
+        let replication_factor = decoder.field("replication_factor", |decoder| decoder.i16())?;
+        let topic_configs = decoder.field("topic_configs", |decoder| {
             decoder.array(3, |decoder| KeyValue::read(decoder, version))
         })?;
-        this.unknown_tagged_fields = decoder.tagged_fields()?;
-        Ok(this)
+        let unknown_tagged_fields = decoder.tagged_fields()?;
+        Ok(Self {
+            name,
+            partitions,
+            replication_factor,
+            topic_configs,
+            unknown_tagged_fields,
+        })
     }
 
-    pub(crate) fn write<S: Sink>(
-        &self,
-        encoder: &mut Encoder<S>,
-        version: i16,
-    ) -> Result<(), EncodeError> {
+    pub(crate) fn write<S: Sink>(&self, encoder: &mut Encoder<S>, version: i16) -> EncodeResult {
         encoder.field("name", |encoder| encoder.string(&self.name))?;
         encoder.i32(self.partitions);
         encoder.i16(self.replication_factor);
@@ -930,19 +967,21 @@ impl Endpoint {
         self
     }
 
-    pub(crate) fn read(decoder: &mut Decoder<'_>, _version: i16) -> Result<Self, DecodeError> {
-        let mut this = Self::default();
-        this.host = decoder.field("host", |decoder| decoder.string())?;
-        this.port = decoder.field("port", |decoder| decoder.u16())?;
-        this.unknown_tagged_fields = decoder.tagged_fields()?;
-        Ok(this)
+    pub(crate) fn read<R: Recorder>(
+        decoder: &mut Decoder<'_, R>,
+        _version: i16,
+    ) -> DecodeResult<Self> {
+        let host = decoder.field("host", |decoder| decoder.string())?;
+        let port = decoder.field("port", |decoder| decoder.u16())?;
+        let unknown_tagged_fields = decoder.tagged_fields()?;
+        Ok(Self {
+            host,
+            port,
+            unknown_tagged_fields,
+        })
     }
 
-    pub(crate) fn write<S: Sink>(
-        &self,
-        encoder: &mut Encoder<S>,
-        _version: i16,
-    ) -> Result<(), EncodeError> {
+    pub(crate) fn write<S: Sink>(&self, encoder: &mut Encoder<S>, _version: i16) -> EncodeResult {
         encoder.field("host", |encoder| encoder.string(&self.host))?;
         encoder.u16(self.port);
         encoder.tagged_fields(&self.unknown_tagged_fields)
@@ -1009,20 +1048,23 @@ impl TaskOffset {
         self
     }
 
-    pub(crate) fn read(decoder: &mut Decoder<'_>, _version: i16) -> Result<Self, DecodeError> {
-        let mut this = Self::default();
-        this.subtopology_id = decoder.field("subtopology_id", |decoder| decoder.string())?;
-        this.partition = decoder.field("partition", |decoder| decoder.i32())?;
-        this.offset = decoder.field("offset", |decoder| decoder.i64())?;
-        this.unknown_tagged_fields = decoder.tagged_fields()?;
-        Ok(this)
+    pub(crate) fn read<R: Recorder>(
+        decoder: &mut Decoder<'_, R>,
+        _version: i16,
+    ) -> DecodeResult<Self> {
+        let subtopology_id = decoder.field("subtopology_id", |decoder| decoder.string())?;
+        let partition = decoder.field("partition", |decoder| decoder.i32())?;
+        let offset = decoder.field("offset", |decoder| decoder.i64())?;
+        let unknown_tagged_fields = decoder.tagged_fields()?;
+        Ok(Self {
+            subtopology_id,
+            partition,
+            offset,
+            unknown_tagged_fields,
+        })
     }
 
-    pub(crate) fn write<S: Sink>(
-        &self,
-        encoder: &mut Encoder<S>,
-        _version: i16,
-    ) -> Result<(), EncodeError> {
+    pub(crate) fn write<S: Sink>(&self, encoder: &mut Encoder<S>, _version: i16) -> EncodeResult {
         encoder.field("subtopology_id", |encoder| {
             encoder.string(&self.subtopology_id)
         })?;
@@ -1081,21 +1123,23 @@ impl TaskIds {
         self
     }
 
-    pub(crate) fn read(decoder: &mut Decoder<'_>, _version: i16) -> Result<Self, DecodeError> {
-        let mut this = Self::default();
-        this.subtopology_id = decoder.field("subtopology_id", |decoder| decoder.string())?;
-        this.partitions = decoder.field("partitions", |decoder| {
+    pub(crate) fn read<R: Recorder>(
+        decoder: &mut Decoder<'_, R>,
+        _version: i16,
+    ) -> DecodeResult<Self> {
+        let subtopology_id = decoder.field("subtopology_id", |decoder| decoder.string())?;
+        let partitions = decoder.field("partitions", |decoder| {
             decoder.array(4, |decoder| decoder.i32())
         })?;
-        this.unknown_tagged_fields = decoder.tagged_fields()?;
-        Ok(this)
+        let unknown_tagged_fields = decoder.tagged_fields()?;
+        Ok(Self {
+            subtopology_id,
+            partitions,
+            unknown_tagged_fields,
+        })
     }
 
-    pub(crate) fn write<S: Sink>(
-        &self,
-        encoder: &mut Encoder<S>,
-        _version: i16,
-    ) -> Result<(), EncodeError> {
+    pub(crate) fn write<S: Sink>(&self, encoder: &mut Encoder<S>, _version: i16) -> EncodeResult {
         encoder.field("subtopology_id", |encoder| {
             encoder.string(&self.subtopology_id)
         })?;
@@ -1118,14 +1162,10 @@ impl crate::WireMessage for StreamsGroupHeartbeatRequest {
     const VERSIONS: kafka_protocol::protocol::VersionRange =
         kafka_protocol::protocol::VersionRange { min: 0, max: 1 };
     const KIND: crate::MessageKind = crate::MessageKind::StreamsGroupHeartbeatRequest;
-    fn read_body(decoder: &mut Decoder<'_>, version: i16) -> Result<Self, DecodeError> {
+    fn read_body<R: Recorder>(decoder: &mut Decoder<'_, R>, version: i16) -> DecodeResult<Self> {
         Self::read(decoder, version)
     }
-    fn write_body<S: Sink>(
-        &self,
-        encoder: &mut Encoder<S>,
-        version: i16,
-    ) -> Result<(), EncodeError> {
+    fn write_body<S: Sink>(&self, encoder: &mut Encoder<S>, version: i16) -> EncodeResult {
         self.write(encoder, version)
     }
     fn restrict_to_version(&mut self, version: i16) {

@@ -3,8 +3,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::codec::{arbitrary_tagged_fields, Decoder, Encoder, Sink, TaggedFields};
-use crate::error::{DecodeError, EncodeError};
+use crate::codec::{
+    arbitrary_tagged_fields, DecodeResult, Decoder, EncodeResult, Encoder, Recorder, Sink,
+    TaggedFields,
+};
 
 /// The `StreamsGroupHeartbeatResponse` message; every field of every version.
 #[non_exhaustive]
@@ -209,56 +211,75 @@ impl StreamsGroupHeartbeatResponse {
         self
     }
 
-    pub(crate) fn read(decoder: &mut Decoder<'_>, version: i16) -> Result<Self, DecodeError> {
-        let mut this = Self::default();
-        this.throttle_time_ms = decoder.field("throttle_time_ms", |decoder| decoder.i32())?;
-        this.error_code = decoder.field("error_code", |decoder| decoder.i16())?;
-        this.error_message = decoder.field("error_message", |decoder| decoder.nullable_string())?;
-        this.member_id = decoder.field("member_id", |decoder| decoder.string())?;
-        this.member_epoch = decoder.field("member_epoch", |decoder| decoder.i32())?;
-        this.heartbeat_interval_ms =
+    pub(crate) fn read<R: Recorder>(
+        decoder: &mut Decoder<'_, R>,
+        version: i16,
+    ) -> DecodeResult<Self> {
+        let throttle_time_ms = decoder.field("throttle_time_ms", |decoder| decoder.i32())?;
+        let error_code = decoder.field("error_code", |decoder| decoder.i16())?;
+        let error_message = decoder.field("error_message", |decoder| decoder.nullable_string())?;
+        let member_id = decoder.field("member_id", |decoder| decoder.string())?;
+        let member_epoch = decoder.field("member_epoch", |decoder| decoder.i32())?;
+        let heartbeat_interval_ms =
             decoder.field("heartbeat_interval_ms", |decoder| decoder.i32())?;
-        if version <= 0 {
-            this.acceptable_recovery_lag_legacy =
-                decoder.field("acceptable_recovery_lag_legacy", |decoder| decoder.i32())?;
-        }
-        this.task_offset_interval_ms =
+        let acceptable_recovery_lag_legacy = if version <= 0 {
+            decoder.field("acceptable_recovery_lag_legacy", |decoder| decoder.i32())?
+        } else {
+            0
+        };
+        let task_offset_interval_ms =
             decoder.field("task_offset_interval_ms", |decoder| decoder.i32())?;
-        if version >= 1 {
-            this.acceptable_recovery_lag =
-                decoder.field("acceptable_recovery_lag", |decoder| decoder.i64())?;
-        }
-        this.status = decoder.field("status", |decoder| {
+        let acceptable_recovery_lag = if version >= 1 {
+            decoder.field("acceptable_recovery_lag", |decoder| decoder.i64())?
+        } else {
+            -1
+        };
+        let status = decoder.field("status", |decoder| {
             decoder.nullable_array(3, |decoder| Status::read(decoder, version))
         })?;
-        this.active_tasks = decoder.field("active_tasks", |decoder| {
+        let active_tasks = decoder.field("active_tasks", |decoder| {
             decoder.nullable_array(3, |decoder| TaskIds::read(decoder, version))
         })?;
-        this.standby_tasks = decoder.field("standby_tasks", |decoder| {
+        let standby_tasks = decoder.field("standby_tasks", |decoder| {
             decoder.nullable_array(3, |decoder| TaskIds::read(decoder, version))
         })?;
-        this.warmup_tasks = decoder.field("warmup_tasks", |decoder| {
+        let warmup_tasks = decoder.field("warmup_tasks", |decoder| {
             decoder.nullable_array(3, |decoder| TaskIds::read(decoder, version))
         })?;
-        if version >= 1 {
-            this.topology_description_required =
-                decoder.field("topology_description_required", |decoder| decoder.bool())?;
-        }
-        this.endpoint_information_epoch =
+        let topology_description_required = if version >= 1 {
+            decoder.field("topology_description_required", |decoder| decoder.bool())?
+        } else {
+            false
+        };
+        let endpoint_information_epoch =
             decoder.field("endpoint_information_epoch", |decoder| decoder.i32())?;
-        this.partitions_by_user_endpoint =
+        let partitions_by_user_endpoint =
             decoder.field("partitions_by_user_endpoint", |decoder| {
                 decoder.nullable_array(7, |decoder| EndpointToPartitions::read(decoder, version))
             })?;
-        this.unknown_tagged_fields = decoder.tagged_fields()?;
-        Ok(this)
+        let unknown_tagged_fields = decoder.tagged_fields()?;
+        Ok(Self {
+            throttle_time_ms,
+            error_code,
+            error_message,
+            member_id,
+            member_epoch,
+            heartbeat_interval_ms,
+            acceptable_recovery_lag_legacy,
+            task_offset_interval_ms,
+            acceptable_recovery_lag,
+            status,
+            active_tasks,
+            standby_tasks,
+            warmup_tasks,
+            topology_description_required,
+            endpoint_information_epoch,
+            partitions_by_user_endpoint,
+            unknown_tagged_fields,
+        })
     }
 
-    pub(crate) fn write<S: Sink>(
-        &self,
-        encoder: &mut Encoder<S>,
-        version: i16,
-    ) -> Result<(), EncodeError> {
+    pub(crate) fn write<S: Sink>(&self, encoder: &mut Encoder<S>, version: i16) -> EncodeResult {
         encoder.i32(self.throttle_time_ms);
         encoder.i16(self.error_code);
         encoder.field("error_message", |encoder| {
@@ -406,25 +427,28 @@ impl EndpointToPartitions {
         self
     }
 
-    pub(crate) fn read(decoder: &mut Decoder<'_>, version: i16) -> Result<Self, DecodeError> {
-        let mut this = Self::default();
-        this.user_endpoint =
+    pub(crate) fn read<R: Recorder>(
+        decoder: &mut Decoder<'_, R>,
+        version: i16,
+    ) -> DecodeResult<Self> {
+        let user_endpoint =
             decoder.field("user_endpoint", |decoder| Endpoint::read(decoder, version))?;
-        this.active_partitions = decoder.field("active_partitions", |decoder| {
+        let active_partitions = decoder.field("active_partitions", |decoder| {
             decoder.array(3, |decoder| TopicPartition::read(decoder, version))
         })?;
-        this.standby_partitions = decoder.field("standby_partitions", |decoder| {
+        let standby_partitions = decoder.field("standby_partitions", |decoder| {
             decoder.array(3, |decoder| TopicPartition::read(decoder, version))
         })?;
-        this.unknown_tagged_fields = decoder.tagged_fields()?;
-        Ok(this)
+        let unknown_tagged_fields = decoder.tagged_fields()?;
+        Ok(Self {
+            user_endpoint,
+            active_partitions,
+            standby_partitions,
+            unknown_tagged_fields,
+        })
     }
 
-    pub(crate) fn write<S: Sink>(
-        &self,
-        encoder: &mut Encoder<S>,
-        version: i16,
-    ) -> Result<(), EncodeError> {
+    pub(crate) fn write<S: Sink>(&self, encoder: &mut Encoder<S>, version: i16) -> EncodeResult {
         encoder.field("user_endpoint", |encoder| {
             self.user_endpoint.write(encoder, version)
         })?;
@@ -499,19 +523,21 @@ impl Status {
         self
     }
 
-    pub(crate) fn read(decoder: &mut Decoder<'_>, _version: i16) -> Result<Self, DecodeError> {
-        let mut this = Self::default();
-        this.status_code = decoder.field("status_code", |decoder| decoder.i8())?;
-        this.status_detail = decoder.field("status_detail", |decoder| decoder.string())?;
-        this.unknown_tagged_fields = decoder.tagged_fields()?;
-        Ok(this)
+    pub(crate) fn read<R: Recorder>(
+        decoder: &mut Decoder<'_, R>,
+        _version: i16,
+    ) -> DecodeResult<Self> {
+        let status_code = decoder.field("status_code", |decoder| decoder.i8())?;
+        let status_detail = decoder.field("status_detail", |decoder| decoder.string())?;
+        let unknown_tagged_fields = decoder.tagged_fields()?;
+        Ok(Self {
+            status_code,
+            status_detail,
+            unknown_tagged_fields,
+        })
     }
 
-    pub(crate) fn write<S: Sink>(
-        &self,
-        encoder: &mut Encoder<S>,
-        _version: i16,
-    ) -> Result<(), EncodeError> {
+    pub(crate) fn write<S: Sink>(&self, encoder: &mut Encoder<S>, _version: i16) -> EncodeResult {
         encoder.i8(self.status_code);
         encoder.field("status_detail", |encoder| {
             encoder.string(&self.status_detail)
@@ -569,21 +595,23 @@ impl TopicPartition {
         self
     }
 
-    pub(crate) fn read(decoder: &mut Decoder<'_>, _version: i16) -> Result<Self, DecodeError> {
-        let mut this = Self::default();
-        this.topic = decoder.field("topic", |decoder| decoder.string())?;
-        this.partitions = decoder.field("partitions", |decoder| {
+    pub(crate) fn read<R: Recorder>(
+        decoder: &mut Decoder<'_, R>,
+        _version: i16,
+    ) -> DecodeResult<Self> {
+        let topic = decoder.field("topic", |decoder| decoder.string())?;
+        let partitions = decoder.field("partitions", |decoder| {
             decoder.array(4, |decoder| decoder.i32())
         })?;
-        this.unknown_tagged_fields = decoder.tagged_fields()?;
-        Ok(this)
+        let unknown_tagged_fields = decoder.tagged_fields()?;
+        Ok(Self {
+            topic,
+            partitions,
+            unknown_tagged_fields,
+        })
     }
 
-    pub(crate) fn write<S: Sink>(
-        &self,
-        encoder: &mut Encoder<S>,
-        _version: i16,
-    ) -> Result<(), EncodeError> {
+    pub(crate) fn write<S: Sink>(&self, encoder: &mut Encoder<S>, _version: i16) -> EncodeResult {
         encoder.field("topic", |encoder| encoder.string(&self.topic))?;
         encoder.field("partitions", |encoder| {
             encoder.array(&self.partitions, |encoder, item| {
@@ -644,21 +672,23 @@ impl TaskIds {
         self
     }
 
-    pub(crate) fn read(decoder: &mut Decoder<'_>, _version: i16) -> Result<Self, DecodeError> {
-        let mut this = Self::default();
-        this.subtopology_id = decoder.field("subtopology_id", |decoder| decoder.string())?;
-        this.partitions = decoder.field("partitions", |decoder| {
+    pub(crate) fn read<R: Recorder>(
+        decoder: &mut Decoder<'_, R>,
+        _version: i16,
+    ) -> DecodeResult<Self> {
+        let subtopology_id = decoder.field("subtopology_id", |decoder| decoder.string())?;
+        let partitions = decoder.field("partitions", |decoder| {
             decoder.array(4, |decoder| decoder.i32())
         })?;
-        this.unknown_tagged_fields = decoder.tagged_fields()?;
-        Ok(this)
+        let unknown_tagged_fields = decoder.tagged_fields()?;
+        Ok(Self {
+            subtopology_id,
+            partitions,
+            unknown_tagged_fields,
+        })
     }
 
-    pub(crate) fn write<S: Sink>(
-        &self,
-        encoder: &mut Encoder<S>,
-        _version: i16,
-    ) -> Result<(), EncodeError> {
+    pub(crate) fn write<S: Sink>(&self, encoder: &mut Encoder<S>, _version: i16) -> EncodeResult {
         encoder.field("subtopology_id", |encoder| {
             encoder.string(&self.subtopology_id)
         })?;
@@ -721,19 +751,21 @@ impl Endpoint {
         self
     }
 
-    pub(crate) fn read(decoder: &mut Decoder<'_>, _version: i16) -> Result<Self, DecodeError> {
-        let mut this = Self::default();
-        this.host = decoder.field("host", |decoder| decoder.string())?;
-        this.port = decoder.field("port", |decoder| decoder.u16())?;
-        this.unknown_tagged_fields = decoder.tagged_fields()?;
-        Ok(this)
+    pub(crate) fn read<R: Recorder>(
+        decoder: &mut Decoder<'_, R>,
+        _version: i16,
+    ) -> DecodeResult<Self> {
+        let host = decoder.field("host", |decoder| decoder.string())?;
+        let port = decoder.field("port", |decoder| decoder.u16())?;
+        let unknown_tagged_fields = decoder.tagged_fields()?;
+        Ok(Self {
+            host,
+            port,
+            unknown_tagged_fields,
+        })
     }
 
-    pub(crate) fn write<S: Sink>(
-        &self,
-        encoder: &mut Encoder<S>,
-        _version: i16,
-    ) -> Result<(), EncodeError> {
+    pub(crate) fn write<S: Sink>(&self, encoder: &mut Encoder<S>, _version: i16) -> EncodeResult {
         encoder.field("host", |encoder| encoder.string(&self.host))?;
         encoder.u16(self.port);
         encoder.tagged_fields(&self.unknown_tagged_fields)
@@ -749,14 +781,10 @@ impl crate::WireMessage for StreamsGroupHeartbeatResponse {
     const VERSIONS: kafka_protocol::protocol::VersionRange =
         kafka_protocol::protocol::VersionRange { min: 0, max: 1 };
     const KIND: crate::MessageKind = crate::MessageKind::StreamsGroupHeartbeatResponse;
-    fn read_body(decoder: &mut Decoder<'_>, version: i16) -> Result<Self, DecodeError> {
+    fn read_body<R: Recorder>(decoder: &mut Decoder<'_, R>, version: i16) -> DecodeResult<Self> {
         Self::read(decoder, version)
     }
-    fn write_body<S: Sink>(
-        &self,
-        encoder: &mut Encoder<S>,
-        version: i16,
-    ) -> Result<(), EncodeError> {
+    fn write_body<S: Sink>(&self, encoder: &mut Encoder<S>, version: i16) -> EncodeResult {
         self.write(encoder, version)
     }
     fn restrict_to_version(&mut self, version: i16) {

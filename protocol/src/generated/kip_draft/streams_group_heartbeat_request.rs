@@ -3,8 +3,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::codec::{arbitrary_tagged_fields, Decoder, Encoder, Sink, TaggedFields};
-use crate::error::{DecodeError, EncodeError};
+use crate::codec::{
+    arbitrary_tagged_fields, DecodeResult, Decoder, EncodeResult, Encoder, Recorder, Sink,
+    TaggedFields,
+};
 
 /// The `StreamsGroupHeartbeatRequest` message; every field of every version.
 ///
@@ -208,51 +210,67 @@ impl StreamsGroupHeartbeatRequest {
         self
     }
 
-    pub(crate) fn read(decoder: &mut Decoder<'_>, version: i16) -> Result<Self, DecodeError> {
-        let mut this = Self::default();
-        this.group_id = decoder.field("group_id", |decoder| decoder.string())?;
-        this.member_id = decoder.field("member_id", |decoder| decoder.string())?;
-        this.member_epoch = decoder.field("member_epoch", |decoder| decoder.i32())?;
-        this.instance_id = decoder.field("instance_id", |decoder| decoder.nullable_string())?;
-        this.rack_id = decoder.field("rack_id", |decoder| decoder.nullable_string())?;
-        this.rebalance_timeout_ms =
+    pub(crate) fn read<R: Recorder>(
+        decoder: &mut Decoder<'_, R>,
+        version: i16,
+    ) -> DecodeResult<Self> {
+        let group_id = decoder.field("group_id", |decoder| decoder.string())?;
+        let member_id = decoder.field("member_id", |decoder| decoder.string())?;
+        let member_epoch = decoder.field("member_epoch", |decoder| decoder.i32())?;
+        let instance_id = decoder.field("instance_id", |decoder| decoder.nullable_string())?;
+        let rack_id = decoder.field("rack_id", |decoder| decoder.nullable_string())?;
+        let rebalance_timeout_ms =
             decoder.field("rebalance_timeout_ms", |decoder| decoder.i32())?;
-        this.topology = decoder.field("topology", |decoder| {
+        let topology = decoder.field("topology", |decoder| {
             decoder.nullable_struct(|decoder| Topology::read(decoder, version))
         })?;
-        this.active_tasks = decoder.field("active_tasks", |decoder| {
+        let active_tasks = decoder.field("active_tasks", |decoder| {
             decoder.nullable_array(3, |decoder| TaskIds::read(decoder, version))
         })?;
-        this.standby_tasks = decoder.field("standby_tasks", |decoder| {
+        let standby_tasks = decoder.field("standby_tasks", |decoder| {
             decoder.nullable_array(3, |decoder| TaskIds::read(decoder, version))
         })?;
-        this.warmup_tasks = decoder.field("warmup_tasks", |decoder| {
+        let warmup_tasks = decoder.field("warmup_tasks", |decoder| {
             decoder.nullable_array(3, |decoder| TaskIds::read(decoder, version))
         })?;
-        this.process_id = decoder.field("process_id", |decoder| decoder.nullable_string())?;
-        this.user_endpoint = decoder.field("user_endpoint", |decoder| {
+        let process_id = decoder.field("process_id", |decoder| decoder.nullable_string())?;
+        let user_endpoint = decoder.field("user_endpoint", |decoder| {
             decoder.nullable_struct(|decoder| Endpoint::read(decoder, version))
         })?;
-        this.client_tags = decoder.field("client_tags", |decoder| {
+        let client_tags = decoder.field("client_tags", |decoder| {
             decoder.nullable_array(3, |decoder| KeyValue::read(decoder, version))
         })?;
-        this.task_offsets = decoder.field("task_offsets", |decoder| {
+        let task_offsets = decoder.field("task_offsets", |decoder| {
             decoder.nullable_array(14, |decoder| TaskOffset::read(decoder, version))
         })?;
-        this.task_end_offsets = decoder.field("task_end_offsets", |decoder| {
+        let task_end_offsets = decoder.field("task_end_offsets", |decoder| {
             decoder.nullable_array(14, |decoder| TaskOffset::read(decoder, version))
         })?;
-        this.shutdown_application =
+        let shutdown_application =
             decoder.field("shutdown_application", |decoder| decoder.bool())?;
-        this.unknown_tagged_fields = decoder.tagged_fields()?;
-        Ok(this)
+        let unknown_tagged_fields = decoder.tagged_fields()?;
+        Ok(Self {
+            group_id,
+            member_id,
+            member_epoch,
+            instance_id,
+            rack_id,
+            rebalance_timeout_ms,
+            topology,
+            active_tasks,
+            standby_tasks,
+            warmup_tasks,
+            process_id,
+            user_endpoint,
+            client_tags,
+            task_offsets,
+            task_end_offsets,
+            shutdown_application,
+            unknown_tagged_fields,
+        })
     }
 
-    pub(crate) fn write<S: Sink>(
-        &self,
-        encoder: &mut Encoder<S>,
-        version: i16,
-    ) -> Result<(), EncodeError> {
+    pub(crate) fn write<S: Sink>(&self, encoder: &mut Encoder<S>, version: i16) -> EncodeResult {
         encoder.field("group_id", |encoder| encoder.string(&self.group_id))?;
         encoder.field("member_id", |encoder| encoder.string(&self.member_id))?;
         encoder.i32(self.member_epoch);
@@ -385,21 +403,23 @@ impl Topology {
         self
     }
 
-    pub(crate) fn read(decoder: &mut Decoder<'_>, version: i16) -> Result<Self, DecodeError> {
-        let mut this = Self::default();
-        this.topology_id = decoder.field("topology_id", |decoder| decoder.string())?;
-        this.subtopologies = decoder.field("subtopologies", |decoder| {
+    pub(crate) fn read<R: Recorder>(
+        decoder: &mut Decoder<'_, R>,
+        version: i16,
+    ) -> DecodeResult<Self> {
+        let topology_id = decoder.field("topology_id", |decoder| decoder.string())?;
+        let subtopologies = decoder.field("subtopologies", |decoder| {
             decoder.array(8, |decoder| Subtopology::read(decoder, version))
         })?;
-        this.unknown_tagged_fields = decoder.tagged_fields()?;
-        Ok(this)
+        let unknown_tagged_fields = decoder.tagged_fields()?;
+        Ok(Self {
+            topology_id,
+            subtopologies,
+            unknown_tagged_fields,
+        })
     }
 
-    pub(crate) fn write<S: Sink>(
-        &self,
-        encoder: &mut Encoder<S>,
-        version: i16,
-    ) -> Result<(), EncodeError> {
+    pub(crate) fn write<S: Sink>(&self, encoder: &mut Encoder<S>, version: i16) -> EncodeResult {
         encoder.field("topology_id", |encoder| encoder.string(&self.topology_id))?;
         encoder.field("subtopologies", |encoder| {
             encoder.array(&self.subtopologies, |encoder, item| {
@@ -518,36 +538,43 @@ impl Subtopology {
         self
     }
 
-    pub(crate) fn read(decoder: &mut Decoder<'_>, version: i16) -> Result<Self, DecodeError> {
-        let mut this = Self::default();
-        this.subtopology_id = decoder.field("subtopology_id", |decoder| decoder.string())?;
-        this.source_topics = decoder.field("source_topics", |decoder| {
+    pub(crate) fn read<R: Recorder>(
+        decoder: &mut Decoder<'_, R>,
+        version: i16,
+    ) -> DecodeResult<Self> {
+        let subtopology_id = decoder.field("subtopology_id", |decoder| decoder.string())?;
+        let source_topics = decoder.field("source_topics", |decoder| {
             decoder.array(1, |decoder| decoder.string())
         })?;
-        this.source_topic_regex = decoder.field("source_topic_regex", |decoder| {
+        let source_topic_regex = decoder.field("source_topic_regex", |decoder| {
             decoder.array(1, |decoder| decoder.string())
         })?;
-        this.state_changelog_topics = decoder.field("state_changelog_topics", |decoder| {
+        let state_changelog_topics = decoder.field("state_changelog_topics", |decoder| {
             decoder.array(7, |decoder| TopicInfo::read(decoder, version))
         })?;
-        this.repartition_sink_topics = decoder.field("repartition_sink_topics", |decoder| {
+        let repartition_sink_topics = decoder.field("repartition_sink_topics", |decoder| {
             decoder.array(1, |decoder| decoder.string())
         })?;
-        this.repartition_source_topics = decoder.field("repartition_source_topics", |decoder| {
+        let repartition_source_topics = decoder.field("repartition_source_topics", |decoder| {
             decoder.array(7, |decoder| TopicInfo::read(decoder, version))
         })?;
-        this.copartition_groups = decoder.field("copartition_groups", |decoder| {
+        let copartition_groups = decoder.field("copartition_groups", |decoder| {
             decoder.array(4, |decoder| CopartitionGroup::read(decoder, version))
         })?;
-        this.unknown_tagged_fields = decoder.tagged_fields()?;
-        Ok(this)
+        let unknown_tagged_fields = decoder.tagged_fields()?;
+        Ok(Self {
+            subtopology_id,
+            source_topics,
+            source_topic_regex,
+            state_changelog_topics,
+            repartition_sink_topics,
+            repartition_source_topics,
+            copartition_groups,
+            unknown_tagged_fields,
+        })
     }
 
-    pub(crate) fn write<S: Sink>(
-        &self,
-        encoder: &mut Encoder<S>,
-        version: i16,
-    ) -> Result<(), EncodeError> {
+    pub(crate) fn write<S: Sink>(&self, encoder: &mut Encoder<S>, version: i16) -> EncodeResult {
         encoder.field("subtopology_id", |encoder| {
             encoder.string(&self.subtopology_id)
         })?;
@@ -653,26 +680,29 @@ impl CopartitionGroup {
         self
     }
 
-    pub(crate) fn read(decoder: &mut Decoder<'_>, _version: i16) -> Result<Self, DecodeError> {
-        let mut this = Self::default();
-        this.source_topics = decoder.field("source_topics", |decoder| {
+    pub(crate) fn read<R: Recorder>(
+        decoder: &mut Decoder<'_, R>,
+        _version: i16,
+    ) -> DecodeResult<Self> {
+        let source_topics = decoder.field("source_topics", |decoder| {
             decoder.array(2, |decoder| decoder.i16())
         })?;
-        this.source_topic_regex = decoder.field("source_topic_regex", |decoder| {
+        let source_topic_regex = decoder.field("source_topic_regex", |decoder| {
             decoder.array(2, |decoder| decoder.i16())
         })?;
-        this.repartition_source_topics = decoder.field("repartition_source_topics", |decoder| {
+        let repartition_source_topics = decoder.field("repartition_source_topics", |decoder| {
             decoder.array(2, |decoder| decoder.i16())
         })?;
-        this.unknown_tagged_fields = decoder.tagged_fields()?;
-        Ok(this)
+        let unknown_tagged_fields = decoder.tagged_fields()?;
+        Ok(Self {
+            source_topics,
+            source_topic_regex,
+            repartition_source_topics,
+            unknown_tagged_fields,
+        })
     }
 
-    pub(crate) fn write<S: Sink>(
-        &self,
-        encoder: &mut Encoder<S>,
-        _version: i16,
-    ) -> Result<(), EncodeError> {
+    pub(crate) fn write<S: Sink>(&self, encoder: &mut Encoder<S>, _version: i16) -> EncodeResult {
         encoder.field("source_topics", |encoder| {
             encoder.array(&self.source_topics, |encoder, item| {
                 encoder.i16(*item);
@@ -744,19 +774,21 @@ impl KeyValue {
         self
     }
 
-    pub(crate) fn read(decoder: &mut Decoder<'_>, _version: i16) -> Result<Self, DecodeError> {
-        let mut this = Self::default();
-        this.key = decoder.field("key", |decoder| decoder.string())?;
-        this.value = decoder.field("value", |decoder| decoder.string())?;
-        this.unknown_tagged_fields = decoder.tagged_fields()?;
-        Ok(this)
+    pub(crate) fn read<R: Recorder>(
+        decoder: &mut Decoder<'_, R>,
+        _version: i16,
+    ) -> DecodeResult<Self> {
+        let key = decoder.field("key", |decoder| decoder.string())?;
+        let value = decoder.field("value", |decoder| decoder.string())?;
+        let unknown_tagged_fields = decoder.tagged_fields()?;
+        Ok(Self {
+            key,
+            value,
+            unknown_tagged_fields,
+        })
     }
 
-    pub(crate) fn write<S: Sink>(
-        &self,
-        encoder: &mut Encoder<S>,
-        _version: i16,
-    ) -> Result<(), EncodeError> {
+    pub(crate) fn write<S: Sink>(&self, encoder: &mut Encoder<S>, _version: i16) -> EncodeResult {
         encoder.field("key", |encoder| encoder.string(&self.key))?;
         encoder.field("value", |encoder| encoder.string(&self.value))?;
         encoder.tagged_fields(&self.unknown_tagged_fields)
@@ -823,22 +855,25 @@ impl TopicInfo {
         self
     }
 
-    pub(crate) fn read(decoder: &mut Decoder<'_>, version: i16) -> Result<Self, DecodeError> {
-        let mut this = Self::default();
-        this.name = decoder.field("name", |decoder| decoder.string())?;
-        this.partitions = decoder.field("partitions", |decoder| decoder.i32())?;
-        this.topic_configs = decoder.field("topic_configs", |decoder| {
+    pub(crate) fn read<R: Recorder>(
+        decoder: &mut Decoder<'_, R>,
+        version: i16,
+    ) -> DecodeResult<Self> {
+        let name = decoder.field("name", |decoder| decoder.string())?;
+        let partitions = decoder.field("partitions", |decoder| decoder.i32())?;
+        let topic_configs = decoder.field("topic_configs", |decoder| {
             decoder.nullable_array(3, |decoder| KeyValue::read(decoder, version))
         })?;
-        this.unknown_tagged_fields = decoder.tagged_fields()?;
-        Ok(this)
+        let unknown_tagged_fields = decoder.tagged_fields()?;
+        Ok(Self {
+            name,
+            partitions,
+            topic_configs,
+            unknown_tagged_fields,
+        })
     }
 
-    pub(crate) fn write<S: Sink>(
-        &self,
-        encoder: &mut Encoder<S>,
-        version: i16,
-    ) -> Result<(), EncodeError> {
+    pub(crate) fn write<S: Sink>(&self, encoder: &mut Encoder<S>, version: i16) -> EncodeResult {
         encoder.field("name", |encoder| encoder.string(&self.name))?;
         encoder.i32(self.partitions);
         encoder.field("topic_configs", |encoder| {
@@ -903,19 +938,21 @@ impl Endpoint {
         self
     }
 
-    pub(crate) fn read(decoder: &mut Decoder<'_>, _version: i16) -> Result<Self, DecodeError> {
-        let mut this = Self::default();
-        this.host = decoder.field("host", |decoder| decoder.string())?;
-        this.port = decoder.field("port", |decoder| decoder.i32())?;
-        this.unknown_tagged_fields = decoder.tagged_fields()?;
-        Ok(this)
+    pub(crate) fn read<R: Recorder>(
+        decoder: &mut Decoder<'_, R>,
+        _version: i16,
+    ) -> DecodeResult<Self> {
+        let host = decoder.field("host", |decoder| decoder.string())?;
+        let port = decoder.field("port", |decoder| decoder.i32())?;
+        let unknown_tagged_fields = decoder.tagged_fields()?;
+        Ok(Self {
+            host,
+            port,
+            unknown_tagged_fields,
+        })
     }
 
-    pub(crate) fn write<S: Sink>(
-        &self,
-        encoder: &mut Encoder<S>,
-        _version: i16,
-    ) -> Result<(), EncodeError> {
+    pub(crate) fn write<S: Sink>(&self, encoder: &mut Encoder<S>, _version: i16) -> EncodeResult {
         encoder.field("host", |encoder| encoder.string(&self.host))?;
         encoder.i32(self.port);
         encoder.tagged_fields(&self.unknown_tagged_fields)
@@ -982,20 +1019,23 @@ impl TaskOffset {
         self
     }
 
-    pub(crate) fn read(decoder: &mut Decoder<'_>, _version: i16) -> Result<Self, DecodeError> {
-        let mut this = Self::default();
-        this.subtopology_id = decoder.field("subtopology_id", |decoder| decoder.string())?;
-        this.partition = decoder.field("partition", |decoder| decoder.i32())?;
-        this.offset = decoder.field("offset", |decoder| decoder.i64())?;
-        this.unknown_tagged_fields = decoder.tagged_fields()?;
-        Ok(this)
+    pub(crate) fn read<R: Recorder>(
+        decoder: &mut Decoder<'_, R>,
+        _version: i16,
+    ) -> DecodeResult<Self> {
+        let subtopology_id = decoder.field("subtopology_id", |decoder| decoder.string())?;
+        let partition = decoder.field("partition", |decoder| decoder.i32())?;
+        let offset = decoder.field("offset", |decoder| decoder.i64())?;
+        let unknown_tagged_fields = decoder.tagged_fields()?;
+        Ok(Self {
+            subtopology_id,
+            partition,
+            offset,
+            unknown_tagged_fields,
+        })
     }
 
-    pub(crate) fn write<S: Sink>(
-        &self,
-        encoder: &mut Encoder<S>,
-        _version: i16,
-    ) -> Result<(), EncodeError> {
+    pub(crate) fn write<S: Sink>(&self, encoder: &mut Encoder<S>, _version: i16) -> EncodeResult {
         encoder.field("subtopology_id", |encoder| {
             encoder.string(&self.subtopology_id)
         })?;
@@ -1054,21 +1094,23 @@ impl TaskIds {
         self
     }
 
-    pub(crate) fn read(decoder: &mut Decoder<'_>, _version: i16) -> Result<Self, DecodeError> {
-        let mut this = Self::default();
-        this.subtopology_id = decoder.field("subtopology_id", |decoder| decoder.string())?;
-        this.partitions = decoder.field("partitions", |decoder| {
+    pub(crate) fn read<R: Recorder>(
+        decoder: &mut Decoder<'_, R>,
+        _version: i16,
+    ) -> DecodeResult<Self> {
+        let subtopology_id = decoder.field("subtopology_id", |decoder| decoder.string())?;
+        let partitions = decoder.field("partitions", |decoder| {
             decoder.array(4, |decoder| decoder.i32())
         })?;
-        this.unknown_tagged_fields = decoder.tagged_fields()?;
-        Ok(this)
+        let unknown_tagged_fields = decoder.tagged_fields()?;
+        Ok(Self {
+            subtopology_id,
+            partitions,
+            unknown_tagged_fields,
+        })
     }
 
-    pub(crate) fn write<S: Sink>(
-        &self,
-        encoder: &mut Encoder<S>,
-        _version: i16,
-    ) -> Result<(), EncodeError> {
+    pub(crate) fn write<S: Sink>(&self, encoder: &mut Encoder<S>, _version: i16) -> EncodeResult {
         encoder.field("subtopology_id", |encoder| {
             encoder.string(&self.subtopology_id)
         })?;
@@ -1091,14 +1133,10 @@ impl crate::WireMessage for StreamsGroupHeartbeatRequest {
     const VERSIONS: kafka_protocol::protocol::VersionRange =
         kafka_protocol::protocol::VersionRange { min: 0, max: 0 };
     const KIND: crate::MessageKind = crate::MessageKind::KipDraftStreamsGroupHeartbeatRequest;
-    fn read_body(decoder: &mut Decoder<'_>, version: i16) -> Result<Self, DecodeError> {
+    fn read_body<R: Recorder>(decoder: &mut Decoder<'_, R>, version: i16) -> DecodeResult<Self> {
         Self::read(decoder, version)
     }
-    fn write_body<S: Sink>(
-        &self,
-        encoder: &mut Encoder<S>,
-        version: i16,
-    ) -> Result<(), EncodeError> {
+    fn write_body<S: Sink>(&self, encoder: &mut Encoder<S>, version: i16) -> EncodeResult {
         self.write(encoder, version)
     }
     fn restrict_to_version(&mut self, version: i16) {

@@ -3,8 +3,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::codec::{arbitrary_tagged_fields, Decoder, Encoder, Sink, TaggedFields};
-use crate::error::{DecodeError, EncodeError};
+use crate::codec::{
+    arbitrary_tagged_fields, DecodeResult, Decoder, EncodeResult, Encoder, Recorder, Sink,
+    TaggedFields,
+};
 
 /// The `StreamsGroupHeartbeatResponse` message; every field of every version.
 #[non_exhaustive]
@@ -187,46 +189,60 @@ impl StreamsGroupHeartbeatResponse {
         self
     }
 
-    pub(crate) fn read(decoder: &mut Decoder<'_>, version: i16) -> Result<Self, DecodeError> {
-        let mut this = Self::default();
-        this.throttle_time_ms = decoder.field("throttle_time_ms", |decoder| decoder.i32())?;
-        this.error_code = decoder.field("error_code", |decoder| decoder.i16())?;
-        this.error_message = decoder.field("error_message", |decoder| decoder.nullable_string())?;
-        this.member_id = decoder.field("member_id", |decoder| decoder.nullable_string())?;
-        this.member_epoch = decoder.field("member_epoch", |decoder| decoder.i32())?;
-        this.heartbeat_interval_ms =
+    pub(crate) fn read<R: Recorder>(
+        decoder: &mut Decoder<'_, R>,
+        version: i16,
+    ) -> DecodeResult<Self> {
+        let throttle_time_ms = decoder.field("throttle_time_ms", |decoder| decoder.i32())?;
+        let error_code = decoder.field("error_code", |decoder| decoder.i16())?;
+        let error_message = decoder.field("error_message", |decoder| decoder.nullable_string())?;
+        let member_id = decoder.field("member_id", |decoder| decoder.nullable_string())?;
+        let member_epoch = decoder.field("member_epoch", |decoder| decoder.i32())?;
+        let heartbeat_interval_ms =
             decoder.field("heartbeat_interval_ms", |decoder| decoder.i32())?;
-        this.acceptable_recovery_lag =
+        let acceptable_recovery_lag =
             decoder.field("acceptable_recovery_lag", |decoder| decoder.i32())?;
-        this.task_offset_interval_ms =
+        let task_offset_interval_ms =
             decoder.field("task_offset_interval_ms", |decoder| decoder.i32())?;
-        this.group_topology_id =
+        let group_topology_id =
             decoder.field("group_topology_id", |decoder| decoder.nullable_string())?;
-        this.status = decoder.field("status", |decoder| {
+        let status = decoder.field("status", |decoder| {
             decoder.nullable_array(3, |decoder| Status::read(decoder, version))
         })?;
-        this.active_tasks = decoder.field("active_tasks", |decoder| {
+        let active_tasks = decoder.field("active_tasks", |decoder| {
             decoder.nullable_array(3, |decoder| TaskIds::read(decoder, version))
         })?;
-        this.standby_tasks = decoder.field("standby_tasks", |decoder| {
+        let standby_tasks = decoder.field("standby_tasks", |decoder| {
             decoder.nullable_array(3, |decoder| TaskIds::read(decoder, version))
         })?;
-        this.warmup_tasks = decoder.field("warmup_tasks", |decoder| {
+        let warmup_tasks = decoder.field("warmup_tasks", |decoder| {
             decoder.nullable_array(3, |decoder| TaskIds::read(decoder, version))
         })?;
-        this.partitions_by_user_endpoint =
+        let partitions_by_user_endpoint =
             decoder.field("partitions_by_user_endpoint", |decoder| {
                 decoder.nullable_array(8, |decoder| EndpointToPartitions::read(decoder, version))
             })?;
-        this.unknown_tagged_fields = decoder.tagged_fields()?;
-        Ok(this)
+        let unknown_tagged_fields = decoder.tagged_fields()?;
+        Ok(Self {
+            throttle_time_ms,
+            error_code,
+            error_message,
+            member_id,
+            member_epoch,
+            heartbeat_interval_ms,
+            acceptable_recovery_lag,
+            task_offset_interval_ms,
+            group_topology_id,
+            status,
+            active_tasks,
+            standby_tasks,
+            warmup_tasks,
+            partitions_by_user_endpoint,
+            unknown_tagged_fields,
+        })
     }
 
-    pub(crate) fn write<S: Sink>(
-        &self,
-        encoder: &mut Encoder<S>,
-        version: i16,
-    ) -> Result<(), EncodeError> {
+    pub(crate) fn write<S: Sink>(&self, encoder: &mut Encoder<S>, version: i16) -> EncodeResult {
         encoder.i32(self.throttle_time_ms);
         encoder.i16(self.error_code);
         encoder.field("error_message", |encoder| {
@@ -337,22 +353,24 @@ impl EndpointToPartitions {
         self
     }
 
-    pub(crate) fn read(decoder: &mut Decoder<'_>, version: i16) -> Result<Self, DecodeError> {
-        let mut this = Self::default();
-        this.user_endpoint =
+    pub(crate) fn read<R: Recorder>(
+        decoder: &mut Decoder<'_, R>,
+        version: i16,
+    ) -> DecodeResult<Self> {
+        let user_endpoint =
             decoder.field("user_endpoint", |decoder| Endpoint::read(decoder, version))?;
-        this.partitions = decoder.field("partitions", |decoder| {
+        let partitions = decoder.field("partitions", |decoder| {
             decoder.array(3, |decoder| TopicPartition::read(decoder, version))
         })?;
-        this.unknown_tagged_fields = decoder.tagged_fields()?;
-        Ok(this)
+        let unknown_tagged_fields = decoder.tagged_fields()?;
+        Ok(Self {
+            user_endpoint,
+            partitions,
+            unknown_tagged_fields,
+        })
     }
 
-    pub(crate) fn write<S: Sink>(
-        &self,
-        encoder: &mut Encoder<S>,
-        version: i16,
-    ) -> Result<(), EncodeError> {
+    pub(crate) fn write<S: Sink>(&self, encoder: &mut Encoder<S>, version: i16) -> EncodeResult {
         encoder.field("user_endpoint", |encoder| {
             self.user_endpoint.write(encoder, version)
         })?;
@@ -419,19 +437,21 @@ impl Status {
         self
     }
 
-    pub(crate) fn read(decoder: &mut Decoder<'_>, _version: i16) -> Result<Self, DecodeError> {
-        let mut this = Self::default();
-        this.status_code = decoder.field("status_code", |decoder| decoder.i8())?;
-        this.status_detail = decoder.field("status_detail", |decoder| decoder.string())?;
-        this.unknown_tagged_fields = decoder.tagged_fields()?;
-        Ok(this)
+    pub(crate) fn read<R: Recorder>(
+        decoder: &mut Decoder<'_, R>,
+        _version: i16,
+    ) -> DecodeResult<Self> {
+        let status_code = decoder.field("status_code", |decoder| decoder.i8())?;
+        let status_detail = decoder.field("status_detail", |decoder| decoder.string())?;
+        let unknown_tagged_fields = decoder.tagged_fields()?;
+        Ok(Self {
+            status_code,
+            status_detail,
+            unknown_tagged_fields,
+        })
     }
 
-    pub(crate) fn write<S: Sink>(
-        &self,
-        encoder: &mut Encoder<S>,
-        _version: i16,
-    ) -> Result<(), EncodeError> {
+    pub(crate) fn write<S: Sink>(&self, encoder: &mut Encoder<S>, _version: i16) -> EncodeResult {
         encoder.i8(self.status_code);
         encoder.field("status_detail", |encoder| {
             encoder.string(&self.status_detail)
@@ -489,21 +509,23 @@ impl TopicPartition {
         self
     }
 
-    pub(crate) fn read(decoder: &mut Decoder<'_>, _version: i16) -> Result<Self, DecodeError> {
-        let mut this = Self::default();
-        this.topic = decoder.field("topic", |decoder| decoder.string())?;
-        this.partitions = decoder.field("partitions", |decoder| {
+    pub(crate) fn read<R: Recorder>(
+        decoder: &mut Decoder<'_, R>,
+        _version: i16,
+    ) -> DecodeResult<Self> {
+        let topic = decoder.field("topic", |decoder| decoder.string())?;
+        let partitions = decoder.field("partitions", |decoder| {
             decoder.array(4, |decoder| decoder.i32())
         })?;
-        this.unknown_tagged_fields = decoder.tagged_fields()?;
-        Ok(this)
+        let unknown_tagged_fields = decoder.tagged_fields()?;
+        Ok(Self {
+            topic,
+            partitions,
+            unknown_tagged_fields,
+        })
     }
 
-    pub(crate) fn write<S: Sink>(
-        &self,
-        encoder: &mut Encoder<S>,
-        _version: i16,
-    ) -> Result<(), EncodeError> {
+    pub(crate) fn write<S: Sink>(&self, encoder: &mut Encoder<S>, _version: i16) -> EncodeResult {
         encoder.field("topic", |encoder| encoder.string(&self.topic))?;
         encoder.field("partitions", |encoder| {
             encoder.array(&self.partitions, |encoder, item| {
@@ -564,21 +586,23 @@ impl TaskIds {
         self
     }
 
-    pub(crate) fn read(decoder: &mut Decoder<'_>, _version: i16) -> Result<Self, DecodeError> {
-        let mut this = Self::default();
-        this.subtopology_id = decoder.field("subtopology_id", |decoder| decoder.string())?;
-        this.partitions = decoder.field("partitions", |decoder| {
+    pub(crate) fn read<R: Recorder>(
+        decoder: &mut Decoder<'_, R>,
+        _version: i16,
+    ) -> DecodeResult<Self> {
+        let subtopology_id = decoder.field("subtopology_id", |decoder| decoder.string())?;
+        let partitions = decoder.field("partitions", |decoder| {
             decoder.array(4, |decoder| decoder.i32())
         })?;
-        this.unknown_tagged_fields = decoder.tagged_fields()?;
-        Ok(this)
+        let unknown_tagged_fields = decoder.tagged_fields()?;
+        Ok(Self {
+            subtopology_id,
+            partitions,
+            unknown_tagged_fields,
+        })
     }
 
-    pub(crate) fn write<S: Sink>(
-        &self,
-        encoder: &mut Encoder<S>,
-        _version: i16,
-    ) -> Result<(), EncodeError> {
+    pub(crate) fn write<S: Sink>(&self, encoder: &mut Encoder<S>, _version: i16) -> EncodeResult {
         encoder.field("subtopology_id", |encoder| {
             encoder.string(&self.subtopology_id)
         })?;
@@ -641,19 +665,21 @@ impl Endpoint {
         self
     }
 
-    pub(crate) fn read(decoder: &mut Decoder<'_>, _version: i16) -> Result<Self, DecodeError> {
-        let mut this = Self::default();
-        this.host = decoder.field("host", |decoder| decoder.string())?;
-        this.port = decoder.field("port", |decoder| decoder.i32())?;
-        this.unknown_tagged_fields = decoder.tagged_fields()?;
-        Ok(this)
+    pub(crate) fn read<R: Recorder>(
+        decoder: &mut Decoder<'_, R>,
+        _version: i16,
+    ) -> DecodeResult<Self> {
+        let host = decoder.field("host", |decoder| decoder.string())?;
+        let port = decoder.field("port", |decoder| decoder.i32())?;
+        let unknown_tagged_fields = decoder.tagged_fields()?;
+        Ok(Self {
+            host,
+            port,
+            unknown_tagged_fields,
+        })
     }
 
-    pub(crate) fn write<S: Sink>(
-        &self,
-        encoder: &mut Encoder<S>,
-        _version: i16,
-    ) -> Result<(), EncodeError> {
+    pub(crate) fn write<S: Sink>(&self, encoder: &mut Encoder<S>, _version: i16) -> EncodeResult {
         encoder.field("host", |encoder| encoder.string(&self.host))?;
         encoder.i32(self.port);
         encoder.tagged_fields(&self.unknown_tagged_fields)
@@ -669,14 +695,10 @@ impl crate::WireMessage for StreamsGroupHeartbeatResponse {
     const VERSIONS: kafka_protocol::protocol::VersionRange =
         kafka_protocol::protocol::VersionRange { min: 0, max: 0 };
     const KIND: crate::MessageKind = crate::MessageKind::KipDraftStreamsGroupHeartbeatResponse;
-    fn read_body(decoder: &mut Decoder<'_>, version: i16) -> Result<Self, DecodeError> {
+    fn read_body<R: Recorder>(decoder: &mut Decoder<'_, R>, version: i16) -> DecodeResult<Self> {
         Self::read(decoder, version)
     }
-    fn write_body<S: Sink>(
-        &self,
-        encoder: &mut Encoder<S>,
-        version: i16,
-    ) -> Result<(), EncodeError> {
+    fn write_body<S: Sink>(&self, encoder: &mut Encoder<S>, version: i16) -> EncodeResult {
         self.write(encoder, version)
     }
     fn restrict_to_version(&mut self, version: i16) {
