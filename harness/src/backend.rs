@@ -284,6 +284,18 @@ pub trait Backend {
     fn take_wire_exchange(&mut self) -> Option<Exchange> {
         None
     }
+
+    /// For a backend that compares every answer with the reference's
+    /// ([`crate::differential::DifferentialBackend`]): the difference the last call found, taken
+    /// once; the campaign reports it as "answers equal the reference's". `None` otherwise.
+    fn take_divergence(&mut self) -> Option<crate::differential::Divergence> {
+        None
+    }
+
+    /// For a backend that compares every answer with the reference's: what it compared so far.
+    fn comparison(&self) -> Option<crate::differential::Comparison> {
+        None
+    }
 }
 
 /// Inside an `impl Backend for ..` of a backend that wraps another in its field `$inner` and

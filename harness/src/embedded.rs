@@ -33,7 +33,8 @@ pub fn test_config() -> CoordinatorConfig {
 pub const STANDARD_AUTHORIZER: &str = "org.apache.kafka.metadata.authorizer.StandardAuthorizer";
 
 /// The reference coordinator in process, with the cluster around it (topics, ACLs, a clock).
-#[derive(Debug)]
+/// A clone is a fork: a differential run answers a timing-sensitive request on two of them.
+#[derive(Debug, Clone)]
 pub struct EmbeddedTarget {
     coordinator: Coordinator,
     metadata: ClusterMetadata,
@@ -255,6 +256,17 @@ impl EmbeddedTarget {
         }
         self.now_ms = until;
         Ok(())
+    }
+
+    /// Advances the virtual clock to `now_ms`, as [`EmbeddedTarget::advance_ms`] does; a time
+    /// already passed changes nothing.
+    pub fn advance_to(&mut self, now_ms: u64) -> Result<(), TimerStalled> {
+        self.advance_ms(now_ms.saturating_sub(self.now_ms))
+    }
+
+    /// The coordinator's next session, rebalance or assignment deadline, in ms on this clock.
+    pub fn next_deadline(&self) -> Option<u64> {
+        self.coordinator.next_deadline()
     }
 
     /// The target with a coordinator whose timeouts fire through `fire_timeouts`.
