@@ -66,25 +66,30 @@ pub struct Divergence {
     pub rules: Vec<String>,
     /// Both answers side by side, the differing fields marked.
     pub table: String,
-    /// Whether a deadline was near, so that two answers of the reference were allowed (the
-    /// table shows the nearer one).
+    /// Whether a deadline was near, so that answers of the reference with it fired and not
+    /// were allowed (the table shows the nearest).
     pub timing_sensitive: bool,
 }
 
 impl std::fmt::Display for Divergence {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let fields: Vec<&str> = self
+        const SHOWN: usize = 4;
+        let mut fields: Vec<String> = self
             .differences
             .iter()
-            .map(|difference| difference.path.as_str())
+            .take(SHOWN)
+            .map(|difference| difference.path.clone())
             .collect();
+        if self.differences.len() > SHOWN {
+            fields.push(format!("{} more", self.differences.len() - SHOWN));
+        }
         write!(
             f,
             "{} at {} ms{} differs from the reference's in {} (rules {})\n  request {}\n{}",
             self.exchange,
             self.at_ms,
             if self.timing_sensitive {
-                " (timing-sensitive: neither of the reference's two answers)"
+                " (near a deadline: none of the reference's answers)"
             } else {
                 ""
             },
@@ -102,7 +107,8 @@ pub struct Comparison {
     /// Heartbeats and describes compared.
     pub heartbeats: u64,
     pub describes: u64,
-    /// Of those, compared against two answers of the reference.
+    /// Of those, compared against more than one state of the reference: near a deadline, or
+    /// while internal topics it asked for may or may not exist yet.
     pub timing_sensitive: u64,
     /// A recorded divergence the run met, after which nothing more was compared.
     pub known: Option<Recorded>,
@@ -204,8 +210,33 @@ impl<B: Backend> DifferentialBackend<B> {
             .cloned()
     }
 
+    /// The reference's states the target's answer may come from, most likely first: as it
+    /// is; with the deadlines near the exchange fired; with the internal topics asked for
+    /// created (a cluster creates them a while after the heartbeat that asked); with both.
+    fn forks(&self, near_deadline: bool, window_end: u64) -> BackendResult<Vec<EmbeddedTarget>> {
+        let mut forks = vec![self.reference.clone()];
+        if near_deadline {
+            let mut fired = self.reference.clone();
+            fired.advance_to(window_end)?;
+            forks.push(fired);
+        }
+        if self.reference.has_pending_internal_topics() {
+            let created: Vec<EmbeddedTarget> = forks
+                .iter()
+                .map(|fork| {
+                    let mut fork = fork.clone();
+                    fork.create_pending_internal_topics();
+                    fork
+                })
+                .collect();
+            forks.extend(created);
+        }
+        Ok(forks)
+    }
+
     /// Has the reference answer `request` as the target did between `before` and `after` (ms),
-    /// and compares the answers.
+    /// and compares the answers: the first fork ([`Self::forks`]) that answers as the target
+    /// did is the reference from then on.
     fn judge(
         &mut self,
         api: StreamsApi,
@@ -217,61 +248,62 @@ impl<B: Backend> DifferentialBackend<B> {
         self.reference
             .advance_to(before.saturating_sub(self.margin_ms))?;
         let window_end = after + self.margin_ms;
-        let sensitive = self.margin_ms > 0
+        let near_deadline = self.margin_ms > 0
             && self
                 .reference
                 .next_deadline()
                 .is_some_and(|d| d <= window_end);
-        let found = if sensitive {
+        if !near_deadline {
+            self.reference.advance_to(before)?;
+        }
+        let forks = self.forks(near_deadline, window_end)?;
+        if forks.len() > 1 {
             self.comparison.timing_sensitive += 1;
-            let mut fired = self.reference.clone();
-            fired.advance_to(window_end)?;
-            let not_yet = self.reference.answer(api, version, request)?;
-            match differences(api, version, answer, &not_yet) {
-                None => None,
+        }
+        let mut nearest: Option<(Vec<FieldDifference>, Vec<String>, String)> = None;
+        let mut matched = None;
+        for mut fork in forks {
+            let reference = fork.answer(api, version, request)?;
+            match differences(api, version, answer, &reference) {
+                None => {
+                    matched = Some(fork);
+                    break;
+                }
                 Some(found) => {
-                    let fired_answer = fired.answer(api, version, request)?;
-                    match differences(api, version, answer, &fired_answer) {
-                        None => {
-                            self.reference = fired;
-                            None
-                        }
-                        // The nearer of the two answers.
-                        Some(other) if other.0.len() < found.0.len() => Some(other),
-                        Some(_) => Some(found),
+                    if nearest.as_ref().is_none_or(|n| found.0.len() < n.0.len()) {
+                        nearest = Some(found);
                     }
                 }
             }
-        } else {
-            self.reference.advance_to(before)?;
-            let reference = self.reference.answer(api, version, request)?;
-            differences(api, version, answer, &reference)
-        };
+        }
         match api {
             StreamsApi::Heartbeat => self.comparison.heartbeats += 1,
             StreamsApi::Describe => self.comparison.describes += 1,
         }
-        if let Some((differences, rules, table)) = found {
-            self.parted = true;
-            match self.recorded(&differences, &rules) {
-                Some(recorded) => self.comparison.known = Some(recorded),
-                None => {
-                    self.divergence = Some(Divergence {
-                        exchange: format!(
-                            "{} v{version}",
-                            match api {
-                                StreamsApi::Heartbeat => "StreamsGroupHeartbeat",
-                                StreamsApi::Describe => "StreamsGroupDescribe",
-                            }
-                        ),
-                        request: request_json(api, version, request),
-                        at_ms: before,
-                        differences,
-                        rules,
-                        table,
-                        timing_sensitive: sensitive,
-                    })
-                }
+        if let Some(fork) = matched {
+            self.reference = fork;
+            return Ok(());
+        }
+        let (differences, rules, table) = nearest.expect("at least one fork answered");
+        self.parted = true;
+        match self.recorded(&differences, &rules) {
+            Some(recorded) => self.comparison.known = Some(recorded),
+            None => {
+                self.divergence = Some(Divergence {
+                    exchange: format!(
+                        "{} v{version}",
+                        match api {
+                            StreamsApi::Heartbeat => "StreamsGroupHeartbeat",
+                            StreamsApi::Describe => "StreamsGroupDescribe",
+                        }
+                    ),
+                    request: request_json(api, version, request),
+                    at_ms: before,
+                    differences,
+                    rules,
+                    table,
+                    timing_sensitive: near_deadline,
+                })
             }
         }
         Ok(())
@@ -354,13 +386,10 @@ impl<B: Backend> Backend for DifferentialBackend<B> {
     }
 
     async fn create_partitions(&mut self, topic: &str, partitions: i32) -> BackendResult<()> {
-        let target = self.target.create_partitions(topic, partitions).await;
-        if target.is_err() {
-            // A target that cannot grow topics keeps them; so does the reference.
-            return target;
-        }
+        // A target that cannot grow topics keeps them; so does the reference.
+        self.target.create_partitions(topic, partitions).await?;
         let reference = self.reference.create_partitions(topic, partitions).await;
-        Self::both("growing a topic", target, reference)
+        Self::both("growing a topic", Ok(()), reference)
     }
 
     async fn sleep(&mut self, duration: Duration) -> BackendResult<()> {
@@ -492,7 +521,8 @@ impl<C: Connect> Connect for DifferentialConnector<C> {
             configs
                 .iter()
                 .map(|(name, value)| (name.as_str(), value.as_str())),
-        );
+        )
+        .deferring_internal_topics();
         Ok(DifferentialBackend {
             target,
             reference,
@@ -514,8 +544,20 @@ impl<C: Connect> Connect for DifferentialConnector<C> {
         self.inner.shares_state()
     }
 
+    /// `--differential`, and the divergence files of the user's it knows.
     fn flags(&self) -> String {
-        format!("{} --differential", self.inner.flags())
+        let builtin = crate::runner::divergences();
+        let mut files: Vec<&str> = Vec::new();
+        for recorded in self.recorded.iter().filter(|d| !builtin.contains(d)) {
+            if !files.contains(&recorded.source.as_str()) {
+                files.push(&recorded.source);
+            }
+        }
+        let files: String = files
+            .iter()
+            .map(|file| format!(" --divergences {file}"))
+            .collect();
+        format!("{} --differential{files}", self.inner.flags())
     }
 
     fn skips(&self, scenario: &Scenario) -> Option<String> {

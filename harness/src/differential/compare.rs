@@ -123,71 +123,93 @@ pub fn compare<M: Comparable>(target: &M, reference: &M) -> Option<SideBySide> {
     if target == reference {
         return None;
     }
-    let (target, reference) = (to_leaves(&target), to_leaves(&reference));
-    let mut rows: Vec<(String, String, String, bool)> = Vec::new();
-    let absent = || "-".to_owned();
-    for (path, value) in &target {
-        let other = reference
-            .iter()
-            .find(|(p, _)| p == path)
-            .map(|(_, v)| v.clone());
-        let differs = other.as_ref() != Some(value);
-        rows.push((
-            path.clone(),
-            value.clone(),
-            other.unwrap_or_else(absent),
-            differs,
-        ));
-    }
-    for (path, value) in &reference {
-        if !target.iter().any(|(p, _)| p == path) {
-            rows.push((path.clone(), absent(), value.clone(), true));
-        }
-    }
+    let as_json = |message: &M| serde_json::to_value(message).expect("messages serialize");
+    let mut rows = Vec::new();
+    walk(
+        Some(&as_json(&target)),
+        Some(&as_json(&reference)),
+        String::new(),
+        &mut rows,
+    );
     Some(SideBySide { rows })
 }
 
-/// The rule ids of every differing field, in order, each once.
+/// Whether a JSON value is shown field by field: an object, or an array holding objects.
+fn has_fields(value: &Value) -> bool {
+    match value {
+        Value::Object(fields) => !fields.is_empty(),
+        Value::Array(items) => holds_objects(items),
+        _ => false,
+    }
+}
+
+fn holds_objects(items: &[Value]) -> bool {
+    items.iter().any(Value::is_object)
+}
+
+/// Walks both answers together, a row per leaf in the order of the message's fields; arrays
+/// of scalars, and values of a different shape on each side (a list where the other has
+/// null), are one row each.
+fn walk(
+    target: Option<&Value>,
+    reference: Option<&Value>,
+    path: String,
+    rows: &mut Vec<(String, String, String, bool)>,
+) {
+    let shown = |value: Option<&Value>| value.map_or_else(|| "-".to_owned(), Value::to_string);
+    match (target, reference) {
+        (Some(Value::Object(a)), Some(Value::Object(b))) if !a.is_empty() || !b.is_empty() => {
+            let names = a
+                .keys()
+                .chain(b.keys().filter(|name| !a.contains_key(*name)));
+            for name in names {
+                // Kafka's JSON form keeps unknown tagged fields apart; neither side has any.
+                if name == "_tagged" {
+                    continue;
+                }
+                walk(a.get(name), b.get(name), format!("{path}.{name}"), rows);
+            }
+        }
+        (Some(Value::Array(a)), Some(Value::Array(b))) if holds_objects(a) || holds_objects(b) => {
+            for index in 0..a.len().max(b.len()) {
+                walk(a.get(index), b.get(index), format!("{path}[{index}]"), rows);
+            }
+        }
+        (Some(value), None) | (None, Some(value)) if has_fields(value) => {
+            let (a, b) = (shown(target), shown(reference));
+            rows.push((path, a, b, true));
+        }
+        _ => rows.push((path, shown(target), shown(reference), target != reference)),
+    }
+}
+
+/// The rule ids of every differing field, in order, each once. Where the error codes differ,
+/// every other field follows from them: those of the codes, and of what the answer that
+/// succeeded said beyond its tasks (its statuses and endpoint map), which the rules on the
+/// failing side's request concern.
 pub fn rules_of<M: Comparable>(differences: &[FieldDifference]) -> Vec<String> {
     let mut seen = BTreeSet::new();
-    differences
+    let error_code = differences
         .iter()
+        .any(|difference| difference.path.ends_with(".errorCode"));
+    let cited = differences.iter().filter(|difference| {
+        !error_code
+            || [".errorCode", ".status", ".partitionsByUserEndpoint"]
+                .iter()
+                .any(|field| difference.path.contains(field))
+    });
+    cited
         .flat_map(M::rules_of)
         .filter(|rule| seen.insert(*rule))
         .map(str::to_owned)
         .collect()
 }
 
-/// The leaves of `message` as JSON, by path; arrays of scalars are one leaf.
-fn to_leaves<M: Serialize>(message: &M) -> Vec<(String, String)> {
-    let value = serde_json::to_value(message).expect("messages serialize");
-    let mut leaves = Vec::new();
-    collect_leaves(&value, String::new(), &mut leaves);
-    leaves
-}
-
-fn collect_leaves(value: &Value, path: String, leaves: &mut Vec<(String, String)>) {
-    match value {
-        Value::Object(fields) if !fields.is_empty() => {
-            for (name, field) in fields {
-                // Kafka's JSON form names unknown tagged fields `_tagged`; both sides have none.
-                if name != "_tagged" && name != "unknownTaggedFields" {
-                    collect_leaves(field, format!("{path}.{name}"), leaves);
-                }
-            }
-        }
-        Value::Array(items) if items.iter().any(|item| item.is_object()) => {
-            for (index, item) in items.iter().enumerate() {
-                collect_leaves(item, format!("{path}[{index}]"), leaves);
-            }
-        }
-        other => leaves.push((path, other.to_string())),
-    }
-}
-
 /// The rules an error code difference concerns, by the codes either side answered.
 fn error_code_rules(code: i16) -> &'static [&'static str] {
     match code {
+        // The other side's code says what was expected.
+        ERROR_NONE => &[],
         ERROR_INVALID_REQUEST => &["R1-R13", "R40"],
         ERROR_GROUP_ID_NOT_FOUND => &["R19", "R20"],
         ERROR_UNKNOWN_MEMBER_ID => &["R21", "R32"],
@@ -221,6 +243,25 @@ fn codes_in(values: [&str; 2]) -> impl Iterator<Item = i64> + '_ {
         .filter_map(|value| value.parse::<i64>().ok())
 }
 
+/// The status codes in a leaf of the status list: a code, a status, or the list.
+fn status_codes_in(values: [&str; 2]) -> Vec<i64> {
+    fn collect(value: &Value, codes: &mut Vec<i64>) {
+        match value {
+            Value::Number(code) => codes.extend(code.as_i64()),
+            Value::Object(status) => codes.extend(status.get("statusCode").and_then(Value::as_i64)),
+            Value::Array(statuses) => statuses.iter().for_each(|status| collect(status, codes)),
+            _ => {}
+        }
+    }
+    let mut codes = Vec::new();
+    for value in values {
+        if let Ok(value) = serde_json::from_str::<Value>(value) {
+            collect(&value, &mut codes);
+        }
+    }
+    codes
+}
+
 fn sort_tasks(lists: &mut [heartbeat::TaskIds]) {
     for list in lists.iter_mut() {
         list.partitions.sort_unstable();
@@ -247,10 +288,11 @@ impl Comparable for StreamsGroupHeartbeatResponse {
             &mut answer.active_tasks,
             &mut answer.standby_tasks,
             &mut answer.warmup_tasks,
-        ] {
-            if let Some(lists) = lists {
-                sort_tasks(lists);
-            }
+        ]
+        .into_iter()
+        .flatten()
+        {
+            sort_tasks(lists);
         }
         if let Some(endpoints) = &mut answer.partitions_by_user_endpoint {
             for endpoint in endpoints.iter_mut() {
@@ -279,10 +321,17 @@ impl Comparable for StreamsGroupHeartbeatResponse {
             ".errorCode" => codes_in(values)
                 .flat_map(|code| error_code_rules(code as i16).iter().copied())
                 .collect(),
-            ".statusCode" | ".status[].statusCode" => codes_in(values)
-                .flat_map(|code| status_rules(code as i8).iter().copied())
-                .collect(),
-            ".status" => vec!["spec 5.7", "spec 7.2"],
+            f if f.starts_with(".status") => {
+                let codes = status_codes_in(values);
+                if codes.is_empty() {
+                    vec!["spec 5.7", "spec 7.2"]
+                } else {
+                    codes
+                        .into_iter()
+                        .flat_map(|code| status_rules(code as i8).iter().copied())
+                        .collect()
+                }
+            }
             ".memberEpoch" => vec!["R23", "R24", "R25", "R27", "R31", "R54"],
             ".memberId" => vec!["spec 7.1"],
             ".heartbeatIntervalMs" | ".acceptableRecoveryLag" | ".taskOffsetIntervalMs" => {
