@@ -303,7 +303,9 @@ impl Comparable for StreamsGroupHeartbeatResponse {
                     for topic in partitions.iter_mut() {
                         topic.partitions.sort_unstable();
                     }
-                    partitions.sort_by(|a, b| a.topic.cmp(&b.topic));
+                    // A topic read by two subtopologies has an entry for each.
+                    partitions
+                        .sort_by(|a, b| (&a.topic, &a.partitions).cmp(&(&b.topic, &b.partitions)));
                 }
             }
             endpoints.sort_by(|a, b| {
