@@ -56,7 +56,7 @@ struct EndpointsSent {
 /// What the draft dialect keeps beside the core (topology ids, endpoint epochs, generated member
 /// ids), for a host that owns the core itself and hands it to every call, as the harness's
 /// in-process target does.
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct KipDraft {
     groups: BTreeMap<String, DraftGroup>,
     /// What each (group, member) last got of the endpoint information.

@@ -1731,18 +1731,23 @@ fn r45_shutdown_on_leave_is_seen_by_the_remaining_members() {
     );
 }
 
+/// The endpoint map entry of a member at h:8080 holding both tasks of topic `in`.
+fn endpoint_h_serving_both_tasks() -> response::EndpointToPartitions {
+    response::EndpointToPartitions::default()
+        .with_user_endpoint(response::Endpoint::default().with_host("h").with_port(8080))
+        .with_active_partitions(vec![response::TopicPartition::default()
+            .with_topic("in")
+            .with_partitions(vec![0, 1])])
+        .with_standby_partitions(Vec::new())
+}
+
 #[test]
 fn r46_group_creating_join_gets_endpoint_epoch_0_and_the_partitions_by_endpoint() {
     let mut broker = Broker::new();
     let with_endpoint = join("a")
         .with_user_endpoint(Some(Endpoint::default().with_host("h").with_port(8080)))
         .with_endpoint_information_epoch(-1);
-    let partitions = response::EndpointToPartitions::default()
-        .with_user_endpoint(response::Endpoint::default().with_host("h").with_port(8080))
-        .with_active_partitions(vec![response::TopicPartition::default()
-            .with_topic("in")
-            .with_partitions(vec![0, 1])])
-        .with_standby_partitions(Vec::new());
+    let partitions = endpoint_h_serving_both_tasks();
     assert_eq!(
         broker.send(&with_endpoint),
         answer("a", 2)
@@ -1756,6 +1761,31 @@ fn r46_group_creating_join_gets_endpoint_epoch_0_and_the_partitions_by_endpoint(
     // Another epoch gets the map again.
     assert_eq!(
         broker.send(&echo(-1)),
+        answer("a", 2).with_partitions_by_user_endpoint(Some(vec![partitions]))
+    );
+}
+
+/// What Kafka 4.4.0 answered (found by a differential campaign, then asked of the broker step by
+/// step): the creating join sends the map whatever epoch the member has; the group's epoch is 0
+/// after it, and a rejoin that keeps the member's tasks leaves it there.
+#[test]
+fn r46_endpoint_epoch_after_the_creating_join_and_a_rejoin() {
+    let mut broker = Broker::new();
+    let with_endpoint = join("a")
+        .with_user_endpoint(Some(Endpoint::default().with_host("h").with_port(8080)))
+        .with_endpoint_information_epoch(0);
+    let partitions = endpoint_h_serving_both_tasks();
+    assert_eq!(
+        broker.send(&with_endpoint),
+        answer("a", 2)
+            .tasks(BOTH)
+            .with_partitions_by_user_endpoint(Some(vec![partitions.clone()]))
+    );
+    assert_eq!(broker.send(&with_endpoint), answer("a", 2).tasks(BOTH));
+    let echo = |epoch: i32| heartbeat("a", 2).with_endpoint_information_epoch(epoch);
+    assert_eq!(broker.send(&echo(0)), answer("a", 2));
+    assert_eq!(
+        broker.send(&echo(1)),
         answer("a", 2).with_partitions_by_user_endpoint(Some(vec![partitions]))
     );
 }

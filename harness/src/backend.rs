@@ -303,14 +303,37 @@ pub trait Backend {
     fn take_wire_exchange(&mut self) -> Option<Exchange> {
         None
     }
+
+    /// For a backend that compares every answer with the reference's
+    /// ([`crate::differential::DifferentialBackend`]): the difference the last call found, taken
+    /// once; the campaign reports it as "answers equal the reference's". `None` otherwise.
+    fn take_divergence(&mut self) -> Option<crate::differential::Divergence> {
+        None
+    }
+
+    /// For a backend that compares every answer with the reference's: what it compared so far.
+    fn comparison(&self) -> Option<crate::differential::Comparison> {
+        None
+    }
 }
 
 /// Inside an `impl Backend for ..` of a backend that wraps another in its field `$inner` and
 /// changes only what goes through [`Backend::call`]: every set-up method, handed to the wrapped
-/// backend as it is (`create_topics` to `remove_acls`, with `sleep` and `now_ms`).
+/// backend as it is (`create_topics` to `remove_acls`, with `sleep` and `now_ms`). With
+/// `except broker_configs` that one is left to the wrapper, which reports configs of its own.
 #[macro_export]
 macro_rules! delegate_backend_setup {
     ($inner:ident) => {
+        $crate::delegate_backend_setup!($inner, except broker_configs);
+
+        async fn broker_configs(
+            &mut self,
+            names: &[String],
+        ) -> $crate::backend::BackendResult<Vec<Option<String>>> {
+            self.$inner.broker_configs(names).await
+        }
+    };
+    ($inner:ident, except broker_configs) => {
         async fn create_topics(
             &mut self,
             topics: &[(String, i32)],
@@ -339,13 +362,6 @@ macro_rules! delegate_backend_setup {
 
         fn now_ms(&self) -> u64 {
             self.$inner.now_ms()
-        }
-
-        async fn broker_configs(
-            &mut self,
-            names: &[String],
-        ) -> $crate::backend::BackendResult<Vec<Option<String>>> {
-            self.$inner.broker_configs(names).await
         }
 
         async fn group_config_names(

@@ -10,8 +10,10 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 use crate::backend::Connect;
+use crate::differential::Comparison;
 use crate::interrupt::Interrupt;
 use crate::report::{Report, SometimesCount};
+use crate::runner::Divergence;
 use crate::runner::{Outcome, Verdict};
 use crate::scenario::Grade;
 use crate::simulation::oracle::{self, Coverage, KnownIssue, TracePair, Violation};
@@ -161,6 +163,31 @@ pub struct CampaignResult {
     pub interrupted_runs: u64,
     /// How often the finished runs reached each `sometimes` property.
     pub coverage: Coverage,
+    /// In a differential campaign, what its finished runs compared with the reference.
+    pub comparison: Option<ComparisonTotals>,
+}
+
+/// What a differential campaign compared with the reference, over its finished runs.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ComparisonTotals {
+    pub heartbeats: u64,
+    pub describes: u64,
+    pub timing_sensitive: u64,
+    /// Runs that met a recorded divergence, and the first of them.
+    pub known: u64,
+    pub first_known: Option<(u64, Divergence)>,
+}
+
+impl ComparisonTotals {
+    fn add(&mut self, run: u64, comparison: &Comparison) {
+        self.heartbeats += comparison.heartbeats;
+        self.describes += comparison.describes;
+        self.timing_sensitive += comparison.timing_sensitive;
+        if let Some(known) = &comparison.known {
+            self.known += 1;
+            self.first_known.get_or_insert((run, known.clone()));
+        }
+    }
 }
 
 /// A saved violation: what `streamspec replay` runs again.
@@ -172,7 +199,15 @@ pub struct Trace {
     /// Where it was found.
     pub target: String,
     pub violation: String,
+    /// Found comparing every answer with the reference's: replayed so (`--differential`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub differential: bool,
     pub input: RunInput,
+}
+
+/// The command that replays the trace `file` against `target`.
+pub fn replay_command(file: &str, target: &str, flags: &str) -> String {
+    format!("streamspec replay {file} --target {target}{flags}")
 }
 
 /// Runs `input` once against a fresh backend of `connector` under `names`, on this thread.
@@ -312,6 +347,7 @@ pub fn run<C: Connect + Sync>(config: &CampaignConfig, connector: &C) -> Campaig
     let cleanup_errors: Mutex<Vec<String>> = Mutex::new(Vec::new());
     let coverage: Mutex<Coverage> = Mutex::new(Coverage::default());
     let known: Mutex<Option<(u64, &'static KnownIssue)>> = Mutex::new(None);
+    let comparison: Mutex<Option<ComparisonTotals>> = Mutex::new(None);
     let interrupted_runs = AtomicU64::new(0);
     let worker = || {
         let mut seen = Coverage::default();
@@ -340,6 +376,13 @@ pub fn run<C: Connect + Sync>(config: &CampaignConfig, connector: &C) -> Campaig
                         .heartbeats
                         .fetch_add(record.history.len() as u64, Ordering::Relaxed);
                     seen.observe(&record.history);
+                    if let Some(compared) = &record.comparison {
+                        comparison
+                            .lock()
+                            .unwrap()
+                            .get_or_insert_with(ComparisonTotals::default)
+                            .add(run, compared);
+                    }
                     if let Some(issue) = record.known_issue {
                         progress.known_issues.fetch_add(1, Ordering::Relaxed);
                         known.lock().unwrap().get_or_insert((run, issue));
@@ -419,6 +462,7 @@ pub fn run<C: Connect + Sync>(config: &CampaignConfig, connector: &C) -> Campaig
         cleanup_errors: cleanup_errors.into_inner().unwrap(),
         interrupted_runs: interrupted_runs.into_inner(),
         coverage: coverage.into_inner().unwrap(),
+        comparison: comparison.into_inner().unwrap(),
     }
 }
 
@@ -428,6 +472,18 @@ pub fn run<C: Connect + Sync>(config: &CampaignConfig, connector: &C) -> Campaig
 pub fn report(
     config: &CampaignConfig,
     target: &str,
+    result: &CampaignResult,
+    trace_file: Option<&str>,
+) -> Report {
+    report_with_flags(config, target, "", result, trace_file)
+}
+
+/// As [`report`], for a target that needs `flags` besides `--target` to be run again
+/// ([`Connect::flags`], e.g. ` --differential`): the replay command carries them.
+pub fn report_with_flags(
+    config: &CampaignConfig,
+    target: &str,
+    flags: &str,
     result: &CampaignResult,
     trace_file: Option<&str>,
 ) -> Report {
@@ -456,7 +512,7 @@ pub fn report(
             .filter(|finding| finding.violation.property == property);
         let (verdict, reason) = if let Some(finding) = violated {
             let replay = trace_file.map_or(String::new(), |file| {
-                format!("; replay: streamspec replay {file} --target {target}")
+                format!("; replay: {}", replay_command(file, target, flags))
             });
             (
                 Verdict::Fail,
@@ -479,8 +535,31 @@ pub fn report(
                     result.known_issues, issue.id, issue.reason, issue.evidence
                 )),
             )
+        } else if let Some((run, recorded)) = result
+            .comparison
+            .as_ref()
+            .and_then(|totals| totals.first_known.as_ref())
+            .filter(|_| property == &oracle::ANSWERS_EQUAL)
+        {
+            let known = result.comparison.as_ref().map_or(0, |totals| totals.known);
+            (
+                Verdict::Divergent,
+                Some(format!(
+                    "{known} runs met the divergence recorded in {} for {} (rules {}; first: run {run}): {}; evidence: {}",
+                    recorded.source,
+                    recorded.field.as_deref().unwrap_or_default(),
+                    recorded.rules.join(", "),
+                    recorded.reason,
+                    recorded.evidence
+                )),
+            )
         } else if result.runs == 0 {
             (Verdict::Skip, Some("no run finished".to_owned()))
+        } else if property == &oracle::ANSWERS_EQUAL && result.comparison.is_none() {
+            (
+                Verdict::Skip,
+                Some("not asked for (--differential)".to_owned()),
+            )
         } else if property == &oracle::DETERMINISTIC && !config.check_determinism {
             (
                 Verdict::Skip,

@@ -169,7 +169,7 @@ impl Selection {
             let theirs = load_divergences(file)?;
             if let Some(unknown) = theirs
                 .iter()
-                .find(|divergence| !known(&divergence.scenario))
+                .find(|divergence| divergence.field.is_none() && !known(&divergence.scenario))
             {
                 return Err(format!(
                     "{}: a divergence names {:?}, which is no scenario",

@@ -33,7 +33,8 @@ pub fn test_config() -> CoordinatorConfig {
 pub const STANDARD_AUTHORIZER: &str = "org.apache.kafka.metadata.authorizer.StandardAuthorizer";
 
 /// The reference coordinator in process, with the cluster around it (topics, ACLs, a clock).
-#[derive(Debug)]
+/// A clone is a fork: a differential run answers a timing-sensitive request on two of them.
+#[derive(Debug, Clone)]
 pub struct EmbeddedTarget {
     coordinator: Coordinator,
     metadata: ClusterMetadata,
@@ -48,6 +49,10 @@ pub struct EmbeddedTarget {
     /// Speaking the KIP draft on api key 88 (v0) through the draft adapter over the same core;
     /// `None` for Kafka's dialect. See [`EmbeddedTarget::speaking_kip_draft`].
     draft: Option<KipDraft>,
+    /// Internal topics the coordinator asked for and the cluster has not created yet, when
+    /// creation is deferred ([`EmbeddedTarget::deferring_internal_topics`]); `None` when the
+    /// cluster creates them at once.
+    pending_internal_topics: Option<Vec<(String, i32)>>,
 }
 
 fn fire_due_timeouts(coordinator: &mut Coordinator, now_ms: u64) {
@@ -65,6 +70,7 @@ impl Default for EmbeddedTarget {
             authorizer: false,
             fire_timeouts: fire_due_timeouts,
             draft: None,
+            pending_internal_topics: None,
         }
     }
 }
@@ -88,6 +94,14 @@ impl EmbeddedTarget {
     fn apply(&mut self, effects: Vec<Effect>) {
         for effect in effects {
             if let Effect::CreateTopics(topics) = effect {
+                if let Some(pending) = &mut self.pending_internal_topics {
+                    for topic in topics {
+                        if !pending.iter().any(|(name, _)| *name == topic.name) {
+                            pending.push((topic.name, topic.partitions));
+                        }
+                    }
+                    continue;
+                }
                 // As Kafka's broker does, the cluster creates what the coordinator asks for.
                 for topic in topics {
                     self.metadata.set_topic(topic.name, topic.partitions);
@@ -95,6 +109,34 @@ impl EmbeddedTarget {
                 self.coordinator.handle_metadata(self.metadata.clone());
             }
         }
+    }
+
+    /// The target with a cluster that creates the internal topics the coordinator asks for only
+    /// when told to ([`EmbeddedTarget::create_pending_internal_topics`]), as a broker creates
+    /// them some time after the heartbeat that asked.
+    pub fn deferring_internal_topics(self) -> Self {
+        EmbeddedTarget {
+            pending_internal_topics: Some(Vec::new()),
+            ..self
+        }
+    }
+
+    /// Whether internal topics were asked for and are not created yet.
+    pub fn has_pending_internal_topics(&self) -> bool {
+        self.pending_internal_topics
+            .as_ref()
+            .is_some_and(|pending| !pending.is_empty())
+    }
+
+    /// Creates the internal topics asked for so far.
+    pub fn create_pending_internal_topics(&mut self) {
+        let Some(pending) = self.pending_internal_topics.as_mut() else {
+            return;
+        };
+        for (name, partitions) in pending.drain(..) {
+            self.metadata.set_topic(name, partitions);
+        }
+        self.coordinator.handle_metadata(self.metadata.clone());
     }
 
     /// Answers a request of `api` at `version`, both as bodies of bytes.
@@ -235,6 +277,17 @@ impl EmbeddedTarget {
         }
         self.now_ms = until;
         Ok(())
+    }
+
+    /// Advances the virtual clock to `now_ms`, as [`EmbeddedTarget::advance_ms`] does; a time
+    /// already passed changes nothing.
+    pub fn advance_to(&mut self, now_ms: u64) -> Result<(), TimerStalled> {
+        self.advance_ms(now_ms.saturating_sub(self.now_ms))
+    }
+
+    /// The coordinator's next session, rebalance or assignment deadline, in ms on this clock.
+    pub fn next_deadline(&self) -> Option<u64> {
+        self.coordinator.next_deadline()
     }
 
     /// The target with a coordinator whose timeouts fire through `fire_timeouts`.

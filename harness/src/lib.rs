@@ -81,6 +81,7 @@ pub mod backend;
 pub mod campaign;
 pub mod check;
 pub mod clean;
+pub mod differential;
 pub mod doctor;
 pub mod draft;
 pub mod embedded;

@@ -19,11 +19,13 @@ use streamspec::backend::Connect;
 use streamspec::campaign::{self, CampaignConfig, Trace};
 use streamspec::check::Selection;
 use streamspec::check::{default_run_id, CheckOptions};
+use streamspec::differential::DifferentialConnector;
 use streamspec::draft::Dialect;
 use streamspec::embedded::EmbeddedConnector;
 use streamspec::interrupt::Interrupt;
 use streamspec::kafka::KafkaConnector;
 use streamspec::report::{Console, Detail, Report};
+use streamspec::runner::load_divergences;
 use streamspec::scenario::{Profile, Scenario};
 use streamspec::transport::Connection;
 
@@ -86,7 +88,8 @@ const FUZZ_EXAMPLES: &str = "Examples:
   streamspec fuzz --duration 60s --seed 7
   streamspec fuzz --target 127.0.0.1:9092 --duration 60s --groups 4 --junit fuzz.xml
   streamspec fuzz --check-determinism --duration 10s
-  streamspec replay streamspec-trace-7-12.json --target 127.0.0.1:9092";
+  streamspec fuzz --target 127.0.0.1:9092 --differential --duration 60s
+  streamspec replay streamspec-trace-7-12.json --target 127.0.0.1:9092 --differential";
 
 #[derive(Parser, Debug)]
 #[command(name = "streamspec", version, about = "Conformance checker for the Kafka Streams rebalance protocol (KIP-1071)", after_help = EXAMPLES)]
@@ -209,6 +212,14 @@ enum Command {
         /// KIP draft through a translation, skipping the scenarios it cannot express.
         #[arg(long, value_enum, default_value_t = Dialect::Kafka)]
         dialect: Dialect,
+        /// Compares every answer with the reference coordinator's, in process, at the same
+        /// time (property "answers equal the reference's"; the README's "Differential runs").
+        #[arg(long)]
+        differential: bool,
+        /// With --differential: known differences of the target's answers, by field and rule,
+        /// in the form of harness/divergences.json (repeatable).
+        #[arg(long = "divergences", value_name = "FILE", requires = "differential")]
+        divergences: Vec<PathBuf>,
     },
     /// Runs a saved trace again through the oracle.
     Replay {
@@ -230,6 +241,14 @@ enum Command {
         /// KIP draft through a translation, skipping the scenarios it cannot express.
         #[arg(long, value_enum, default_value_t = Dialect::Kafka)]
         dialect: Dialect,
+        /// Compares every answer with the reference coordinator's, as `fuzz --differential`
+        /// does; on without it for a trace found so.
+        #[arg(long)]
+        differential: bool,
+        /// In a differential replay: known differences of the target's answers, by field and
+        /// rule, in the form of harness/divergences.json (repeatable).
+        #[arg(long = "divergences", value_name = "FILE")]
+        divergences: Vec<PathBuf>,
     },
     /// What a target offers (APIs, features, configs), and which scenarios a `check` would skip
     /// there and why; changes nothing that outlasts it.
@@ -363,6 +382,43 @@ macro_rules! with_connector {
     ($spec:expr, $timeout:expr, $replication_factor:expr, |$connector:ident| $body:expr) => {
         with_connector!(dialect: Dialect::Kafka, $spec, $timeout, $replication_factor, |$connector| $body)
     };
+}
+
+/// Calls `$body` with `$connector` bound to `$inner`, or, when `$differential`, to `$inner`
+/// compared with the reference (`--differential`), knowing the divergences of `$files`.
+macro_rules! with_differential {
+    ($differential:expr, $files:expr, $dialect:expr, $inner:ident, |$connector:ident| $body:expr) => {
+        if $differential {
+            differential_connector($inner, $dialect, $files).and_then(|$connector| $body)
+        } else {
+            let $connector = $inner;
+            $body
+        }
+    };
+}
+
+/// `inner` compared with the reference; the recorded divergences of `files` known besides ours.
+fn differential_connector<C: Connect>(
+    inner: C,
+    dialect: Dialect,
+    files: &[PathBuf],
+) -> Result<DifferentialConnector<C>, String> {
+    if dialect != Dialect::Kafka {
+        return Err("--differential compares answers in Kafka's dialect; under --dialect kip-draft the translation itself makes them differ (member ids, endpoint epochs), so the two cannot be combined".to_owned());
+    }
+    let mut recorded = Vec::new();
+    for file in files {
+        let theirs = load_divergences(file)?;
+        if let Some(scenario) = theirs.iter().find(|d| d.field.is_none()) {
+            return Err(format!(
+                "{}: a divergence of a differential run names a field, not a scenario ({:?})",
+                file.display(),
+                scenario.scenario
+            ));
+        }
+        recorded.extend(theirs);
+    }
+    Ok(DifferentialConnector::new(inner).with_recorded(recorded))
 }
 
 impl ScenarioSource {
@@ -813,13 +869,20 @@ fn fuzz<C: Connect + Sync + Send>(connector: C, flags: FuzzFlags) -> Result<Exit
             run: finding.run,
             target: target.clone(),
             violation: finding.violation.to_string(),
+            differential: result.comparison.is_some(),
             input: finding.input.clone(),
         };
         let text = serde_json::to_string_pretty(&trace).expect("traces serialize");
         std::fs::write(&file, text).map_err(|error| format!("{file}: {error}"))?;
         trace_file = Some(file);
     }
-    let report = campaign::report(config, &target, &result, trace_file.as_deref());
+    let report = campaign::report_with_flags(
+        config,
+        &target,
+        &connector_flags,
+        &result,
+        trace_file.as_deref(),
+    );
     out!(
         "{}",
         report.human(Console {
@@ -837,11 +900,19 @@ fn fuzz<C: Connect + Sync + Send>(connector: C, flags: FuzzFlags) -> Result<Exit
         result.heartbeats as f64 / seconds,
         seconds
     );
+    if let Some(compared) = &result.comparison {
+        outln!(
+            "compared with the reference: {} heartbeats and {} describes ({} timing-sensitive)",
+            compared.heartbeats,
+            compared.describes,
+            compared.timing_sensitive
+        );
+    }
     if let Some(file) = &trace_file {
         outln!("trace: {file}");
         outln!(
-            "replay: streamspec replay {file} --target {target}{}",
-            connector_flags
+            "replay: {}",
+            campaign::replay_command(file, &target, &connector_flags)
         );
     }
     write_reports(&report, flags.junit, flags.json)?;
@@ -857,12 +928,8 @@ fn fuzz<C: Connect + Sync + Send>(connector: C, flags: FuzzFlags) -> Result<Exit
     Ok(ExitCode::from(report.verdict().exit_code()))
 }
 
-fn replay<C: Connect>(
-    file: &std::path::Path,
-    connector: C,
-    timeout: Duration,
-    history: bool,
-) -> Result<ExitCode, String> {
+/// The trace in `file`, with a valid setup.
+fn read_trace(file: &std::path::Path) -> Result<Trace, String> {
     let text =
         std::fs::read_to_string(file).map_err(|error| format!("{}: {error}", file.display()))?;
     let trace: Trace = serde_json::from_str(&text).map_err(|error| {
@@ -876,6 +943,15 @@ fn replay<C: Connect>(
         .setup
         .validate()
         .map_err(|error| format!("{}: setup: {error}", file.display()))?;
+    Ok(trace)
+}
+
+fn replay<C: Connect>(
+    trace: &Trace,
+    connector: C,
+    timeout: Duration,
+    history: bool,
+) -> Result<ExitCode, String> {
     let config = CampaignConfig {
         run_id: default_run_id(&connector),
         seed: trace.seed,
@@ -996,13 +1072,16 @@ fn main() -> ExitCode {
             replication_factor,
             run_id,
             dialect,
+            differential,
+            divergences,
         } => {
             let target = TargetSpec::parse(&target);
             let timeout = Duration::from_millis(timeout_ms);
             runtime
                 .block_on(preflight(&target, timeout))
                 .and_then(|()| {
-                    with_connector!(dialect: dialect, &target, timeout, replication_factor, |connector| {
+                    with_connector!(dialect: dialect, &target, timeout, replication_factor, |inner| {
+                        with_differential!(differential, &divergences, dialect, inner, |connector| {
                         let operations =
                             operations.unwrap_or(if connector.shares_state() { 40 } else { 200 });
                         let config = CampaignConfig {
@@ -1024,6 +1103,7 @@ fn main() -> ExitCode {
                             json: json.clone(),
                         };
                         fuzz(connector, flags)
+                        })
                     })
                 })
         }
@@ -1034,14 +1114,20 @@ fn main() -> ExitCode {
             replication_factor,
             history,
             dialect,
+            differential,
+            divergences,
         } => {
             let target = TargetSpec::parse(&target);
             let timeout = Duration::from_millis(timeout_ms);
             runtime
                 .block_on(preflight(&target, timeout))
-                .and_then(|()| {
-                    with_connector!(dialect: dialect, &target, timeout, replication_factor, |connector| {
-                        replay(&file, connector, timeout, history)
+                .and_then(|()| read_trace(&file))
+                .and_then(|trace| {
+                    let differential = differential || trace.differential;
+                    with_connector!(dialect: dialect, &target, timeout, replication_factor, |inner| {
+                        with_differential!(differential, &divergences, dialect, inner, |connector| {
+                            replay(&trace, connector, timeout, history)
+                        })
                     })
                 })
         }

@@ -224,7 +224,7 @@ fn fuzz_prints_its_command_first_reports_every_invariant_and_writes_reports() {
         .filter(|node| node.has_tag_name("testcase"))
         .collect();
     // An entry per `always` and `eventually` property, and per `sometimes` one.
-    assert_eq!(cases.len(), 14 + 6);
+    assert_eq!(cases.len(), 15 + 6);
     let revoked = cases
         .iter()
         .find(|case| case.attribute("classname") == Some("sometimes: a task is revoked"))
@@ -260,6 +260,61 @@ fn fuzz_prints_its_command_first_reports_every_invariant_and_writes_reports() {
     assert!(sometimes[0]["count"].as_u64().unwrap() > 0, "{sometimes:?}");
     assert_eq!(report["warnings"], serde_json::json!([]));
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn fuzz_differential_compares_every_answer_and_says_so() {
+    let output = streamspec(&[
+        "fuzz",
+        "--differential",
+        "--seed",
+        "3",
+        "--operations",
+        "50",
+        "--duration",
+        "1s",
+    ]);
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert_eq!(output.status.code(), Some(0), "{stdout}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(
+        lines[0],
+        "streamspec fuzz --target embedded --seed 3 --operations 50 --duration 1s --differential"
+    );
+    assert!(
+        lines.iter().any(
+            |line| line.starts_with("always: answers equal the reference's")
+                && line.trim_end().ends_with(" pass        MUST")
+        ),
+        "{stdout}"
+    );
+    let compared = lines
+        .iter()
+        .find_map(|line| line.strip_prefix("compared with the reference: "))
+        .expect("a line of what was compared");
+    let heartbeats: u64 = compared.split(' ').next().unwrap().parse().unwrap();
+    let rate = lines
+        .iter()
+        .find(|line| line.contains(" with the oracle on"))
+        .unwrap();
+    // Every heartbeat of every run was compared.
+    assert_eq!(
+        rate.split(", ")
+            .nth(2)
+            .and_then(|part| part.split(' ').next()),
+        Some(heartbeats.to_string().as_str()),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn differential_runs_refuse_the_kip_draft_dialect_in_one_line() {
+    let output = streamspec(&["fuzz", "--differential", "--dialect", "kip-draft"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        stderr_lines(&output),
+        ["streamspec: --differential compares answers in Kafka's dialect; under --dialect kip-draft the translation itself makes them differ (member ids, endpoint epochs), so the two cannot be combined"]
+    );
 }
 
 #[test]

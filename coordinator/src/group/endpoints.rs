@@ -1,7 +1,7 @@
 //! Endpoint information (R46): which partitions each member with a user endpoint serves, and the
 //! epoch that tells a member whether its copy is current.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 use streamspec_protocol::kafka::streams_group_heartbeat_response as response;
 use streamspec_protocol::kafka::{StreamsGroupHeartbeatRequest, StreamsGroupHeartbeatResponse};
@@ -50,33 +50,38 @@ fn partitions_by_endpoint(
     requester: &str,
 ) -> Vec<response::EndpointToPartitions> {
     let topology = group.topology.as_ref();
+    // As Kafka 4.4.0 builds it: for each subtopology the member has tasks of, an entry per topic
+    // it reads (a topic read by two subtopologies appears twice), holding the task numbers, cut
+    // to the topic's partition count when there are more tasks than partitions.
     let partitions_of = |tasks: &Tasks| -> Vec<response::TopicPartition> {
-        let mut by_topic: BTreeMap<String, BTreeSet<i32>> = BTreeMap::new();
+        let mut entries = Vec::new();
         for subtopology in topology.iter().flat_map(|t| &t.subtopologies) {
             let Some(task_partitions) = tasks.get(&subtopology.subtopology_id) else {
                 continue;
             };
-            let topics = subtopology.source_topics.iter().chain(
-                subtopology
-                    .repartition_source_topics
-                    .iter()
-                    .map(|t| &t.name),
-            );
+            let topics: BTreeSet<&String> = subtopology
+                .source_topics
+                .iter()
+                .chain(
+                    subtopology
+                        .repartition_source_topics
+                        .iter()
+                        .map(|t| &t.name),
+                )
+                .collect();
             for topic in topics {
-                let count = metadata.partitions(topic).unwrap_or(0);
-                let entry = by_topic.entry(topic.clone()).or_default();
-                entry.extend(task_partitions.iter().copied().filter(|p| *p < count));
+                let count = usize::try_from(metadata.partitions(topic).unwrap_or(0)).unwrap_or(0);
+                let mut partitions: Vec<i32> = task_partitions.iter().copied().collect();
+                partitions.sort_unstable();
+                partitions.truncate(count);
+                entries.push(
+                    response::TopicPartition::default()
+                        .with_topic(topic.clone())
+                        .with_partitions(partitions),
+                );
             }
         }
-        by_topic
-            .into_iter()
-            .filter(|(_, partitions)| !partitions.is_empty())
-            .map(|(topic, partitions)| {
-                response::TopicPartition::default()
-                    .with_topic(topic)
-                    .with_partitions(partitions.into_iter().collect())
-            })
-            .collect()
+        entries
     };
     let mut members: Vec<&Member> = group
         .members

@@ -50,9 +50,14 @@ pub(crate) fn heartbeat(
         None if epoch == 0 => {
             // The group comes into being only if the join succeeds.
             let mut group = Group::new(&request.group_id);
-            let answer = heartbeat.run(&mut group)?;
+            let (mut answer, effects) = heartbeat.run(&mut group)?;
+            // Kafka answers the join that creates a group from a group object that its records
+            // then replace: the endpoint epoch raised for the answer is not kept, and the
+            // answer says 0 (spec 7.6, R46).
+            answer.endpoint_information_epoch = 0;
+            group.endpoint_epoch = 0;
             groups.insert(group.id.clone(), group);
-            Ok(answer)
+            Ok((answer, effects))
         }
         None => Err(ErrorAnswer::streams_group_not_found(&request.group_id)), // R20
     }
@@ -212,6 +217,7 @@ impl Heartbeat<'_> {
             topology,
             reconfigured,
         } = admission;
+        let joins_now = !group.members.contains_key(&request.member_id);
         let member_changed = self.put_member(group, member, replaced);
         let inputs_changed = self.update_inputs(group, topology, reconfigured);
         if member_changed || inputs_changed {
@@ -225,14 +231,18 @@ impl Heartbeat<'_> {
         }
         let member = group.members.get_mut(&request.member_id).unwrap();
         member.session_deadline_ms = self.now_ms + self.config.session_timeout_ms;
-        let send_tasks = request.member_epoch == 0 || member.assigned != before;
+        let tasks_changed = member.assigned != before;
+        let send_tasks = request.member_epoch == 0 || tasks_changed;
         let effects = match &group.configured {
             Some(configured) if !configured.topics_to_create.is_empty() => {
                 vec![Effect::CreateTopics(configured.topics_to_create.clone())]
             }
             _ => Vec::new(),
         };
-        (self.respond(group, send_tasks), effects)
+        // R46: a rejoin that keeps the member's tasks tells no one anything new about
+        // endpoints; Kafka 4.4.0 leaves the endpoint epoch as it is then.
+        let endpoint_news = joins_now || tasks_changed;
+        (self.respond(group, send_tasks, endpoint_news), effects)
     }
 
     /// Stores the member as the request leaves it; whether that bumps the group epoch (a new
@@ -325,8 +335,14 @@ impl Heartbeat<'_> {
         }
     }
 
-    /// The answer to an applied heartbeat; `send_tasks` when the member's tasks are news to it.
-    fn respond(&self, group: &mut Group, send_tasks: bool) -> StreamsGroupHeartbeatResponse {
+    /// The answer to an applied heartbeat; `send_tasks` when the member's tasks are news to it,
+    /// `endpoint_news` when they are news to the group's endpoint information.
+    fn respond(
+        &self,
+        group: &mut Group,
+        send_tasks: bool,
+        endpoint_news: bool,
+    ) -> StreamsGroupHeartbeatResponse {
         let config = self.config;
         let member = &group.members[&self.request.member_id];
         let mut out = StreamsGroupHeartbeatResponse::default()
@@ -343,7 +359,9 @@ impl Heartbeat<'_> {
                 .with_active_tasks(Some(tasks::to_response(&member.assigned.active)))
                 .with_standby_tasks(Some(tasks::to_response(&member.assigned.standby)))
                 .with_warmup_tasks(Some(tasks::to_response(&member.assigned.warmup)));
-            group.tasks_sent_to(&self.request.member_id);
+            if endpoint_news {
+                group.tasks_sent_to(&self.request.member_id);
+            }
         }
         with_endpoint_information(out, group, self.metadata, self.request)
     }

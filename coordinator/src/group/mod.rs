@@ -68,7 +68,7 @@ impl Group {
             static_members: BTreeMap::new(),
             targets: BTreeMap::new(),
             shutdown_requested_by: None,
-            endpoint_epoch: -1,
+            endpoint_epoch: 0,
             delay_deadline_ms: None,
             num_standby_replicas: None,
             last_target_ms: None,

@@ -9,7 +9,10 @@ use std::collections::BTreeMap;
 use streamspec::backend::{BackendResult, Connect};
 use streamspec::embedded::{EmbeddedConnector, EmbeddedTarget};
 use streamspec::{Backend, StreamsApi};
-use streamspec_protocol::codes::{ERROR_FENCED_MEMBER_EPOCH, ERROR_NONE};
+use streamspec_protocol::codes::{
+    ERROR_FENCED_MEMBER_EPOCH, ERROR_NONE, ERROR_UNKNOWN_MEMBER_ID, STATUS_SHUTDOWN_APPLICATION,
+};
+use streamspec_protocol::kafka::streams_group_heartbeat_response::TaskIds;
 use streamspec_protocol::kafka::{StreamsGroupHeartbeatRequest, StreamsGroupHeartbeatResponse};
 use streamspec_protocol::WireMessage;
 
@@ -24,24 +27,95 @@ pub enum Bug {
     /// Every member given active tasks is also given partition 0 of its first subtopology, so
     /// two members can own one task (the campaign's "at most one member owns an active task").
     SharesTaskZero,
+    /// A heartbeat at one epoch above the member's is taken as one at its epoch instead of
+    /// being fenced (R23).
+    AcceptsEpochAboveMember,
+    /// An unknown member is answered FENCED_MEMBER_EPOCH, another code of the RPC's set, where
+    /// R21 asks for UNKNOWN_MEMBER_ID.
+    UnknownMemberAnsweredFenced,
+    /// Every successful heartbeat carries the member's task lists, where unchanged ones are
+    /// null (R26).
+    TaskListsOnEveryHeartbeat,
+    /// The group admits one member more than `group.streams.max.size`, which the coordinator
+    /// reports as [`CONFIGURED_MAX_SIZE`] (R22).
+    MaxSizeOffByOne,
+    /// SHUTDOWN_APPLICATION is shown only to the member that asked for it (R43 asks for every
+    /// member).
+    ShutdownOnlyToRequester,
 }
+
+/// The `group.streams.max.size` a [`Bug::MaxSizeOffByOne`] coordinator reports.
+pub const CONFIGURED_MAX_SIZE: usize = 3;
 
 /// The coordinator under test: the reference behind a planted [`Bug`].
 #[derive(Debug)]
 pub struct Buggy {
     inner: EmbeddedTarget,
     bug: Bug,
+    /// What the bugs remember of earlier answers: each member's epoch and task lists, and who
+    /// asked for a shutdown.
+    epochs: BTreeMap<String, i32>,
+    task_lists: BTreeMap<String, [Option<Vec<TaskIds>>; 3]>,
+    shutdown_requested_by: Option<String>,
 }
 
 impl Buggy {
+    /// The request as the bug reads it.
+    fn misread(&self, mut request: StreamsGroupHeartbeatRequest) -> StreamsGroupHeartbeatRequest {
+        if self.bug == Bug::AcceptsEpochAboveMember {
+            if let Some(epoch) = self.epochs.get(&request.member_id) {
+                if *epoch > 0 && request.member_epoch == epoch + 1 {
+                    request.member_epoch = *epoch;
+                }
+            }
+        }
+        request
+    }
+
     /// Rewrites the reference's answer to `request` as the bug would have it.
     fn plant(
-        &self,
+        &mut self,
         request: &StreamsGroupHeartbeatRequest,
         mut response: StreamsGroupHeartbeatResponse,
     ) -> StreamsGroupHeartbeatResponse {
         match self.bug {
-            Bug::None => {}
+            Bug::None | Bug::AcceptsEpochAboveMember | Bug::MaxSizeOffByOne => {}
+            Bug::UnknownMemberAnsweredFenced => {
+                if response.error_code == ERROR_UNKNOWN_MEMBER_ID {
+                    response.error_code = ERROR_FENCED_MEMBER_EPOCH;
+                }
+            }
+            Bug::TaskListsOnEveryHeartbeat => {
+                let lists = self
+                    .task_lists
+                    .entry(request.member_id.clone())
+                    .or_default();
+                let answered = [
+                    &mut response.active_tasks,
+                    &mut response.standby_tasks,
+                    &mut response.warmup_tasks,
+                ];
+                for (remembered, answered) in lists.iter_mut().zip(answered) {
+                    match answered {
+                        Some(_) => *remembered = answered.clone(),
+                        None if response.error_code == ERROR_NONE => {
+                            answered.clone_from(remembered)
+                        }
+                        None => {}
+                    }
+                }
+            }
+            Bug::ShutdownOnlyToRequester => {
+                if request.shutdown_application {
+                    self.shutdown_requested_by
+                        .get_or_insert_with(|| request.member_id.clone());
+                }
+                if self.shutdown_requested_by.as_ref() != Some(&request.member_id) {
+                    if let Some(statuses) = &mut response.status {
+                        statuses.retain(|status| status.status_code != STATUS_SHUTDOWN_APPLICATION);
+                    }
+                }
+            }
             Bug::AcceptsStaleEpochs => {
                 if response.error_code == ERROR_FENCED_MEMBER_EPOCH && request.member_epoch > 0 {
                     response = StreamsGroupHeartbeatResponse::default()
@@ -74,22 +148,49 @@ impl Backend for Buggy {
         version: i16,
         request: &[u8],
     ) -> BackendResult<Vec<u8>> {
-        let answer = self.inner.call(api, version, request).await?;
         if api != StreamsApi::Heartbeat || self.bug == Bug::None {
-            return Ok(answer);
+            return self.inner.call(api, version, request).await;
         }
-        // The harness sent the request and the reference answered it: both decode.
+        // The harness sent the request and the reference answers what the bug makes of it:
+        // both decode.
         let request = StreamsGroupHeartbeatRequest::decode_exact(request, version)
             .expect("the harness sends well-formed requests");
+        let misread = self.misread(request.clone());
+        let answer = self
+            .inner
+            .call(
+                api,
+                version,
+                &misread.encode_to_vec(version).expect("a request encodes"),
+            )
+            .await?;
         let response = StreamsGroupHeartbeatResponse::decode_exact(&answer, version)
             .expect("the reference answers well-formed responses");
+        if response.error_code == ERROR_NONE {
+            self.epochs
+                .insert(request.member_id.clone(), response.member_epoch);
+        }
         Ok(self
             .plant(&request, response)
             .encode_to_vec(version)
             .expect("a decoded response encodes again"))
     }
 
-    streamspec::delegate_backend_setup!(inner);
+    /// As the reference reports them, but for the size a [`Bug::MaxSizeOffByOne`] coordinator
+    /// is configured with.
+    async fn broker_configs(&mut self, names: &[String]) -> BackendResult<Vec<Option<String>>> {
+        let mut values = self.inner.broker_configs(names).await?;
+        if self.bug == Bug::MaxSizeOffByOne {
+            for (name, value) in names.iter().zip(&mut values) {
+                if name == "group.streams.max.size" {
+                    *value = Some(CONFIGURED_MAX_SIZE.to_string());
+                }
+            }
+        }
+        Ok(values)
+    }
+
+    streamspec::delegate_backend_setup!(inner, except broker_configs);
 }
 
 /// Makes a fresh [`Buggy`] coordinator with `0`'s bug for every scenario and every run.
@@ -104,9 +205,20 @@ impl Connect for WithBug {
         group_id: &str,
         broker_configs: &BTreeMap<String, String>,
     ) -> BackendResult<Buggy> {
+        let mut configs = broker_configs.clone();
+        if self.0 == Bug::MaxSizeOffByOne {
+            // One more than it reports (`CONFIGURED_MAX_SIZE`).
+            configs.insert(
+                "group.streams.max.size".to_owned(),
+                (CONFIGURED_MAX_SIZE + 1).to_string(),
+            );
+        }
         Ok(Buggy {
-            inner: EmbeddedConnector.open(group_id, broker_configs).await?,
+            inner: EmbeddedConnector.open(group_id, &configs).await?,
             bug: self.0,
+            epochs: BTreeMap::new(),
+            task_lists: BTreeMap::new(),
+            shutdown_requested_by: None,
         })
     }
 

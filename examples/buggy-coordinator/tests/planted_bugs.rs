@@ -6,10 +6,13 @@ use std::time::Duration;
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed, TestError, TestRunner};
+use streamspec::campaign;
+use streamspec::differential::DifferentialConnector;
 use streamspec::fuzzing::{arb_run_input, check_run, RunFailure};
 use streamspec::report::RunVerdict;
 use streamspec::runner::Verdict;
 use streamspec::simulation::oracle;
+use streamspec::simulation::setup::Names;
 use streamspec::{CampaignConfig, CheckOptions};
 use streamspec_example_buggy_coordinator::{Bug, WithBug};
 
@@ -159,4 +162,74 @@ fn a_proptest_over_runs_finds_the_stale_epoch_bug() {
         panic!("the shrunk run is carried out: {failure}");
     };
     assert_eq!(violation.property, &oracle::EPOCH_NEVER_DECREASES);
+}
+
+/// A differential campaign with seed 1 against `bug`, and its shrunk finding: the property,
+/// what the first line of its detail says differs (the fields and their rules), and whether the
+/// shrunk run is shorter than the one drawn and, run again, still diverges the same way.
+fn differential_campaign(bug: Bug) -> Option<(&'static str, String)> {
+    let config = CampaignConfig {
+        seed: 1,
+        duration: Duration::from_secs(3),
+        ..CampaignConfig::default()
+    };
+    let connector = DifferentialConnector::new(WithBug(bug));
+    let result = streamspec::fuzz(connector.clone(), &config);
+    assert!(result.runs > 0, "{result:?}");
+    assert!(result.setup_errors.is_empty(), "{:?}", result.setup_errors);
+    let finding = result.finding?;
+    assert!(
+        finding.input.operations.len() < finding.drawn_operations,
+        "{bug:?}: shrunk from {} to {} operations",
+        finding.drawn_operations,
+        finding.input.operations.len()
+    );
+    let again = campaign::run_once(&config, &connector, Names::new(""), &finding.input)
+        .expect("the shrunk run is carried out");
+    assert_eq!(
+        again.violation.as_ref(),
+        Some(&finding.violation),
+        "{bug:?}"
+    );
+    let first_line = finding.violation.detail.lines().next().unwrap_or_default();
+    let differs = first_line
+        .split_once(" differs from the reference's in ")
+        .map_or(first_line, |(_, differs)| differs);
+    Some((finding.violation.property.name, differs.to_owned()))
+}
+
+#[test]
+fn the_differential_campaign_catches_every_planted_bug() {
+    let diverges = |fields: &str| Some((oracle::ANSWERS_EQUAL.name, fields.to_owned()));
+    assert_eq!(differential_campaign(Bug::None), None);
+    assert_eq!(
+        differential_campaign(Bug::AcceptsStaleEpochs),
+        diverges(".errorCode, .memberId, .memberEpoch, .heartbeatIntervalMs (rules R23, R24)")
+    );
+    assert_eq!(
+        differential_campaign(Bug::AcceptsEpochAboveMember),
+        diverges(
+            ".errorCode, .memberId, .memberEpoch, .heartbeatIntervalMs, 6 more (rules R23, R24, R25)"
+        )
+    );
+    assert_eq!(
+        differential_campaign(Bug::UnknownMemberAnsweredFenced),
+        diverges(".errorCode (rules R23, R24, R21, R32)")
+    );
+    assert_eq!(
+        differential_campaign(Bug::TaskListsOnEveryHeartbeat),
+        diverges(".activeTasks, .standbyTasks, .warmupTasks (rules R26, R27, R28, R31, spec 7.3, R41, R12)")
+    );
+    assert_eq!(
+        differential_campaign(Bug::MaxSizeOffByOne),
+        diverges(".errorCode (rules spec 2.4, R22, R51)")
+    );
+    assert_eq!(
+        differential_campaign(Bug::ShutdownOnlyToRequester),
+        diverges(".status[0].statusCode, .status[1] (rules R25, R43, R44, R45)")
+    );
+    assert_eq!(
+        differential_campaign(Bug::SharesTaskZero),
+        diverges(".activeTasks[0].partitions (rules R26, R27, R28, R31, spec 7.3)")
+    );
 }

@@ -33,6 +33,7 @@ fn runs_that_could_not_be_set_up_are_an_error_never_a_violation() {
         cleanup_errors: Vec::new(),
         interrupted_runs: 0,
         coverage: Coverage::default(),
+        comparison: None,
     };
     let report = report(&config(), "embedded", &result, None);
     assert_eq!(report.verdict(), crate::report::RunVerdict::Failed);
@@ -86,6 +87,7 @@ fn a_sometimes_property_never_reached_warns_in_every_report_without_failing() {
         cleanup_errors: Vec::new(),
         interrupted_runs: 0,
         coverage,
+        comparison: None,
     };
     let report = report(&config(), "embedded", &result, None);
     assert_eq!(report.verdict(), crate::report::RunVerdict::Passed);
@@ -201,4 +203,74 @@ fn shrinking_keeps_what_the_violation_needs() {
         Some(run_failing(i))
     });
     assert_eq!(shrunk.operations, [Operation::Join { member: 1 }]);
+}
+
+#[test]
+fn the_reference_comparison_is_reported_as_asked_for_and_as_known() {
+    let result = |comparison| CampaignResult {
+        runs: 3,
+        operations: 60,
+        heartbeats: 40,
+        elapsed: Duration::from_millis(20),
+        finding: None,
+        known_issues: 0,
+        first_known_issue: None,
+        setup_errors: Vec::new(),
+        stopped_early: None,
+        cleanup_errors: Vec::new(),
+        interrupted_runs: 0,
+        coverage: Coverage::default(),
+        comparison,
+    };
+    let verdict_of = |result: &CampaignResult| {
+        let report = report(&config(), "embedded", result, None);
+        let outcome = report
+            .outcomes
+            .iter()
+            .find(|outcome| outcome.scenario == oracle::ANSWERS_EQUAL.label())
+            .cloned()
+            .expect("the property is reported");
+        (outcome.verdict, outcome.reason)
+    };
+    assert_eq!(
+        verdict_of(&result(None)),
+        (
+            Verdict::Skip,
+            Some("not asked for (--differential)".to_owned())
+        )
+    );
+    let compared = ComparisonTotals {
+        heartbeats: 40,
+        describes: 44,
+        ..ComparisonTotals::default()
+    };
+    assert_eq!(
+        verdict_of(&result(Some(compared.clone()))),
+        (Verdict::Pass, None)
+    );
+    let recorded = crate::runner::divergences()
+        .into_iter()
+        .find(|divergence| divergence.field.is_some())
+        .expect("a recorded divergence of answers");
+    let known = ComparisonTotals {
+        known: 2,
+        first_known: Some((1, recorded)),
+        ..compared
+    };
+    let (verdict, reason) = verdict_of(&result(Some(known)));
+    assert_eq!(verdict, Verdict::Divergent);
+    assert!(
+        reason.as_deref().is_some_and(|reason| reason.starts_with(
+            "2 runs met the divergence recorded in harness/divergences.json for .errorCode (rules R46; first: run 1): Kafka 4.4.0 answers UNKNOWN_SERVER_ERROR"
+        )),
+        "{reason:?}"
+    );
+}
+
+#[test]
+fn the_replay_command_carries_the_target_s_flags() {
+    assert_eq!(
+        replay_command("t.json", "127.0.0.1:9092", " --differential"),
+        "streamspec replay t.json --target 127.0.0.1:9092 --differential"
+    );
 }

@@ -8,10 +8,24 @@ use super::{Outcome, Verdict};
 /// A known, explained difference between a target and Kafka: the scenario is expected to fail
 /// there. Ours are kept in `harness/divergences.json`; a vendor keeps theirs in a file of the same
 /// form (`check --divergences FILE`).
-#[derive(Debug, Clone, serde::Deserialize, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Divergence {
+    /// The scenario that fails; empty for a divergence of answers (`field`).
+    #[serde(default)]
     pub scenario: String,
+    /// For a differential run (`--differential`): the answer field where the target differs
+    /// from the reference (`.errorCode`, `.activeTasks[].partitions`), matched with `rules`
+    /// against the first differing field and the rules it is cited by; the scenario is then
+    /// left empty.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+    /// With `field`: the target's and the reference's values there as JSON (`-1`), where the
+    /// divergence is only one pair of values.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target_value: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reference_value: Option<String>,
     pub rules: Vec<String>,
     /// `embedded`, or a HOST:PORT; absent for whatever target the run checks.
     #[serde(default)]
@@ -51,6 +65,12 @@ fn parse_divergences(source: &str, text: &str) -> Result<Vec<Divergence>, String
     })?;
     for divergence in &mut divergences {
         divergence.source = source.to_owned();
+        if divergence.scenario.is_empty() == divergence.field.is_none() {
+            return Err(format!(
+                "{source}: a divergence names either a scenario or a field (of a differential run), not {}",
+                if divergence.field.is_none() { "neither" } else { "both" }
+            ));
+        }
     }
     Ok(divergences)
 }
@@ -59,7 +79,8 @@ fn parse_divergences(source: &str, text: &str) -> Result<Vec<Divergence>, String
 /// longer fires, so that the list stays true.
 pub fn apply_divergences(outcomes: &mut [Outcome], target: &str, divergences: &[Divergence]) {
     let applies = |d: &&Divergence| d.target.as_ref().is_none_or(|named| *named == target);
-    for divergence in divergences.iter().filter(applies) {
+    let of_scenarios = |d: &&Divergence| d.field.is_none();
+    for divergence in divergences.iter().filter(applies).filter(of_scenarios) {
         let Some(outcome) = outcomes
             .iter_mut()
             .find(|o| o.scenario == divergence.scenario)
@@ -109,6 +130,9 @@ mod tests {
     fn a_divergence_explains_its_failure_and_fails_when_it_no_longer_fires() {
         let divergence = Divergence {
             scenario: "s".to_owned(),
+            field: None,
+            target_value: None,
+            reference_value: None,
             rules: vec!["R46".to_owned()],
             target: Some("embedded".to_owned()),
             reason: "why".to_owned(),
@@ -153,7 +177,7 @@ mod tests {
     #[test]
     fn recorded_divergences_name_catalogue_scenarios_and_their_rules() {
         let catalogue = crate::scenario::catalogue();
-        for divergence in divergences() {
+        for divergence in divergences().into_iter().filter(|d| d.field.is_none()) {
             let scenario = catalogue
                 .iter()
                 .find(|s| s.name == divergence.scenario)

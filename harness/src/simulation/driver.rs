@@ -17,6 +17,7 @@ use super::oracle::{self, Breach, KnownIssue, Property, Violation};
 use super::prepare::{self, Timing};
 use super::setup::{Names, Setup, MEMBERS};
 use crate::backend::{self, Backend, BackendError, BackendExt, Connect};
+use crate::differential::Comparison;
 use crate::embedded::EmbeddedTarget;
 use crate::interrupt::Interrupt;
 
@@ -64,6 +65,8 @@ pub struct RunRecord {
     /// The campaign was interrupted (Ctrl-C) before the run finished: it proves nothing either
     /// way.
     pub interrupted: bool,
+    /// In a differential run, what was compared with the reference.
+    pub comparison: Option<Comparison>,
 }
 
 /// Why a run stopped before its end.
@@ -133,6 +136,7 @@ pub async fn execute<B: Backend>(
         }
     };
     Ok(RunRecord {
+        comparison: simulation.backend.comparison(),
         history: simulation.history,
         violation,
         known_issue: simulation.known_issue,
@@ -270,6 +274,7 @@ impl<B: Backend> Simulation<B> {
                 return Err(self.failed_call(&error, detail));
             }
         };
+        let divergence = self.backend.take_divergence();
         let leaving = request.member_epoch < 0;
         let left = leaving && response.error_code == 0;
         if deliver {
@@ -283,6 +288,9 @@ impl<B: Backend> Simulation<B> {
             response,
             delivered: deliver,
         });
+        let member = self.history.last().map(|event| event.member.clone());
+        oracle::judge_answer(divergence, &self.history, member.as_deref())
+            .map_err(|breach| self.violation(breach))?;
         let task_counts = self.setup.task_counts();
         let view = ExchangeView {
             history: &self.history,
@@ -302,7 +310,10 @@ impl<B: Backend> Simulation<B> {
         let version = self.backend.describe_version();
         let request =
             StreamsGroupDescribeRequest::default().with_group_ids(vec![self.names.group.clone()]);
-        match self.backend.describe(version, &request).await {
+        let described = self.backend.describe(version, &request).await;
+        oracle::judge_answer(self.backend.take_divergence(), &self.history, None)
+            .map_err(|breach| self.violation(breach))?;
+        match described {
             Ok((response, _)) => response.groups.into_iter().next().ok_or_else(|| Violation {
                 property: &oracle::ANSWERED,
                 detail: "StreamsGroupDescribe answered no group".to_owned(),
@@ -548,9 +559,11 @@ impl<B: Backend> Simulation<B> {
                 let Some(epoch) = self.live_epoch(index).filter(|epoch| *epoch > 0) else {
                     return Ok(());
                 };
-                let request = self.heartbeat_of(index, epoch - 1);
-                // A delayed duplicate of an earlier heartbeat: the client no longer waits for its
-                // answer, so if the coordinator accepts it (R24), that answer is lost to it.
+                let off_by = if m >= 128 { 1 } else { -1 };
+                let request = self.heartbeat_of(index, epoch + off_by);
+                // A delayed duplicate of an earlier heartbeat (or a corrupted one): the client no
+                // longer waits for its answer, so if the coordinator accepts it (R23, R24), that
+                // answer is lost to it.
                 self.lost_response = true;
                 self.exchange(index, request, false).await
             }

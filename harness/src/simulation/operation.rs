@@ -35,7 +35,9 @@ pub enum Operation {
     Resize { topic: u8, partitions: u8 },
     /// The member asks for an application shutdown.
     Shutdown { member: u8 },
-    /// Fault: a delayed heartbeat with an epoch one below the member's arrives.
+    /// Fault: a heartbeat with an epoch one off the member's arrives: a delayed one, one below
+    /// (R24), for `member` below 128; one above it (R23), for 128 and up. Either way the
+    /// member never sees the answer.
     StaleEpoch { member: u8 },
     /// Fault: a heartbeat claiming, beside what the member owns, a task the topology lacks.
     BogusTask { member: u8 },

@@ -15,7 +15,7 @@ use streamspec_protocol::codes::{
     STATUS_MISSING_SOURCE_TOPICS,
 };
 
-use super::history::{response_tasks, Event, ExchangeView, GroupView};
+use super::history::{last_events_of, response_tasks, Event, ExchangeView, GroupView};
 use crate::backend::BackendError;
 use conditions::*;
 
@@ -84,6 +84,9 @@ pub enum Condition {
     Replay(fn(&TracePair<'_>) -> Result<(), Found>),
     /// On each exchange: whether it witnesses the property.
     Witness(fn(&Event) -> bool),
+    /// On each answer of a differential run: a backend that compares it with the reference's
+    /// found them equal ([`crate::differential`]; [`judge_answer`]).
+    Compared,
 }
 
 /// A named property of runs and the spec rules it comes from.
@@ -148,6 +151,11 @@ pub const WELL_FORMED: Property = always(
     "answers are well-formed",
     "spec 2, Kafka's wire format",
     Condition::Call(|error| matches!(error, BackendError::Malformed { .. })),
+);
+pub const ANSWERS_EQUAL: Property = always(
+    "answers equal the reference's",
+    "every rule; the report cites the differing fields'",
+    Condition::Compared,
 );
 pub const ERROR_CODES: Property = always(
     "error codes come from the RPC's set",
@@ -260,9 +268,10 @@ pub const NOT_READY: Property = sometimes(
 );
 
 /// Every property, in the order they are judged and reported.
-pub const PROPERTIES: [&Property; 20] = [
+pub const PROPERTIES: [&Property; 21] = [
     &ANSWERED,
     &WELL_FORMED,
+    &ANSWERS_EQUAL,
     &ERROR_CODES,
     &BARE_ERRORS,
     &MEMBER_ID_ECHOED,
@@ -352,6 +361,35 @@ fn first_failing<V, E>(
         }
     }
     Ok(())
+}
+
+/// Whether the latest answer of a differential run equals the reference's: `divergence` is the
+/// difference its backend found, shown with every exchange of `member` (the heartbeat's sender;
+/// `None` for a describe) and the last exchange of each other member.
+pub fn judge_answer(
+    divergence: Option<crate::differential::Divergence>,
+    history: &[Event],
+    member: Option<&str>,
+) -> Result<(), Breach> {
+    let Some(divergence) = divergence else {
+        return Ok(());
+    };
+    let members: std::collections::BTreeSet<&str> =
+        history.iter().map(|event| event.member.as_str()).collect();
+    let members: Vec<&str> = members.into_iter().collect();
+    let mut events = last_events_of(history, &members);
+    if let Some(member) = member {
+        events.extend(
+            history
+                .iter()
+                .enumerate()
+                .filter(|(_, event)| event.member == member)
+                .map(|(index, _)| index),
+        );
+    }
+    events.sort_unstable();
+    events.dedup();
+    Err((&ANSWERS_EQUAL, Found::new(divergence.to_string(), events)))
 }
 
 /// The `always` properties of one exchange, the latest of `view.history`.

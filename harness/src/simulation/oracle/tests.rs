@@ -77,7 +77,7 @@ fn group(members: Vec<Member>) -> DescribedGroup {
 fn the_list_names_each_property_once_in_judging_order() {
     let labels: BTreeSet<String> = PROPERTIES.iter().map(|p| p.label()).collect();
     assert_eq!(labels.len(), PROPERTIES.len());
-    assert_eq!(invariants().count(), 14);
+    assert_eq!(invariants().count(), 15);
     assert_eq!(sometimes_properties().count(), 6);
     assert_eq!(ANSWERED.label(), "always: every request is answered");
     assert_eq!(
@@ -93,6 +93,43 @@ fn a_failed_call_is_unanswered_unless_its_answer_does_not_decode() {
         operation: "sleep".to_owned(),
     };
     assert_eq!(failed_call(&timeout), &ANSWERED);
+}
+
+#[test]
+fn a_divergence_fires_with_the_member_s_exchanges_and_the_others_last() {
+    let other = |epoch| {
+        event(
+            heartbeat(epoch).with_member_id("m1-0"),
+            StreamsGroupHeartbeatResponse::default(),
+        )
+    };
+    let own = |epoch| event(heartbeat(epoch), StreamsGroupHeartbeatResponse::default());
+    let history = [own(1), other(1), other(2), own(2)];
+    assert_eq!(judge_answer(None, &history, Some("m0-0")), Ok(()));
+    let divergence = crate::differential::Divergence {
+        exchange: "StreamsGroupHeartbeat v1".to_owned(),
+        request: "{}".to_owned(),
+        at_ms: 7,
+        differences: vec![crate::differential::compare::FieldDifference {
+            path: ".errorCode".to_owned(),
+            target: "110".to_owned(),
+            reference: "25".to_owned(),
+        }],
+        rules: vec!["R21".to_owned()],
+        table: "  * .errorCode  110  25\n".to_owned(),
+        timing_sensitive: false,
+    };
+    let (property, found) =
+        judge_answer(Some(divergence.clone()), &history, Some("m0-0")).unwrap_err();
+    assert_eq!(property, &ANSWERS_EQUAL);
+    assert_eq!(found.events, [0, 2, 3], "m0-0's exchanges and m1-0's last");
+    assert_eq!(
+        found.detail,
+        "StreamsGroupHeartbeat v1 at 7 ms differs from the reference's in .errorCode (rules R21)\n  request {}\n  * .errorCode  110  25\n"
+    );
+    // After a describe, the last exchange of each member.
+    let (_, found) = judge_answer(Some(divergence), &history, None).unwrap_err();
+    assert_eq!(found.events, [2, 3]);
 }
 
 #[test]

@@ -1,0 +1,566 @@
+//! Differential runs (`--differential`): every request of a run goes to the target and to the
+//! reference coordinator in process, at the same time, and the two answers must be equal under
+//! the equivalence of [`compare`]. [`DifferentialConnector`] wraps any connector; its
+//! [`DifferentialBackend`] forwards each call to the target, then has the reference answer the
+//! same bytes with its virtual clock moved to the target's time, and keeps the first difference
+//! for the oracle ([`Backend::take_divergence`]), which reports it as "answers equal the
+//! reference's" with both answers side by side.
+//!
+//! - **Set-up is mirrored**: topics created, grown and deleted, group configs, consumer groups
+//!   and ACLs go to both; the reference starts with the broker configs the target reports.
+//! - **Only the run's group is compared**: the groups the harness probes to wait for the
+//!   coordinator's view of topics depend on how fast metadata reaches the target's coordinator,
+//!   which the reference does not model; they go to the target alone.
+//! - **Timing-sensitive exchanges**: on real time the target handles a request somewhere between
+//!   sending and answer, and its timers fire a little late. When a deadline of the reference (a
+//!   session or rebalance timeout, an assignment delay) falls within `margin` of that window, the
+//!   reference answers twice, on two forks: with the deadline not yet fired, and fired. The
+//!   target's answer must equal one of them, and the reference goes on from that one.
+//! - **After the first difference nothing more is compared**: the two coordinators' states have
+//!   parted. A difference recorded in a divergence file (by field and rule) counts as known.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use streamspec_protocol::kafka::{
+    StreamsGroupDescribeRequest, StreamsGroupDescribeResponse, StreamsGroupHeartbeatRequest,
+    StreamsGroupHeartbeatResponse,
+};
+use streamspec_protocol::WireMessage;
+
+use crate::backend::{
+    Backend, BackendError, BackendResult, Connect, Operation, Resource, StreamsApi,
+};
+use crate::embedded::EmbeddedTarget;
+use crate::runner::Divergence as Recorded;
+use crate::scenario::Scenario;
+
+pub mod compare;
+
+use compare::{Comparable, FieldDifference};
+
+/// The broker configs the reference is started with, as the target reports them.
+const MIRRORED_BROKER_CONFIGS: [&str; 5] = [
+    "authorizer.class.name",
+    "group.streams.max.size",
+    "group.streams.session.timeout.ms",
+    "group.streams.heartbeat.interval.ms",
+    "group.streams.num.standby.replicas",
+];
+
+/// How far from a deadline, on real time, an exchange counts as timing-sensitive.
+pub const REAL_TIME_MARGIN: Duration = Duration::from_millis(25);
+
+/// The first answer of a run that differs from the reference's.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Divergence {
+    /// `StreamsGroupHeartbeat v1`.
+    pub exchange: String,
+    /// The request, as JSON.
+    pub request: String,
+    /// The target's time when it was sent, ms since the run's start.
+    pub at_ms: u64,
+    pub differences: Vec<FieldDifference>,
+    /// The rule ids of the differing fields.
+    pub rules: Vec<String>,
+    /// Both answers side by side, the differing fields marked.
+    pub table: String,
+    /// Whether a deadline was near, so that answers of the reference with it fired and not
+    /// were allowed (the table shows the nearest).
+    pub timing_sensitive: bool,
+}
+
+impl std::fmt::Display for Divergence {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        const SHOWN: usize = 4;
+        let mut fields: Vec<String> = self
+            .differences
+            .iter()
+            .take(SHOWN)
+            .map(|difference| difference.path.clone())
+            .collect();
+        if self.differences.len() > SHOWN {
+            fields.push(format!("{} more", self.differences.len() - SHOWN));
+        }
+        write!(
+            f,
+            "{} at {} ms{} differs from the reference's in {} (rules {})\n  request {}\n{}",
+            self.exchange,
+            self.at_ms,
+            if self.timing_sensitive {
+                " (near a deadline: none of the reference's answers)"
+            } else {
+                ""
+            },
+            fields.join(", "),
+            self.rules.join(", "),
+            self.request,
+            self.table
+        )
+    }
+}
+
+/// What comparing found over a run.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Comparison {
+    /// Heartbeats and describes compared.
+    pub heartbeats: u64,
+    pub describes: u64,
+    /// Of those, compared against more than one state of the reference: near a deadline, or
+    /// while internal topics it asked for may or may not exist yet.
+    pub timing_sensitive: u64,
+    /// A recorded divergence the run met, after which nothing more was compared.
+    pub known: Option<Recorded>,
+}
+
+/// The target and the reference side by side; see the [module documentation](self).
+#[derive(Debug)]
+pub struct DifferentialBackend<B> {
+    target: B,
+    reference: EmbeddedTarget,
+    /// The run's group, the only one compared.
+    group: String,
+    margin_ms: u64,
+    recorded: Arc<Vec<Recorded>>,
+    target_name: String,
+    comparison: Comparison,
+    divergence: Option<Divergence>,
+    /// Set at the first difference: nothing is compared after it.
+    parted: bool,
+}
+
+impl<B> DifferentialBackend<B> {
+    pub fn target(&self) -> &B {
+        &self.target
+    }
+
+    pub fn reference(&self) -> &EmbeddedTarget {
+        &self.reference
+    }
+}
+
+/// The groups a request names, when it decodes.
+fn groups_of(api: StreamsApi, version: i16, request: &[u8]) -> Option<Vec<String>> {
+    match api {
+        StreamsApi::Heartbeat => StreamsGroupHeartbeatRequest::decode_exact(request, version)
+            .ok()
+            .map(|request| vec![request.group_id]),
+        StreamsApi::Describe => StreamsGroupDescribeRequest::decode_exact(request, version)
+            .ok()
+            .map(|request| request.group_ids),
+    }
+}
+
+fn request_json(api: StreamsApi, version: i16, request: &[u8]) -> String {
+    let json = match api {
+        StreamsApi::Heartbeat => StreamsGroupHeartbeatRequest::decode_exact(request, version)
+            .ok()
+            .and_then(|request| serde_json::to_string(&request).ok()),
+        StreamsApi::Describe => StreamsGroupDescribeRequest::decode_exact(request, version)
+            .ok()
+            .and_then(|request| serde_json::to_string(&request).ok()),
+    };
+    json.unwrap_or_default()
+}
+
+/// The differences between two answers of `api`, both as bytes; `None` when they are equal or
+/// the target's does not decode (the harness reports that itself).
+fn differences(
+    api: StreamsApi,
+    version: i16,
+    target: &[u8],
+    reference: &[u8],
+) -> Option<(Vec<FieldDifference>, Vec<String>, String)> {
+    fn of<M: Comparable + WireMessage>(
+        version: i16,
+        target: &[u8],
+        reference: &[u8],
+    ) -> Option<(Vec<FieldDifference>, Vec<String>, String)> {
+        let target = M::decode_exact(target, version).ok()?;
+        let reference =
+            M::decode_exact(reference, version).expect("the reference answers what decodes");
+        let table = compare::compare(&target, &reference)?;
+        let differences = table.differences();
+        let rules = compare::rules_of::<M>(&differences);
+        Some((differences, rules, table.render()))
+    }
+    match api {
+        StreamsApi::Heartbeat => of::<StreamsGroupHeartbeatResponse>(version, target, reference),
+        StreamsApi::Describe => of::<StreamsGroupDescribeResponse>(version, target, reference),
+    }
+}
+
+impl<B: Backend> DifferentialBackend<B> {
+    /// The recorded divergence that explains `differences`: its field is the first differing
+    /// one, it shares a rule with them, and its values, where it names them, are theirs.
+    fn recorded(&self, differences: &[FieldDifference], rules: &[String]) -> Option<Recorded> {
+        let first = differences.first()?;
+        self.recorded
+            .iter()
+            .filter(|d| d.target.as_ref().is_none_or(|t| *t == self.target_name))
+            .find(|d| {
+                d.field.as_deref() == Some(first.field().as_str())
+                    && d.rules.iter().any(|rule| rules.contains(rule))
+                    && d.target_value.as_ref().is_none_or(|v| *v == first.target)
+                    && d.reference_value
+                        .as_ref()
+                        .is_none_or(|v| *v == first.reference)
+            })
+            .cloned()
+    }
+
+    /// The reference's states the target's answer may come from, most likely first: as it
+    /// is; with the deadlines near the exchange fired; with the internal topics asked for
+    /// created (a cluster creates them a while after the heartbeat that asked); with both.
+    fn forks(&self, near_deadline: bool, window_end: u64) -> BackendResult<Vec<EmbeddedTarget>> {
+        let mut forks = vec![self.reference.clone()];
+        if near_deadline {
+            let mut fired = self.reference.clone();
+            fired.advance_to(window_end)?;
+            forks.push(fired);
+        }
+        if self.reference.has_pending_internal_topics() {
+            let created: Vec<EmbeddedTarget> = forks
+                .iter()
+                .map(|fork| {
+                    let mut fork = fork.clone();
+                    fork.create_pending_internal_topics();
+                    fork
+                })
+                .collect();
+            forks.extend(created);
+        }
+        Ok(forks)
+    }
+
+    /// Has the reference answer `request` as the target did between `before` and `after` (ms),
+    /// and compares the answers: the first fork ([`Self::forks`]) that answers as the target
+    /// did is the reference from then on.
+    fn judge(
+        &mut self,
+        api: StreamsApi,
+        version: i16,
+        request: &[u8],
+        answer: &[u8],
+        (before, after): (u64, u64),
+    ) -> BackendResult<()> {
+        self.reference
+            .advance_to(before.saturating_sub(self.margin_ms))?;
+        let window_end = after + self.margin_ms;
+        let near_deadline = self.margin_ms > 0
+            && self
+                .reference
+                .next_deadline()
+                .is_some_and(|d| d <= window_end);
+        if !near_deadline {
+            self.reference.advance_to(before)?;
+        }
+        let forks = self.forks(near_deadline, window_end)?;
+        if forks.len() > 1 {
+            self.comparison.timing_sensitive += 1;
+        }
+        let mut nearest: Option<(Vec<FieldDifference>, Vec<String>, String)> = None;
+        let mut matched = None;
+        for mut fork in forks {
+            let reference = fork.answer(api, version, request)?;
+            match differences(api, version, answer, &reference) {
+                None => {
+                    matched = Some(fork);
+                    break;
+                }
+                Some(found) => {
+                    if nearest.as_ref().is_none_or(|n| found.0.len() < n.0.len()) {
+                        nearest = Some(found);
+                    }
+                }
+            }
+        }
+        match api {
+            StreamsApi::Heartbeat => self.comparison.heartbeats += 1,
+            StreamsApi::Describe => self.comparison.describes += 1,
+        }
+        if let Some(fork) = matched {
+            self.reference = fork;
+            return Ok(());
+        }
+        let (differences, rules, table) = nearest.expect("at least one fork answered");
+        self.parted = true;
+        match self.recorded(&differences, &rules) {
+            Some(recorded) => self.comparison.known = Some(recorded),
+            None => {
+                self.divergence = Some(Divergence {
+                    exchange: format!(
+                        "{} v{version}",
+                        match api {
+                            StreamsApi::Heartbeat => "StreamsGroupHeartbeat",
+                            StreamsApi::Describe => "StreamsGroupDescribe",
+                        }
+                    ),
+                    request: request_json(api, version, request),
+                    at_ms: before,
+                    differences,
+                    rules,
+                    table,
+                    timing_sensitive: near_deadline,
+                })
+            }
+        }
+        Ok(())
+    }
+
+    /// Runs a set-up step on both; the target's outcome is the step's, and a reference that
+    /// refuses what the target did (or the reverse) is an error of the run's set-up.
+    fn both<T>(
+        what: &str,
+        target: BackendResult<T>,
+        reference: BackendResult<()>,
+    ) -> BackendResult<T> {
+        match (target, reference) {
+            (Ok(value), Ok(())) => Ok(value),
+            (Err(error), Err(_)) => Err(error),
+            (Ok(_), Err(error)) => Err(BackendError::Refused {
+                what: format!("{what}: the target accepted, the reference refused ({error})"),
+                error_code: 0,
+                message: None,
+            }),
+            (Err(error), Ok(())) => Err(BackendError::Refused {
+                what: format!("{what}: the reference accepted, the target refused ({error})"),
+                error_code: 0,
+                message: None,
+            }),
+        }
+    }
+}
+
+impl<B: Backend> Backend for DifferentialBackend<B> {
+    fn heartbeat_version(&self) -> i16 {
+        self.target.heartbeat_version()
+    }
+
+    fn describe_version(&self) -> i16 {
+        self.target.describe_version()
+    }
+
+    async fn call(
+        &mut self,
+        api: StreamsApi,
+        version: i16,
+        request: &[u8],
+    ) -> BackendResult<Vec<u8>> {
+        let compared = !self.parted
+            && groups_of(api, version, request).is_some_and(|groups| {
+                !groups.is_empty() && groups.iter().all(|g| *g == self.group)
+            });
+        let before = self.target.now_ms();
+        let answer = self.target.call(api, version, request).await?;
+        if compared {
+            let after = self.target.now_ms();
+            self.judge(api, version, request, &answer, (before, after))?;
+        }
+        Ok(answer)
+    }
+
+    fn take_wire_exchange(&mut self) -> Option<crate::transport::Exchange> {
+        self.target.take_wire_exchange()
+    }
+
+    fn take_divergence(&mut self) -> Option<Divergence> {
+        self.divergence.take()
+    }
+
+    fn comparison(&self) -> Option<Comparison> {
+        Some(self.comparison.clone())
+    }
+
+    async fn create_topics(&mut self, topics: &[(String, i32)]) -> BackendResult<()> {
+        let target = self.target.create_topics(topics).await;
+        let reference = self.reference.create_topics(topics).await;
+        Self::both("creating topics", target, reference)
+    }
+
+    async fn delete_topics(&mut self, names: &[String]) -> BackendResult<()> {
+        let target = self.target.delete_topics(names).await;
+        let reference = self.reference.delete_topics(names).await;
+        Self::both("deleting topics", target, reference)
+    }
+
+    async fn create_partitions(&mut self, topic: &str, partitions: i32) -> BackendResult<()> {
+        // A target that cannot grow topics keeps them; so does the reference.
+        self.target.create_partitions(topic, partitions).await?;
+        let reference = self.reference.create_partitions(topic, partitions).await;
+        Self::both("growing a topic", Ok(()), reference)
+    }
+
+    async fn sleep(&mut self, duration: Duration) -> BackendResult<()> {
+        // The reference catches up before the next exchange it answers.
+        self.target.sleep(duration).await
+    }
+
+    fn now_ms(&self) -> u64 {
+        self.target.now_ms()
+    }
+
+    async fn broker_configs(&mut self, names: &[String]) -> BackendResult<Vec<Option<String>>> {
+        self.target.broker_configs(names).await
+    }
+
+    async fn group_config_names(&mut self, group_id: &str) -> BackendResult<Vec<String>> {
+        self.target.group_config_names(group_id).await
+    }
+
+    async fn group_configs(
+        &mut self,
+        group_id: &str,
+        names: &[String],
+    ) -> BackendResult<Vec<Option<String>>> {
+        self.target.group_configs(group_id, names).await
+    }
+
+    async fn set_group_configs(
+        &mut self,
+        group_id: &str,
+        configs: &[(String, String)],
+    ) -> BackendResult<()> {
+        let target = self.target.set_group_configs(group_id, configs).await;
+        if matches!(target, Err(BackendError::Unsupported { .. })) {
+            // The run then goes on with the defaults, on both.
+            return target;
+        }
+        let reference = self.reference.set_group_configs(group_id, configs).await;
+        Self::both("setting group configs", target, reference)
+    }
+
+    async fn delete_group_configs(
+        &mut self,
+        group_id: &str,
+        names: &[String],
+    ) -> BackendResult<()> {
+        let target = self.target.delete_group_configs(group_id, names).await;
+        let reference = self.reference.delete_group_configs(group_id, names).await;
+        Self::both("deleting group configs", target, reference)
+    }
+
+    async fn create_consumer_group(
+        &mut self,
+        group_id: &str,
+        topics: &[String],
+    ) -> BackendResult<()> {
+        let target = self.target.create_consumer_group(group_id, topics).await;
+        let reference = self.reference.create_consumer_group(group_id, topics).await;
+        Self::both("making a consumer group", target, reference)
+    }
+
+    async fn deny(&mut self, operation: Operation, resource: &Resource) -> BackendResult<()> {
+        let target = self.target.deny(operation, resource).await;
+        let reference = self.reference.deny(operation, resource).await;
+        Self::both("denying an operation", target, reference)
+    }
+
+    async fn remove_acls(&mut self, resource: &Resource) -> BackendResult<()> {
+        let target = self.target.remove_acls(resource).await;
+        let reference = self.reference.remove_acls(resource).await;
+        Self::both("removing ACLs", target, reference)
+    }
+}
+
+/// Opens [`DifferentialBackend`]s: a backend of `C` beside a fresh reference coordinator.
+#[derive(Debug, Clone)]
+pub struct DifferentialConnector<C> {
+    pub inner: C,
+    /// How near a deadline an exchange is timing-sensitive: [`REAL_TIME_MARGIN`] for a target
+    /// on real time (one that shares state: a broker), none on a virtual clock.
+    pub margin: Duration,
+    /// Known divergences, matched by field and rule: `harness/divergences.json` and the user's.
+    pub recorded: Arc<Vec<Recorded>>,
+}
+
+impl<C: Connect> DifferentialConnector<C> {
+    /// `inner`'s target compared with the reference, our recorded divergences known.
+    pub fn new(inner: C) -> Self {
+        let margin = if inner.shares_state() {
+            REAL_TIME_MARGIN
+        } else {
+            Duration::ZERO
+        };
+        DifferentialConnector {
+            inner,
+            margin,
+            recorded: Arc::new(crate::runner::divergences()),
+        }
+    }
+
+    /// With more recorded divergences (a user's file).
+    pub fn with_recorded(mut self, more: Vec<Recorded>) -> Self {
+        Arc::make_mut(&mut self.recorded).extend(more);
+        self
+    }
+}
+
+impl<C: Connect> Connect for DifferentialConnector<C> {
+    type Backend = DifferentialBackend<C::Backend>;
+
+    async fn open(
+        &self,
+        group_id: &str,
+        broker_configs: &BTreeMap<String, String>,
+    ) -> BackendResult<Self::Backend> {
+        let mut target = self.inner.open(group_id, broker_configs).await?;
+        let names: Vec<String> = MIRRORED_BROKER_CONFIGS
+            .iter()
+            .map(|name| (*name).to_owned())
+            .collect();
+        let reported = target.broker_configs(&names).await?;
+        let mut configs = broker_configs.clone();
+        for (name, value) in names.into_iter().zip(reported) {
+            if let Some(value) = value {
+                configs.insert(name, value);
+            }
+        }
+        let reference = EmbeddedTarget::with_broker_configs(
+            configs
+                .iter()
+                .map(|(name, value)| (name.as_str(), value.as_str())),
+        )
+        .deferring_internal_topics();
+        Ok(DifferentialBackend {
+            target,
+            reference,
+            group: group_id.to_owned(),
+            margin_ms: self.margin.as_millis() as u64,
+            recorded: self.recorded.clone(),
+            target_name: self.inner.name(),
+            comparison: Comparison::default(),
+            divergence: None,
+            parted: false,
+        })
+    }
+
+    fn name(&self) -> String {
+        self.inner.name()
+    }
+
+    fn shares_state(&self) -> bool {
+        self.inner.shares_state()
+    }
+
+    /// `--differential`, and the divergence files of the user's it knows.
+    fn flags(&self) -> String {
+        let builtin = crate::runner::divergences();
+        let mut files: Vec<&str> = Vec::new();
+        for recorded in self.recorded.iter().filter(|d| !builtin.contains(d)) {
+            if !files.contains(&recorded.source.as_str()) {
+                files.push(&recorded.source);
+            }
+        }
+        let files: String = files
+            .iter()
+            .map(|file| format!(" --divergences {file}"))
+            .collect();
+        format!("{} --differential{files}", self.inner.flags())
+    }
+
+    fn skips(&self, scenario: &Scenario) -> Option<String> {
+        self.inner.skips(scenario)
+    }
+}
