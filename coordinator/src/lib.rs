@@ -151,6 +151,7 @@ impl Coordinator {
             version,
             request,
         );
+        self.debug_check_indexes();
         match result {
             Ok((mut response, mut effects)) => {
                 for effect in &mut effects {
@@ -213,7 +214,20 @@ impl Coordinator {
             effects.extend(group.expire(now_ms));
             group.end_delay(now_ms);
         }
+        self.debug_check_indexes();
         effects
+    }
+
+    /// In debug builds (every test, and fuzzing with debug assertions), that each group's indexes
+    /// equal indexes built from scratch after every change.
+    fn debug_check_indexes(&self) {
+        if cfg!(debug_assertions) {
+            for group in self.groups.values() {
+                if let Err(broken) = group.check_indexes() {
+                    panic!("{broken}");
+                }
+            }
+        }
     }
 }
 

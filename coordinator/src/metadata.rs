@@ -35,4 +35,11 @@ impl ClusterMetadata {
             .map(|topic| (topic.clone(), self.partitions(topic)))
             .collect()
     }
+
+    /// Whether the topics of `fingerprint` still have the partition counts it holds.
+    pub(crate) fn matches(&self, fingerprint: &Fingerprint) -> bool {
+        fingerprint
+            .iter()
+            .all(|(topic, partitions)| self.partitions(topic) == *partitions)
+    }
 }

@@ -69,12 +69,20 @@ enum TopologyChange {
     Set(Topology),
 }
 
+/// Who the member is before this request.
+enum Arrival {
+    /// A member of the group.
+    Known,
+    /// A new member.
+    New,
+    /// A new member in the place of this released static member, inheriting its state (spec
+    /// 3.6).
+    Replacing(String),
+}
+
 /// What admission found: all that application needs, computed without changing the group.
 struct Admission {
-    /// The member before this request: as stored, new, or in a released static member's place.
-    member: Member,
-    /// The released static member whose place the member takes (spec 3.6).
-    replaced: Option<String>,
+    arrival: Arrival,
     /// The tasks the request reports (`None` when its task lists are null).
     owned: Option<TaskSets>,
     topology: TopologyChange,
@@ -106,7 +114,7 @@ impl Heartbeat<'_> {
         let request = self.request;
         check_instance(group, request)?;
         let owned = owned_tasks(request);
-        let (member, replaced) = self.member_before(group, owned.as_ref())?;
+        let arrival = self.arrival(group, owned.as_ref())?;
         if request
             .topology
             .as_ref()
@@ -130,16 +138,17 @@ impl Heartbeat<'_> {
             TopologyChange::Set(topology) => Some(topology),
             TopologyChange::None => group.topology.as_ref(),
         };
-        // The configured topology, recomputed only when the topics it depends on changed.
-        let fingerprint = topology.map(|t| self.metadata.hash_of(topology::topics_of(t).iter()));
-        let reconfigured = match (topology, fingerprint) {
-            (Some(topology), Some(fingerprint))
-                if group.configured.is_none() || fingerprint != group.metadata_fingerprint =>
-            {
-                Some((topology::configure(topology, self.metadata), fingerprint))
-            }
-            _ => None,
-        };
+        // The configured topology, recomputed only when the topics it depends on changed. The
+        // group's fingerprint names the topics of its topology, which never changes once set, so
+        // a steady heartbeat compares counts without listing the topics again.
+        let stale = matches!(change, TopologyChange::Set(_))
+            || group.configured.is_none()
+            || !self.metadata.matches(&group.metadata_fingerprint);
+        let reconfigured = topology.filter(|_| stale).and_then(|topology| {
+            let fingerprint = self.metadata.hash_of(topology::topics_of(topology).iter());
+            (group.configured.is_none() || fingerprint != group.metadata_fingerprint)
+                .then(|| (topology::configure(topology, self.metadata), fingerprint))
+        });
         if let Some(invalid) = reconfigured.as_ref().and_then(|(c, _)| c.invalid.clone()) {
             return Err(ErrorAnswer::new(ERROR_STREAMS_INVALID_TOPOLOGY, invalid));
         }
@@ -154,20 +163,15 @@ impl Heartbeat<'_> {
             }
         }
         Ok(Admission {
-            member,
-            replaced,
+            arrival,
             owned,
             topology: change,
             reconfigured,
         })
     }
 
-    /// The member before this request, and the static member whose place it takes, if any.
-    fn member_before(
-        &self,
-        group: &Group,
-        owned: Option<&TaskSets>,
-    ) -> Result<(Member, Option<String>), ErrorAnswer> {
+    /// Who the member is before this request, checking its epoch (spec 3.4) or the group's room.
+    fn arrival(&self, group: &Group, owned: Option<&TaskSets>) -> Result<Arrival, ErrorAnswer> {
         let request = self.request;
         let epoch = request.member_epoch;
         match group.members.get(&request.member_id) {
@@ -176,7 +180,7 @@ impl Heartbeat<'_> {
                 if epoch != 0 {
                     check_epoch(member, epoch, owned)?;
                 }
-                Ok((member.clone(), None))
+                Ok(Arrival::Known)
             }
             None if epoch == 0 => {
                 let released = request
@@ -185,18 +189,11 @@ impl Heartbeat<'_> {
                     .and_then(|instance| group.static_member(instance))
                     .filter(|m| m.epoch == -2);
                 match released {
-                    // A static member taking over a released instance inherits its place (spec 3.6).
-                    Some(previous) => Ok((
-                        Member {
-                            id: request.member_id.clone(),
-                            ..previous.clone()
-                        },
-                        Some(previous.id.clone()),
-                    )),
+                    Some(previous) => Ok(Arrival::Replacing(previous.id.clone())),
                     None if group.members.len() >= self.config.max_size => {
                         Err(ErrorAnswer::group_max_size_reached(self.config.max_size))
                     }
-                    None => Ok((Member::new(&request.member_id), None)),
+                    None => Ok(Arrival::New),
                 }
             }
             None => Err(ErrorAnswer::unknown_member(request)),
@@ -211,28 +208,25 @@ impl Heartbeat<'_> {
     ) -> (StreamsGroupHeartbeatResponse, Vec<Effect>) {
         let request = self.request;
         let Admission {
-            member,
-            replaced,
+            arrival,
             owned,
             topology,
             reconfigured,
         } = admission;
-        let joins_now = !group.members.contains_key(&request.member_id);
-        let member_changed = self.put_member(group, member, replaced);
+        let joins_now = !matches!(arrival, Arrival::Known);
+        let member_changed = self.put_member(group, arrival);
         let inputs_changed = self.update_inputs(group, topology, reconfigured);
         if member_changed || inputs_changed {
             group.bump();
         }
         self.assign_if_due(group);
-        let before = group.members[&request.member_id].assigned.clone();
-        group.reconcile(&request.member_id, owned.as_ref(), self.now_ms);
+        let assigned_changed = group.reconcile(&request.member_id, owned.as_ref(), self.now_ms);
         if request.shutdown_application && group.shutdown_requested_by.is_none() {
             group.shutdown_requested_by = Some(request.member_id.clone());
         }
         let member = group.members.get_mut(&request.member_id).unwrap();
         member.session_deadline_ms = self.now_ms + self.config.session_timeout_ms;
-        let tasks_changed = member.assigned != before;
-        let send_tasks = request.member_epoch == 0 || tasks_changed;
+        let send_tasks = request.member_epoch == 0 || assigned_changed;
         let effects = match &group.configured {
             Some(configured) if !configured.topics_to_create.is_empty() => {
                 vec![Effect::CreateTopics(configured.topics_to_create.clone())]
@@ -241,31 +235,42 @@ impl Heartbeat<'_> {
         };
         // R46: a rejoin that keeps the member's tasks tells no one anything new about
         // endpoints; Kafka 4.4.0 leaves the endpoint epoch as it is then.
-        let endpoint_news = joins_now || tasks_changed;
+        let endpoint_news = joins_now || assigned_changed;
         (self.respond(group, send_tasks, endpoint_news), effects)
     }
 
     /// Stores the member as the request leaves it; whether that bumps the group epoch (a new
-    /// member, or changed member metadata, spec 3.1).
-    fn put_member(&self, group: &mut Group, mut member: Member, replaced: Option<String>) -> bool {
+    /// member, or changed member metadata, spec 3.1). A known member is changed in place.
+    fn put_member(&self, group: &mut Group, arrival: Arrival) -> bool {
         let request = self.request;
         if group.members.is_empty() && self.config.initial_rebalance_delay_ms > 0 {
             group.delay_deadline_ms = Some(self.now_ms + self.config.initial_rebalance_delay_ms);
         }
-        let mut bump = replaced.is_none() && !group.members.contains_key(&request.member_id);
-        if let Some(previous_id) = replaced {
-            group.take_member(&previous_id);
-            let target = group.targets.remove(&previous_id).unwrap_or_default();
-            group.targets.insert(request.member_id.clone(), target);
+        let new = matches!(arrival, Arrival::New);
+        match arrival {
+            Arrival::Known => {}
+            Arrival::New => group.put_member(Member::new(&request.member_id)),
+            Arrival::Replacing(previous_id) => {
+                let previous = group
+                    .take_member(&previous_id)
+                    .expect("admission found the member");
+                if let Some(target) = group.targets.remove(&previous_id) {
+                    group.targets.insert(request.member_id.clone(), target);
+                }
+                group.put_member(Member {
+                    id: request.member_id.clone(),
+                    ..previous
+                });
+            }
         }
+        let changed = group.update_metadata(request, self.context);
+        let member = group
+            .members
+            .get_mut(&request.member_id)
+            .expect("stored above");
         if member.epoch == -2 {
             // A static member rejoining its own released instance takes back its epoch (spec 3.6).
             member.epoch = member.previous_epoch.max(0);
-        }
-        let updated = member.metadata.updated(request, self.context);
-        if updated != member.metadata {
-            bump = true;
-            member.metadata = updated;
         }
         if let Some(offsets) = &request.task_offsets {
             member.task_offsets = offsets
@@ -279,8 +284,7 @@ impl Heartbeat<'_> {
                 .map(|o| (o.subtopology_id.clone(), o.partition, o.offset))
                 .collect();
         }
-        group.put_member(member);
-        bump
+        new || changed
     }
 
     /// Takes the group's other assignment inputs up: topology, configured topology, assignment

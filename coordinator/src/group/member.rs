@@ -26,42 +26,80 @@ pub(super) struct MemberMetadata {
     pub(super) client_tags: Vec<(String, String)>,
 }
 
+/// Sets `field` to `value` unless equal (no copy then); whether it changed.
+fn set<T: PartialEq + Clone>(field: &mut T, value: &T) -> bool {
+    let changed = field != value;
+    if changed {
+        field.clone_from(value);
+    }
+    changed
+}
+
 impl MemberMetadata {
-    /// The metadata after `request` from `context` (spec 3.1 step 3): fields the request leaves
-    /// out keep their values.
-    pub(super) fn updated(
-        &self,
+    /// Takes `request` from `context` up (spec 3.1 step 3): fields the request leaves out keep
+    /// their values. Whether anything changed; nothing is copied that did not.
+    pub(super) fn update(
+        &mut self,
         request: &StreamsGroupHeartbeatRequest,
         context: &RequestContext,
-    ) -> MemberMetadata {
-        let mut updated = self.clone();
+    ) -> bool {
+        let mut changed = false;
         if request.rack_id.is_some() {
-            updated.rack_id = request.rack_id.clone();
+            changed |= set(&mut self.rack_id, &request.rack_id);
         }
         if request.instance_id.is_some() {
-            updated.instance_id = request.instance_id.clone();
+            changed |= set(&mut self.instance_id, &request.instance_id);
         }
         if request.rebalance_timeout_ms != -1 {
-            updated.rebalance_timeout_ms = request.rebalance_timeout_ms;
+            changed |= set(
+                &mut self.rebalance_timeout_ms,
+                &request.rebalance_timeout_ms,
+            );
         }
         if let Some(topology) = &request.topology {
-            updated.topology_epoch = topology.epoch;
+            changed |= set(&mut self.topology_epoch, &topology.epoch);
         }
         if let Some(process_id) = &request.process_id {
-            updated.process_id = process_id.clone();
+            changed |= set(&mut self.process_id, process_id);
         }
         if let Some(endpoint) = &request.user_endpoint {
-            updated.user_endpoint = Some((endpoint.host.clone(), endpoint.port));
+            let same = self
+                .user_endpoint
+                .as_ref()
+                .is_some_and(|(host, port)| *host == endpoint.host && *port == endpoint.port);
+            if !same {
+                self.user_endpoint = Some((endpoint.host.clone(), endpoint.port));
+                changed = true;
+            }
         }
         if let Some(tags) = &request.client_tags {
-            updated.client_tags = tags
-                .iter()
-                .map(|kv| (kv.key.clone(), kv.value.clone()))
-                .collect();
+            let same = self.client_tags.len() == tags.len()
+                && self
+                    .client_tags
+                    .iter()
+                    .zip(tags)
+                    .all(|((key, value), tag)| *key == tag.key && *value == tag.value);
+            if !same {
+                self.client_tags = tags
+                    .iter()
+                    .map(|kv| (kv.key.clone(), kv.value.clone()))
+                    .collect();
+                changed = true;
+            }
         }
-        updated.client_id = context.client_id.clone();
-        updated.client_host = context.client_host.clone();
-        updated
+        changed |= set(&mut self.client_id, &context.client_id);
+        changed |= set(&mut self.client_host, &context.client_host);
+        changed
+    }
+
+    /// Whether `request` changes what the group's indexes are keyed on: the process and the
+    /// static instance.
+    pub(super) fn rekeyed_by(&self, request: &StreamsGroupHeartbeatRequest) -> bool {
+        request
+            .process_id
+            .as_ref()
+            .is_some_and(|process| *process != self.process_id)
+            || request.instance_id.is_some() && request.instance_id != self.instance_id
     }
 }
 

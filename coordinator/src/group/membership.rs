@@ -7,7 +7,7 @@ use streamspec_protocol::kafka::{StreamsGroupHeartbeatRequest, StreamsGroupHeart
 
 use super::member::{Member, MemberState};
 use super::Group;
-use crate::context::{Effect, RemovalReason};
+use crate::context::{Effect, RemovalReason, RequestContext};
 use crate::errors::ErrorAnswer;
 use crate::tasks::TaskSets;
 
@@ -20,26 +20,65 @@ impl Group {
             .filter(|member| member.metadata.instance_id.as_deref() == Some(instance))
     }
 
-    /// Adds or replaces a member, keeping the instance index.
+    /// Adds a member that is not in the group, keeping the indexes.
     pub(super) fn put_member(&mut self, member: Member) {
         if let Some(instance) = &member.metadata.instance_id {
             self.static_members
                 .insert(instance.clone(), member.id.clone());
         }
-        self.members.insert(member.id.clone(), member);
+        self.holders.add_member(&member);
+        let previous = self.members.insert(member.id.clone(), member);
+        debug_assert!(previous.is_none(), "put_member adds, take_member removes");
     }
 
-    /// Takes a member out, keeping the instance index.
-    pub(super) fn take_member(&mut self, member_id: &str) {
-        if let Some(instance) = self
-            .members
-            .remove(member_id)
-            .and_then(|member| member.metadata.instance_id)
-        {
-            if self.static_members.get(&instance).map(String::as_str) == Some(member_id) {
-                self.static_members.remove(&instance);
+    /// Takes a member out, keeping the indexes.
+    pub(super) fn take_member(&mut self, member_id: &str) -> Option<Member> {
+        let member = self.members.remove(member_id)?;
+        self.holders.remove_member(&member);
+        if let Some(instance) = &member.metadata.instance_id {
+            if self.static_members.get(instance).map(String::as_str) == Some(member_id) {
+                self.static_members.remove(instance);
             }
         }
+        Some(member)
+    }
+
+    /// Changes a member's tasks through `change`, keeping the task indexes: the cost follows the
+    /// member's own tasks.
+    pub(super) fn change_tasks<R>(
+        &mut self,
+        member_id: &str,
+        change: impl FnOnce(&mut Member) -> R,
+    ) -> R {
+        let member = self
+            .members
+            .get_mut(member_id)
+            .expect("a member of the group");
+        self.holders.remove_member(member);
+        let result = change(member);
+        self.holders.add_member(member);
+        result
+    }
+
+    /// Takes `request`'s member metadata up (spec 3.1 step 3); whether it changed. A change of
+    /// what the indexes are keyed on (process, instance) takes the member out and puts it back.
+    pub(super) fn update_metadata(
+        &mut self,
+        request: &StreamsGroupHeartbeatRequest,
+        context: &RequestContext,
+    ) -> bool {
+        let member_id = request.member_id.as_str();
+        let member = self
+            .members
+            .get_mut(member_id)
+            .expect("a member of the group");
+        if !member.metadata.rekeyed_by(request) {
+            return member.metadata.update(request, context);
+        }
+        let mut member = self.take_member(member_id).expect("a member of the group");
+        let changed = member.metadata.update(request, context);
+        self.put_member(member);
+        changed
     }
 
     /// Removes a member and bumps the epoch, as a leave does (spec 3.5).
@@ -155,16 +194,17 @@ pub(super) fn leave(
     if request.member_epoch == -1 {
         group.remove_member(&request.member_id);
     } else {
-        let member = group.members.get_mut(&request.member_id).unwrap();
-        if member.epoch != -2 {
-            member.previous_epoch = member.epoch;
-        }
-        member.epoch = -2;
-        member.pending_revocation = TaskSets::default();
-        member.rebalance_deadline_ms = None;
-        if member.state == MemberState::UnrevokedTasks {
-            member.state = MemberState::Stable;
-        }
+        group.change_tasks(&request.member_id, |member| {
+            if member.epoch != -2 {
+                member.previous_epoch = member.epoch;
+            }
+            member.epoch = -2;
+            member.pending_revocation = TaskSets::default();
+            member.rebalance_deadline_ms = None;
+            if member.state == MemberState::UnrevokedTasks {
+                member.state = MemberState::Stable;
+            }
+        });
     }
     let response = StreamsGroupHeartbeatResponse::default()
         .with_member_id(request.member_id.clone())

@@ -7,6 +7,7 @@ mod assignment;
 mod describe;
 mod endpoints;
 mod heartbeat;
+mod holders;
 mod member;
 mod membership;
 
@@ -23,6 +24,7 @@ use crate::tasks::TaskSets;
 use crate::topology::ConfiguredTopology;
 pub(crate) use describe::describe;
 pub(crate) use heartbeat::heartbeat;
+use holders::TaskHolders;
 use member::{Member, MemberState};
 
 /// One streams group.
@@ -40,6 +42,9 @@ pub struct Group {
     /// Member id by static instance id, so that a static member's request does not scan the
     /// group.
     static_members: BTreeMap<String, String>,
+    /// Who holds which task, kept up to date with `members` (see [`Group::check_indexes`]).
+    holders: TaskHolders,
+    /// Target assignment by member; a member without an entry has an empty target.
     targets: BTreeMap<String, TaskSets>,
     shutdown_requested_by: Option<String>,
     endpoint_epoch: i32,
@@ -66,6 +71,7 @@ impl Group {
             validated_topology_epoch: -1,
             members: BTreeMap::new(),
             static_members: BTreeMap::new(),
+            holders: TaskHolders::default(),
             targets: BTreeMap::new(),
             shutdown_requested_by: None,
             endpoint_epoch: 0,
@@ -147,7 +153,51 @@ impl Group {
         }
     }
 
+    /// Whether the indexes kept up to date as members change equal indexes built from scratch;
+    /// the coordinator checks after every request in debug builds, so every test checks it.
+    pub fn check_indexes(&self) -> Result<(), String> {
+        let rebuilt = TaskHolders::of(self.members.values());
+        if self.holders != rebuilt {
+            return Err(format!(
+                "group {}: task holders {:?}, rebuilt {:?}",
+                self.id, self.holders, rebuilt
+            ));
+        }
+        for (instance, member_id) in &self.static_members {
+            let holder = self.members.get(member_id);
+            if holder.and_then(|m| m.metadata.instance_id.as_ref()) != Some(instance) {
+                return Err(format!(
+                    "group {}: instance {instance} indexed to {member_id}, which is not its holder",
+                    self.id
+                ));
+            }
+        }
+        Ok(())
+    }
+
     fn is_assignment_delayed(&self) -> bool {
         self.delay_deadline_ms.is_some() && self.epoch > self.assignment_epoch
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn check_indexes_finds_an_index_that_drifted() {
+        let mut group = Group::new("g");
+        let mut member = Member::new("m");
+        member.assigned.active = [("0".to_owned(), [0].into())].into();
+        group.put_member(member);
+        assert_eq!(group.check_indexes(), Ok(()));
+        // A change of tasks behind the indexes' back.
+        group.members.get_mut("m").unwrap().assigned = TaskSets::default();
+        assert!(group
+            .check_indexes()
+            .unwrap_err()
+            .starts_with("group g: task holders"));
+        group.holders = TaskHolders::default();
+        assert_eq!(group.check_indexes(), Ok(()));
     }
 }

@@ -1,0 +1,267 @@
+//! Who holds which task, kept up to date as members' tasks change: the task-to-owner index (who
+//! holds a task as active) and the process-to-task index (what the members of a process hold, by
+//! role). With them, holding back a member's unreleased tasks (spec 4.3) looks at the member's own
+//! tasks only, never at the rest of the group.
+
+use std::collections::BTreeMap;
+
+use super::member::Member;
+use crate::tasks::{self, TaskSets, Tasks};
+
+/// How many members hold one task, by role; a member holding it in two roles counts once in `any`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct RoleCounts {
+    active: u32,
+    /// As standby or warm-up.
+    other: u32,
+    any: u32,
+}
+
+/// Counts by subtopology and partition; an entry exists only while some count is above zero, so
+/// that an index kept up to date equals one built from scratch.
+type Counts<C> = BTreeMap<String, BTreeMap<i32, C>>;
+
+/// The tasks members hold: assigned, or pending revocation (not yet given up).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(super) struct TaskHolders {
+    /// Task to the number of members holding it as active.
+    active_owners: Counts<u32>,
+    /// Process to what its members hold.
+    by_process: BTreeMap<String, Counts<RoleCounts>>,
+}
+
+/// A member's tasks as the indexes see them: every task once per role it is held in.
+struct Holdings {
+    active: Tasks,
+    other: Tasks,
+    any: Tasks,
+}
+
+impl Holdings {
+    fn of(member: &Member) -> Holdings {
+        let held = member.assigned.union(&member.pending_revocation);
+        let other = tasks::merged(&held.standby, &held.warmup);
+        let any = tasks::merged(&other, &held.active);
+        Holdings {
+            active: held.active,
+            other,
+            any,
+        }
+    }
+}
+
+fn task_entries(tasks: &Tasks) -> impl Iterator<Item = (&String, i32)> {
+    tasks
+        .iter()
+        .flat_map(|(subtopology, partitions)| partitions.iter().map(move |p| (subtopology, *p)))
+}
+
+/// Changes the count at `subtopology`, `partition` by `change`, dropping emptied entries.
+fn add<C: Default + PartialEq>(
+    counts: &mut Counts<C>,
+    subtopology: &str,
+    partition: i32,
+    change: impl FnOnce(&mut C),
+) {
+    if !counts.contains_key(subtopology) {
+        counts.insert(subtopology.to_owned(), BTreeMap::new());
+    }
+    let partitions = counts.get_mut(subtopology).expect("inserted above");
+    let count = partitions.entry(partition).or_default();
+    change(count);
+    if *count == C::default() {
+        partitions.remove(&partition);
+        if partitions.is_empty() {
+            counts.remove(subtopology);
+        }
+    }
+}
+
+fn count<C: Copy + Default>(counts: &Counts<C>, subtopology: &str, partition: i32) -> C {
+    counts
+        .get(subtopology)
+        .and_then(|partitions| partitions.get(&partition))
+        .copied()
+        .unwrap_or_default()
+}
+
+fn step(value: &mut u32, delta: i32) {
+    *value = value
+        .checked_add_signed(delta)
+        .expect("a holder is removed only after it was added");
+}
+
+impl TaskHolders {
+    /// The indexes of `members`, built from scratch.
+    pub(super) fn of<'a>(members: impl Iterator<Item = &'a Member>) -> TaskHolders {
+        let mut holders = TaskHolders::default();
+        for member in members {
+            holders.add_member(member);
+        }
+        holders
+    }
+
+    pub(super) fn add_member(&mut self, member: &Member) {
+        self.apply(member, 1);
+    }
+
+    pub(super) fn remove_member(&mut self, member: &Member) {
+        self.apply(member, -1);
+    }
+
+    fn apply(&mut self, member: &Member, delta: i32) {
+        let holdings = Holdings::of(member);
+        if holdings.any.is_empty() {
+            return;
+        }
+        for (subtopology, partition) in task_entries(&holdings.active) {
+            add(&mut self.active_owners, subtopology, partition, |c| {
+                step(c, delta)
+            });
+        }
+        let process = &member.metadata.process_id;
+        if !self.by_process.contains_key(process) {
+            self.by_process.insert(process.clone(), Counts::new());
+        }
+        let of_process = self.by_process.get_mut(process).expect("inserted above");
+        for (subtopology, partition) in task_entries(&holdings.active) {
+            add(of_process, subtopology, partition, |c| {
+                step(&mut c.active, delta)
+            });
+        }
+        for (subtopology, partition) in task_entries(&holdings.other) {
+            add(of_process, subtopology, partition, |c| {
+                step(&mut c.other, delta)
+            });
+        }
+        for (subtopology, partition) in task_entries(&holdings.any) {
+            add(of_process, subtopology, partition, |c| {
+                step(&mut c.any, delta)
+            });
+        }
+        if of_process.is_empty() {
+            self.by_process.remove(process);
+        }
+    }
+
+    /// Tasks of `wanted` that `member` must wait for (spec 4.3): an active task while another
+    /// member holds it as active, or another member of its process holds it in another role; a
+    /// standby or warm-up task while another member of its process holds it in any role.
+    pub(super) fn unreleased(&self, member: &Member, wanted: &TaskSets) -> TaskSets {
+        let own = Holdings::of(member);
+        let empty = Counts::new();
+        let of_process = self
+            .by_process
+            .get(&member.metadata.process_id)
+            .unwrap_or(&empty);
+        // Counts of holders other than the member itself.
+        let others = |own_tasks: &Tasks, total: u32, subtopology: &str, partition: i32| {
+            total - u32::from(tasks::contains(own_tasks, subtopology, partition))
+        };
+        let active_blocked = |subtopology: &str, partition: i32| {
+            let roles = count(of_process, subtopology, partition);
+            let owners = count(&self.active_owners, subtopology, partition);
+            others(&own.active, owners, subtopology, partition) > 0
+                || others(&own.other, roles.other, subtopology, partition) > 0
+        };
+        let any_role_blocked = |subtopology: &str, partition: i32| {
+            let roles = count(of_process, subtopology, partition);
+            others(&own.any, roles.any, subtopology, partition) > 0
+        };
+        TaskSets {
+            active: filtered(&wanted.active, active_blocked),
+            standby: filtered(&wanted.standby, any_role_blocked),
+            warmup: filtered(&wanted.warmup, any_role_blocked),
+        }
+    }
+}
+
+/// The tasks of `tasks` for which `keep` holds.
+fn filtered(tasks: &Tasks, keep: impl Fn(&str, i32) -> bool) -> Tasks {
+    let mut out = Tasks::new();
+    for (subtopology, partitions) in tasks {
+        let kept: std::collections::BTreeSet<i32> = partitions
+            .iter()
+            .copied()
+            .filter(|partition| keep(subtopology, *partition))
+            .collect();
+        if !kept.is_empty() {
+            out.insert(subtopology.clone(), kept);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tasks(entries: &[(&str, i32)]) -> Tasks {
+        let mut tasks = Tasks::new();
+        for (subtopology, partition) in entries {
+            tasks
+                .entry((*subtopology).to_owned())
+                .or_default()
+                .insert(*partition);
+        }
+        tasks
+    }
+
+    fn member(id: &str, process: &str, active: &[(&str, i32)], standby: &[(&str, i32)]) -> Member {
+        let mut member = Member::new(id);
+        member.metadata.process_id = process.to_owned();
+        member.assigned.active = tasks(active);
+        member.assigned.standby = tasks(standby);
+        member
+    }
+
+    fn wanting(active: &[(&str, i32)], standby: &[(&str, i32)]) -> TaskSets {
+        TaskSets {
+            active: tasks(active),
+            standby: tasks(standby),
+            warmup: Tasks::new(),
+        }
+    }
+
+    #[test]
+    fn tasks_wait_for_other_holders_as_spec_4_3_says() {
+        let a = member("a", "p1", &[("0", 0)], &[("0", 1)]);
+        let mut b = member("b", "p1", &[], &[]);
+        let c = member("c", "p2", &[], &[("0", 2)]);
+        let holders = TaskHolders::of([&a, &b, &c].into_iter());
+        // Active 0_0 is a's; 0_1 is a standby on b's own process; 0_2 is a standby elsewhere.
+        let wanted = wanting(&[("0", 0), ("0", 1), ("0", 2)], &[("0", 0), ("0", 2)]);
+        assert_eq!(
+            holders.unreleased(&b, &wanted),
+            wanting(&[("0", 0), ("0", 1)], &[("0", 0)])
+        );
+        // c's process holds nothing but its own standby, which never blocks c itself.
+        assert_eq!(
+            holders.unreleased(&c, &wanting(&[("0", 1), ("0", 2)], &[("0", 1)])),
+            wanting(&[], &[])
+        );
+        // A member's own pending revocation does not block it either.
+        b.pending_revocation.active = tasks(&[("0", 3)]);
+        let holders = TaskHolders::of([&a, &b, &c].into_iter());
+        assert_eq!(
+            holders.unreleased(&b, &wanting(&[("0", 3)], &[])),
+            wanting(&[], &[])
+        );
+        assert_eq!(
+            holders.unreleased(&a, &wanting(&[("0", 3)], &[("0", 3)])),
+            wanting(&[("0", 3)], &[("0", 3)])
+        );
+    }
+
+    #[test]
+    fn removing_every_member_leaves_an_empty_index() {
+        let a = member("a", "p1", &[("0", 0), ("1", 0)], &[("0", 1)]);
+        let b = member("b", "p1", &[("0", 1)], &[("0", 0)]);
+        let mut holders = TaskHolders::of([&a, &b].into_iter());
+        assert_ne!(holders, TaskHolders::default());
+        holders.remove_member(&a);
+        assert_eq!(holders, TaskHolders::of([&b].into_iter()));
+        holders.remove_member(&b);
+        assert_eq!(holders, TaskHolders::default());
+    }
+}
