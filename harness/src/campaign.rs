@@ -16,6 +16,7 @@ use crate::report::{Report, SometimesCount};
 use crate::runner::Divergence;
 use crate::runner::{Outcome, Verdict};
 use crate::scenario::Grade;
+use crate::simulation::history::{timeline, TimelineEntry};
 use crate::simulation::oracle::{self, Coverage, KnownIssue, TracePair, Violation};
 use crate::simulation::setup::Names;
 use crate::simulation::{self, run_bytes, RunBounds, RunInput, RunRecord};
@@ -128,6 +129,8 @@ pub struct Finding {
     pub violation: Violation,
     /// The exchanges that show it.
     pub slice: String,
+    /// Every exchange of the shrunk run, for a timeline per member.
+    pub timeline: Vec<TimelineEntry>,
 }
 
 /// Counters a progress display reads while the campaign runs.
@@ -441,12 +444,14 @@ pub fn run<C: Connect + Sync>(config: &CampaignConfig, connector: &C) -> Campaig
         let (input, record) = shrink(config, connector, run, input, record);
         let violation = record.violation.expect("a shrunk run still fails");
         let slice = violation.slice(&record.history);
+        let timeline = timeline(&record.history, &violation.events);
         Finding {
             run,
             drawn_operations,
             input,
             violation,
             slice,
+            timeline,
         }
     });
     CampaignResult {
@@ -501,6 +506,7 @@ pub fn report_with_flags(
             step: None,
             wire: None,
             cleanup: None,
+            mismatch: None,
             exchanges: Vec::new(),
             duration_ms,
         });
@@ -579,6 +585,7 @@ pub fn report_with_flags(
             step: None,
             wire: violated.map(|finding| finding.slice.clone()),
             cleanup: None,
+            mismatch: None,
             exchanges: Vec::new(),
             duration_ms,
         }
@@ -590,6 +597,10 @@ pub fn report_with_flags(
         false,
         outcomes,
     );
+    report.timeline = result
+        .finding
+        .as_ref()
+        .map_or_else(Vec::new, |finding| finding.timeline.clone());
     report.sometimes = result
         .coverage
         .counts()

@@ -111,6 +111,20 @@ struct ScenarioSource {
     rules: Vec<String>,
 }
 
+/// The report files a run writes besides its console report, all of one decision.
+#[derive(clap::Args, Debug, Clone, Default)]
+struct ReportFiles {
+    /// Write a JUnit XML report.
+    #[arg(long, value_name = "FILE")]
+    junit: Option<PathBuf>,
+    /// Write a JSON report.
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+    /// Write an HTML report: one self-contained page to open in a browser.
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
+}
+
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Runs the rule catalogue against a coordinator and reports a line per rule.
@@ -138,12 +152,8 @@ enum Command {
         /// Print only failures and the summary.
         #[arg(short, long)]
         quiet: bool,
-        /// Write a JUnit XML report.
-        #[arg(long, value_name = "FILE")]
-        junit: Option<PathBuf>,
-        /// Write a JSON report.
-        #[arg(long, value_name = "FILE")]
-        json: Option<PathBuf>,
+        #[command(flatten)]
+        reports: ReportFiles,
         /// Scenarios run at once (each has its own group and topics).
         #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u16).range(1..=64))]
         jobs: u16,
@@ -193,12 +203,8 @@ enum Command {
         /// Time allowed for shrinking a violation, e.g. 60s.
         #[arg(long, default_value = "60s", value_parser = parse_duration)]
         shrink: Duration,
-        /// Write a JUnit XML report (a test case per invariant).
-        #[arg(long, value_name = "FILE")]
-        junit: Option<PathBuf>,
-        /// Write a JSON report.
-        #[arg(long, value_name = "FILE")]
-        json: Option<PathBuf>,
+        #[command(flatten)]
+        reports: ReportFiles,
         /// Bound on every single wait for a broker, in milliseconds.
         #[arg(long, default_value_t = 15_000)]
         timeout_ms: u64,
@@ -624,20 +630,15 @@ async fn doctor(
     })
 }
 
-fn write_reports(
-    report: &Report,
-    junit: Option<PathBuf>,
-    json: Option<PathBuf>,
-) -> Result<(), String> {
-    if let Some(path) = junit {
-        std::fs::write(&path, report.junit())
-            .map_err(|error| format!("{}: {error}", path.display()))?;
-    }
-    if let Some(path) = json {
-        std::fs::write(&path, report.json())
-            .map_err(|error| format!("{}: {error}", path.display()))?;
-    }
-    Ok(())
+fn write_reports(report: &Report, files: &ReportFiles) -> Result<(), String> {
+    let write = |path: &Option<PathBuf>, render: fn(&Report) -> String| match path {
+        Some(path) => std::fs::write(path, render(report))
+            .map_err(|error| format!("{}: {error}", path.display())),
+        None => Ok(()),
+    };
+    write(&files.junit, Report::junit)?;
+    write(&files.json, Report::json)?;
+    write(&files.html, Report::html)
 }
 
 /// The flags of `check`.
@@ -648,8 +649,7 @@ struct CheckFlags {
     divergences: Vec<PathBuf>,
     profile: Profile,
     detail: Detail,
-    junit: Option<PathBuf>,
-    json: Option<PathBuf>,
+    reports: ReportFiles,
     jobs: u16,
     timeout: Duration,
     replication_factor: i16,
@@ -673,7 +673,8 @@ fn check(flags: CheckFlags, runtime: &tokio::runtime::Runtime) -> Result<ExitCod
         jobs: flags.jobs,
         io_timeout: flags.timeout,
         run_id: flags.run_id.clone(),
-        record_exchanges: flags.detail == Detail::Verbose,
+        // The HTML report shows each failure's steps.
+        record_exchanges: flags.detail == Detail::Verbose || flags.reports.html.is_some(),
         interrupt,
         progress: Default::default(),
     };
@@ -703,7 +704,7 @@ fn check(flags: CheckFlags, runtime: &tokio::runtime::Runtime) -> Result<ExitCod
     );
     if let Some(line) = &report.target_lost {
         // One line for people; the reports still hold what ran, under the same verdict.
-        write_reports(&report, flags.junit, flags.json)?;
+        write_reports(&report, &flags.reports)?;
         eprintln!("streamspec: {line}");
         return Ok(ExitCode::from(report.verdict().exit_code()));
     }
@@ -714,7 +715,7 @@ fn check(flags: CheckFlags, runtime: &tokio::runtime::Runtime) -> Result<ExitCod
             width: console_width(),
         })
     );
-    write_reports(&report, flags.junit, flags.json)?;
+    write_reports(&report, &flags.reports)?;
     if report.interrupted {
         outln!(
             "{}",
@@ -808,8 +809,7 @@ fn parse_duration(text: &str) -> Result<Duration, String> {
 struct FuzzFlags {
     config: CampaignConfig,
     detail: Detail,
-    junit: Option<PathBuf>,
-    json: Option<PathBuf>,
+    reports: ReportFiles,
 }
 
 fn fuzz<C: Connect + Sync + Send>(connector: C, flags: FuzzFlags) -> Result<ExitCode, String> {
@@ -915,7 +915,7 @@ fn fuzz<C: Connect + Sync + Send>(connector: C, flags: FuzzFlags) -> Result<Exit
             campaign::replay_command(file, &target, &connector_flags)
         );
     }
-    write_reports(&report, flags.junit, flags.json)?;
+    write_reports(&report, &flags.reports)?;
     if report.interrupted {
         outln!(
             "{}",
@@ -1066,8 +1066,7 @@ fn main() -> ExitCode {
             groups,
             check_determinism,
             shrink,
-            junit,
-            json,
+            reports,
             timeout_ms,
             replication_factor,
             run_id,
@@ -1099,8 +1098,7 @@ fn main() -> ExitCode {
                         let flags = FuzzFlags {
                             config,
                             detail: detail_of(verbose, quiet),
-                            junit: junit.clone(),
-                            json: json.clone(),
+                            reports: reports.clone(),
                         };
                         fuzz(connector, flags)
                         })
@@ -1139,8 +1137,7 @@ fn main() -> ExitCode {
             profile,
             verbose,
             quiet,
-            junit,
-            json,
+            reports,
             jobs,
             timeout_ms,
             replication_factor,
@@ -1154,8 +1151,7 @@ fn main() -> ExitCode {
                 divergences,
                 profile,
                 detail: detail_of(verbose, quiet),
-                junit,
-                json,
+                reports,
                 jobs,
                 timeout: Duration::from_millis(timeout_ms),
                 replication_factor,

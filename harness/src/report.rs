@@ -7,8 +7,10 @@ use serde::Serialize;
 
 use crate::runner::{Outcome, Verdict};
 use crate::scenario::Grade;
+use crate::simulation::history::TimelineEntry;
 
 mod console;
+mod html;
 mod json;
 mod junit;
 #[cfg(test)]
@@ -25,6 +27,8 @@ pub struct Report {
     pub outcomes: Vec<Outcome>,
     /// A campaign's `sometimes` properties and how often its runs reached each.
     pub sometimes: Vec<SometimesCount>,
+    /// Every exchange of a campaign's shrunk failing run, oldest first (empty without one).
+    pub timeline: Vec<TimelineEntry>,
     /// Why a campaign ended before its duration was up, when it did.
     pub stopped_early: Option<String>,
     /// What a reader should know that is no verdict: a `sometimes` property never reached, a
@@ -225,6 +229,7 @@ impl Report {
             strict,
             outcomes,
             sometimes: Vec::new(),
+            timeline: Vec::new(),
             stopped_early: None,
             warnings: Vec::new(),
             interrupted: false,

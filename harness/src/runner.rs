@@ -80,11 +80,21 @@ pub struct Outcome {
     /// the verdict stands, but the target keeps something of the run.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cleanup: Option<String>,
+    /// The failing step's expected answer beside the one found, when an answer did not match.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mismatch: Option<Mismatch>,
     /// Every exchange of the scenario, laid out field by field with the step it belongs to, when
-    /// the run records them (`check -v`).
+    /// the run records them (`check -v`, `--html`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub exchanges: Vec<String>,
     pub duration_ms: u64,
+}
+
+/// An answer that did not match: the step's pattern (variables filled in) and the answer as JSON.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Mismatch {
+    pub expected: serde_json::Value,
+    pub found: serde_json::Value,
 }
 
 impl Outcome {
@@ -101,6 +111,7 @@ impl Outcome {
             step: None,
             wire: None,
             cleanup: None,
+            mismatch: None,
             exchanges: Vec::new(),
             duration_ms: 0,
         }
@@ -268,6 +279,7 @@ pub async fn run_scenario<C: Connect>(
             outcome.reason = Some(failure.reason);
             outcome.step = step;
             outcome.wire = failure.exchange.map(|exchange| exchange.render());
+            outcome.mismatch = failure.mismatch.map(|mismatch| *mismatch);
         }
     }
     outcome.exchanges = context.exchanges.take().unwrap_or_default();

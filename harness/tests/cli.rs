@@ -160,6 +160,7 @@ fn fuzz_prints_its_command_first_reports_every_invariant_and_writes_reports() {
     std::fs::create_dir_all(&dir).unwrap();
     let junit = dir.join("fuzz.xml");
     let json = dir.join("fuzz.json");
+    let html = dir.join("fuzz.html");
     let output = streamspec(&[
         "fuzz",
         "--duration",
@@ -173,6 +174,8 @@ fn fuzz_prints_its_command_first_reports_every_invariant_and_writes_reports() {
         junit.to_str().unwrap(),
         "--json",
         json.to_str().unwrap(),
+        "--html",
+        html.to_str().unwrap(),
     ]);
     assert_eq!(output.status.code(), Some(0));
     let stdout = String::from_utf8(output.stdout).unwrap();
@@ -259,6 +262,12 @@ fn fuzz_prints_its_command_first_reports_every_invariant_and_writes_reports() {
     assert_eq!(sometimes[0]["reached"], true);
     assert!(sometimes[0]["count"].as_u64().unwrap() > 0, "{sometimes:?}");
     assert_eq!(report["warnings"], serde_json::json!([]));
+    // The page: the same decision, every property reached, no failing run to lay out.
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.contains("data-verdict=\"passed\" data-exit-code=\"0\""));
+    assert_eq!(page.matches("<tr class=\"reached\">").count(), 6);
+    assert_eq!(page.matches("<tr class=\"rule pass\"").count(), 14);
+    assert!(!page.contains("<section id=\"timeline\">"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

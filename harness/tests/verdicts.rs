@@ -1,4 +1,4 @@
-//! The console summary, the JSON and JUnit reports and the exit code of `streamspec` state one
+//! The console summary, the JSON, JUnit and HTML reports and the exit code of `streamspec` state one
 //! verdict, across verdicts and grades: scenarios written for each case run against the reference
 //! coordinator in process.
 
@@ -110,12 +110,14 @@ struct Run {
     stdout: String,
     json: Value,
     junit: String,
+    html: String,
 }
 
 fn check(folder: &Folder, flags: &[&str]) -> Run {
-    let (json, junit) = (
+    let (json, junit, html) = (
         folder.0.join("report.json.out"),
         folder.0.join("report.xml.out"),
+        folder.0.join("report.html.out"),
     );
     let output = Command::new(env!("CARGO_BIN_EXE_streamspec"))
         .args([
@@ -130,6 +132,8 @@ fn check(folder: &Folder, flags: &[&str]) -> Run {
         .arg(&json)
         .arg("--junit")
         .arg(&junit)
+        .arg("--html")
+        .arg(&html)
         .args(flags)
         .env("COLUMNS", "100")
         .output()
@@ -139,9 +143,11 @@ fn check(folder: &Folder, flags: &[&str]) -> Run {
         stdout: String::from_utf8(output.stdout).unwrap(),
         json: serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap(),
         junit: std::fs::read_to_string(&junit).unwrap(),
+        html: std::fs::read_to_string(&html).unwrap(),
     };
     std::fs::remove_file(json).unwrap();
     std::fs::remove_file(junit).unwrap();
+    std::fs::remove_file(html).unwrap();
     run
 }
 
@@ -182,6 +188,14 @@ fn agree(run: &Run, verdict: &str, exit_code: i32) {
         .map(|name| root.attribute(*name).unwrap().parse::<usize>().unwrap())
         .sum();
     assert_eq!(counted, red);
+
+    assert!(
+        run.html.contains(&format!(
+            "data-verdict=\"{verdict}\" data-exit-code=\"{exit_code}\""
+        )),
+        "{}",
+        run.html
+    );
 }
 
 /// The console line of rule R900.

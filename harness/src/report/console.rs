@@ -21,7 +21,7 @@ impl Report {
     }
 
     /// What the rule line says after its verdict and grade.
-    fn rule_detail(&self, line: &RuleLine) -> String {
+    pub(super) fn rule_detail(&self, line: &RuleLine) -> String {
         let deciding = self.outcome(&line.decided_by);
         let reason = first_line(deciding.and_then(|outcome| outcome.reason.as_deref()));
         match line.verdict {
@@ -54,7 +54,7 @@ impl Report {
     }
 
     /// The summary's last words: the run's verdict, said plainly.
-    fn verdict_text(&self) -> String {
+    pub(super) fn verdict_text(&self) -> String {
         let not_counted = self
             .outcomes
             .iter()
@@ -328,7 +328,7 @@ impl Report {
     }
 }
 
-fn is_failure(verdict: Verdict) -> bool {
+pub(super) fn is_failure(verdict: Verdict) -> bool {
     matches!(verdict, Verdict::Fail | Verdict::Error | Verdict::Timeout)
 }
 
@@ -361,7 +361,7 @@ fn first_line(text: Option<&str>) -> &str {
         .unwrap_or_default()
 }
 
-fn plural(count: usize, one: &str) -> String {
+pub(super) fn plural(count: usize, one: &str) -> String {
     if count == 1 {
         format!("1 {one}")
     } else {

@@ -42,6 +42,7 @@ impl Report {
             "rules": self.rules(),
             "scenarios": self.outcomes,
             "sometimes": self.sometimes,
+            "timeline": self.timeline,
             "stopped_early": self.stopped_early,
             "target_lost": self.target_lost,
             "warnings": self.warnings,

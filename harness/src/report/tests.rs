@@ -14,6 +14,7 @@ fn outcome(name: &str, rules: &[&str], grade: Grade, verdict: Verdict) -> Outcom
         step: None,
         wire: None,
         cleanup: None,
+        mismatch: None,
         exchanges: Vec::new(),
         duration_ms: 1500,
     }

@@ -121,6 +121,7 @@ mod tests {
             step: Some(1),
             wire: Some("bytes".to_owned()),
             cleanup: None,
+            mismatch: None,
             exchanges: Vec::new(),
             duration_ms: 0,
         }

@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 use streamspec_protocol::access::{Operation, Resource};
 use streamspec_protocol::kafka::{StreamsGroupDescribeRequest, StreamsGroupHeartbeatRequest};
 
-use super::Verdict;
+use super::{Mismatch, Verdict};
 use crate::backend::{Backend, BackendError, BackendExt};
 use crate::matcher;
 use crate::scenario::variables::{references, Reference};
@@ -52,6 +52,8 @@ pub(super) struct StepFailure {
     pub(super) verdict: Verdict,
     pub(super) reason: String,
     pub(super) exchange: Option<Exchange>,
+    /// The pattern the answer was matched against, beside the answer.
+    pub(super) mismatch: Option<Box<Mismatch>>,
     /// Whether the target gave no answer the harness can use (see [`BackendError::loss`]),
     /// for the [`super::Breaker`].
     pub(super) loss: Option<Loss>,
@@ -68,6 +70,7 @@ impl From<BackendError> for StepFailure {
             },
             reason: error.to_string(),
             exchange: None,
+            mismatch: None,
             loss: error.loss(),
         }
     }
@@ -78,6 +81,7 @@ fn template_error(reason: String) -> StepFailure {
         verdict: Verdict::Error,
         reason,
         exchange: None,
+        mismatch: None,
         loss: None,
     }
 }
@@ -91,6 +95,7 @@ pub(super) fn precondition_not_met(step: usize, failure: StepFailure) -> StepFai
             verdict: Verdict::PreconditionNotMet,
             reason: format!("precondition not met at step {step}: {}", failure.reason),
             exchange: failure.exchange,
+            mismatch: failure.mismatch,
             loss: None,
         },
         _ => failure,
@@ -283,6 +288,10 @@ async fn set_group_configs<B: Backend>(
         verdict: Verdict::Fail,
         reason: format!("IncrementalAlterConfigs answered {answer}: {reason}"),
         exchange: None,
+        mismatch: Some(Box::new(Mismatch {
+            expected: pattern.clone(),
+            found: answer.clone(),
+        })),
         loss: None,
     })
 }
@@ -310,13 +319,13 @@ async fn ask<B: Backend>(
         if let Some(exchanges) = &mut context.exchanges {
             exchanges.push(format!("step {}: {}", context.step, exchange.render()));
         }
-        let expected = match &answer.expect {
-            None => Ok(()),
-            Some(pattern) => {
-                let pattern = substitute(pattern, &context.variables).map_err(template_error)?;
-                matcher::matches(&pattern, &response)
-            }
+        let pattern = match &answer.expect {
+            None => None,
+            Some(pattern) => Some(substitute(pattern, &context.variables).map_err(template_error)?),
         };
+        let expected = pattern
+            .as_ref()
+            .map_or(Ok(()), |pattern| matcher::matches(pattern, &response));
         match (expected, answer.until) {
             (Ok(()), _) => {
                 for (name, pointer) in &answer.capture {
@@ -344,6 +353,12 @@ async fn ask<B: Backend>(
                         None => reason,
                     },
                     exchange: Some(exchange),
+                    mismatch: pattern.map(|expected| {
+                        Box::new(Mismatch {
+                            expected,
+                            found: response,
+                        })
+                    }),
                     loss: None,
                 })
             }

@@ -178,3 +178,84 @@ pub struct GroupView<'a> {
     /// gained (scenario R24-lost-response-hides-a-gained-task).
     pub lost_response: bool,
 }
+
+/// One exchange of a run as a member's timeline shows it: the epochs either way, and the task
+/// lists the member was last sent (an answer with null lists leaves them as they were, spec 7.3).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TimelineEntry {
+    /// 1-based operation that sent it; past the operations, the settling rounds.
+    pub operation: usize,
+    pub at_ms: u64,
+    pub member: String,
+    pub sent_epoch: i32,
+    pub answered_epoch: i32,
+    pub error_code: i16,
+    /// False when the member never saw the answer.
+    pub delivered: bool,
+    /// Whether this answer carried task lists.
+    pub tasks_sent: bool,
+    /// Tasks as `subtopology:partition,partition`, subtopologies apart by spaces.
+    pub active: String,
+    pub standby: String,
+    pub warmup: String,
+    /// One of the exchanges that show the violation.
+    pub shows_violation: bool,
+}
+
+/// The tasks of `tasks` as a timeline shows them: `0:0,1 1:2`.
+fn task_text(tasks: &BTreeSet<Task>) -> String {
+    let mut by_subtopology: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    for (subtopology, partition) in tasks {
+        by_subtopology
+            .entry(subtopology)
+            .or_default()
+            .push(partition.to_string());
+    }
+    by_subtopology
+        .into_iter()
+        .map(|(subtopology, partitions)| format!("{subtopology}:{}", partitions.join(",")))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Every exchange of `history` as timeline entries, oldest first; `shown` indexes those that show
+/// a violation ([`super::oracle::Violation::events`]).
+pub fn timeline(history: &[Event], shown: &[usize]) -> Vec<TimelineEntry> {
+    let mut last_sent: BTreeMap<&str, [String; 3]> = BTreeMap::new();
+    history
+        .iter()
+        .enumerate()
+        .map(|(index, event)| {
+            let response = &event.response;
+            let lists = [
+                &response.active_tasks,
+                &response.standby_tasks,
+                &response.warmup_tasks,
+            ];
+            let tasks_sent = event.delivered && lists.iter().any(|list| list.is_some());
+            let tasks = last_sent.entry(&event.member).or_default();
+            if event.delivered {
+                for (text, list) in tasks.iter_mut().zip(lists) {
+                    if let Some(list) = list {
+                        *text = task_text(&response_tasks(list));
+                    }
+                }
+            }
+            let [active, standby, warmup] = tasks.clone();
+            TimelineEntry {
+                operation: event.operation,
+                at_ms: event.now_ms,
+                member: event.member.clone(),
+                sent_epoch: event.request.member_epoch,
+                answered_epoch: response.member_epoch,
+                error_code: response.error_code,
+                delivered: event.delivered,
+                tasks_sent,
+                active,
+                standby,
+                warmup,
+                shows_violation: shown.contains(&index),
+            }
+        })
+        .collect()
+}
