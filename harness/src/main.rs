@@ -125,6 +125,33 @@ struct ReportFiles {
     html: Option<PathBuf>,
 }
 
+impl ReportFiles {
+    /// Refuses, before anything runs, a report whose folder does not exist: a long run should not
+    /// end without the report it was asked for.
+    fn check_folders(&self) -> Result<(), String> {
+        let files = [
+            ("--junit", &self.junit),
+            ("--json", &self.json),
+            ("--html", &self.html),
+        ];
+        for (flag, path) in files {
+            let Some(path) = path else { continue };
+            let folder = path
+                .parent()
+                .filter(|folder| !folder.as_os_str().is_empty())
+                .unwrap_or(std::path::Path::new("."));
+            if !folder.is_dir() {
+                return Err(format!(
+                    "{flag} {}: there is no folder {}",
+                    path.display(),
+                    folder.display()
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Runs the rule catalogue against a coordinator and reports a line per rule.
@@ -658,6 +685,7 @@ struct CheckFlags {
 }
 
 fn check(flags: CheckFlags, runtime: &tokio::runtime::Runtime) -> Result<ExitCode, String> {
+    flags.reports.check_folders()?;
     let selection = flags.source.select()?;
     let divergences = selection.divergences(&flags.divergences)?;
     let scenarios = selection.scenarios;
@@ -1076,8 +1104,9 @@ fn main() -> ExitCode {
         } => {
             let target = TargetSpec::parse(&target);
             let timeout = Duration::from_millis(timeout_ms);
-            runtime
-                .block_on(preflight(&target, timeout))
+            reports
+                .check_folders()
+                .and_then(|()| runtime.block_on(preflight(&target, timeout)))
                 .and_then(|()| {
                     with_connector!(dialect: dialect, &target, timeout, replication_factor, |inner| {
                         with_differential!(differential, &divergences, dialect, inner, |connector| {

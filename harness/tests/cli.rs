@@ -502,3 +502,21 @@ fn clean_of_the_reference_is_refused_in_one_line() {
         ["streamspec: clean removes what runs left on a broker; the reference in process keeps nothing between runs"]
     );
 }
+
+#[test]
+fn a_report_in_a_missing_folder_is_refused_before_anything_runs() {
+    let output = streamspec(&["check", "--html", "no-such-folder/report.html"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(output.stdout.is_empty());
+    assert_eq!(
+        stderr_lines(&output),
+        ["streamspec: --html no-such-folder/report.html: there is no folder no-such-folder"]
+    );
+    let output = streamspec(&["fuzz", "--json", "no-such-folder/fuzz.json"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(output.stdout.is_empty());
+    assert_eq!(
+        stderr_lines(&output),
+        ["streamspec: --json no-such-folder/fuzz.json: there is no folder no-such-folder"]
+    );
+}
