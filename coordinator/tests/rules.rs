@@ -1630,6 +1630,98 @@ fn r41_one_standby_per_stateful_task_on_the_other_process() {
     );
 }
 
+/// R27, R30, as Kafka 4.4.0 answered a broker campaign: b goes silent, its rejoin is refused (a
+/// topology update), and its session expires 6000 ms after its last successful heartbeat, the
+/// refused one not counting. a, holding the standby of b's active task, then moves to the next
+/// epoch with both tasks active at once: its standby is promoted in place, not revoked first
+/// (the reference had kept a at its epoch, revoking the standby).
+#[test]
+fn r27_a_standby_is_promoted_in_place_when_the_active_holder_times_out() {
+    let config = CoordinatorConfig {
+        num_standby_replicas: 1,
+        session_timeout_ms: 6_000,
+        ..kafka_config()
+    };
+    let mut broker = Broker::with(config, topics(&[]));
+    let stateful = |epoch: i32| {
+        topology(
+            epoch,
+            vec![subtopology("0", &["in"]).with_state_changelog_topics(vec![internal_topic("c")])],
+        )
+    };
+    let join_stateful = |member: &str| join(member).with_topology(Some(stateful(0)));
+    // Both join before the source topic exists, so nobody holds a task when the first target
+    // is computed and no active task is revoked on the way.
+    let missing = [(1, "Source topics in are missing.")];
+    assert_eq!(
+        broker.send(&join_stateful("a")),
+        answer("a", 2).tasks(NONE).statuses(&missing)
+    );
+    assert_eq!(
+        broker.send(&join_stateful("b")),
+        answer("b", 3).tasks(NONE).statuses(&missing)
+    );
+    broker
+        .coordinator
+        .handle_metadata(topics(&[("in", 2), ("c", 2)]));
+    broker.now_ms = 100;
+    assert_eq!(
+        broker.send(&owning(heartbeat("a", 2), NONE)),
+        answer("a", 4).tasks(SECOND).standbys(FIRST)
+    );
+    broker.now_ms = 200;
+    assert_eq!(
+        broker.send(&owning(heartbeat("b", 3), NONE)),
+        answer("b", 4).tasks(FIRST).standbys(SECOND)
+    );
+    let a_owning = |epoch: i32| {
+        owning(heartbeat("a", epoch), SECOND).with_standby_tasks(Some(task_ids(FIRST)))
+    };
+    broker.now_ms = 500;
+    assert_eq!(broker.send(&a_owning(4)), answer("a", 4));
+
+    // b's rejoin with a new topology epoch is refused and leaves its session timer at 200 + 6000.
+    broker.now_ms = 1_000;
+    assert_eq!(
+        broker.send(&join("b").with_topology(Some(stateful(1)))),
+        refused(
+            ERROR_INVALID_REQUEST,
+            "Topology updates are not supported yet."
+        )
+    );
+    broker.now_ms = 3_000;
+    assert_eq!(broker.send(&a_owning(4)), answer("a", 4));
+    assert_eq!(broker.coordinator.next_deadline(), Some(6_200));
+    assert_eq!(broker.coordinator.handle_timeout(6_199), []);
+    assert_eq!(
+        broker.coordinator.handle_timeout(6_200),
+        [Effect::MemberRemoved {
+            group_id: GROUP.to_owned(),
+            member_id: "b".to_owned(),
+            reason: RemovalReason::SessionTimeout,
+        }]
+    );
+    let holding = |epoch: i32, active: Tasks, standby: Tasks| MemberView {
+        id: "a".to_owned(),
+        epoch,
+        assignment: [task_list(active), task_list(standby), Vec::new()],
+        target: [task_list(active), task_list(standby), Vec::new()],
+    };
+    assert_eq!(
+        broker.view(),
+        group("Assigning", 5, 4, vec![holding(4, SECOND, FIRST)])
+    );
+    assert_eq!(broker.coordinator.next_deadline(), Some(9_000));
+
+    // a still reports its standby of task 0: it gets task 0 as active and the next epoch at once.
+    broker.now_ms = 6_300;
+    assert_eq!(broker.send(&a_owning(4)), answer("a", 5).tasks(BOTH));
+    assert_eq!(
+        broker.view(),
+        group("Stable", 5, 5, vec![holding(5, BOTH, NONE)])
+    );
+}
+
 // ---------------------------------------------------------------------------------------------
 // Shutdown (R43-R45)
 
