@@ -1882,6 +1882,34 @@ fn r46_endpoint_epoch_after_the_creating_join_and_a_rejoin() {
     );
 }
 
+/// Spec 3.1 step 4, as Kafka 4.4.0 answers it: a request with an instance id bumps the group
+/// epoch only for a new topology epoch, rack, client tags or process; a dynamic member's
+/// request for any change of its metadata.
+#[test]
+fn r49_only_assignment_relevant_metadata_of_a_static_member_bumps_the_group_epoch() {
+    let mut broker = Broker::new();
+    assert_eq!(
+        broker.send(&static_join("a", "i1")),
+        answer("a", 2).tasks(BOTH)
+    );
+    let static_heartbeat = || heartbeat("a", 2).with_instance_id(Some("i1".to_owned()));
+    broker.send(&static_heartbeat().with_rebalance_timeout_ms(1_000));
+    broker.client = RequestContext::new("other-client", "/127.0.0.2");
+    broker.send(&static_heartbeat());
+    assert_eq!(broker.state(), ("Stable".to_owned(), 2, 2));
+    assert_eq!(
+        broker.send(&static_heartbeat().with_rack_id(Some("r1".to_owned()))),
+        answer("a", 3)
+    );
+    assert_eq!(broker.state(), ("Stable".to_owned(), 3, 3));
+
+    // A dynamic member: a new client id alone bumps it.
+    assert_eq!(broker.send(&join("b")), answer("b", 4).tasks(NONE));
+    broker.client = context();
+    broker.send(&heartbeat("b", 4));
+    assert_eq!(broker.state().1, 5);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Describe (R47, R48, R53)
 

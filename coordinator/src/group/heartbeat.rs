@@ -263,7 +263,15 @@ impl Heartbeat<'_> {
                 });
             }
         }
-        let changed = group.update_metadata(request, self.context);
+        let change = group.update_metadata(request, self.context);
+        // Kafka 4.4.0 bumps the epoch for any change of a dynamic member's metadata, but for a
+        // request with an instance id only for the fields that matter to the assignment (spec 3.1
+        // step 4, PR #22245).
+        let changed = if request.instance_id.is_some() {
+            change.epoch_relevant
+        } else {
+            change.any
+        };
         let member = group
             .members
             .get_mut(&request.member_id)
