@@ -1882,6 +1882,47 @@ fn r46_endpoint_epoch_after_the_creating_join_and_a_rejoin() {
     );
 }
 
+/// R46, R49, as Kafka 4.4.0 answered a broker campaign: the endpoint epoch moves when the
+/// member's endpoint differs from the one it had, or its tasks changed and it has an endpoint. A
+/// replacement is compared with the released member, so taking its place with its endpoint and
+/// tasks moves nothing (the reference had moved the epoch on every join with an endpoint).
+#[test]
+fn r46_endpoint_epoch_moves_with_a_new_endpoint_not_with_a_static_replacement() {
+    let mut broker = Broker::new();
+    let at = |port: u16| Some(Endpoint::default().with_host("h").with_port(port));
+    let partitions_at = |port: u16| {
+        endpoint_h_serving_both_tasks()
+            .with_user_endpoint(response::Endpoint::default().with_host("h").with_port(port))
+    };
+    assert_eq!(
+        broker.send(&static_join("a", "i1").with_user_endpoint(at(8080))),
+        answer("a", 2)
+            .tasks(BOTH)
+            .with_partitions_by_user_endpoint(Some(vec![partitions_at(8080)]))
+    );
+    assert_eq!(broker.send(&static_leave("a", "i1")), left("a", -2));
+    let replacing = static_join("b", "i1")
+        .with_process_id(Some("p-a".to_owned()))
+        .with_user_endpoint(at(8080));
+    assert_eq!(broker.send(&replacing), answer("b", 2).tasks(BOTH));
+    // Only the endpoint changes: endpoint epoch 1, and the map, since b's copy is from epoch 0.
+    // An endpoint is no field that bumps the group epoch for a static member (spec 3.1 step 4).
+    let moved = heartbeat("b", 2)
+        .with_instance_id(Some("i1".to_owned()))
+        .with_user_endpoint(at(9090));
+    assert_eq!(
+        broker.send(&moved),
+        answer("b", 2)
+            .with_endpoint_information_epoch(1)
+            .with_partitions_by_user_endpoint(Some(vec![partitions_at(9090)]))
+    );
+    assert_eq!(
+        broker.send(&heartbeat("b", 2).with_endpoint_information_epoch(1)),
+        answer("b", 2).with_endpoint_information_epoch(1)
+    );
+    assert_eq!(broker.state(), ("Stable".to_owned(), 2, 2));
+}
+
 /// Spec 3.1 step 4, as Kafka 4.4.0 answers it: a request with an instance id bumps the group
 /// epoch only for a new topology epoch, rack, client tags or process; a dynamic member's
 /// request for any change of its metadata.

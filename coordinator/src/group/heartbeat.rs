@@ -213,7 +213,20 @@ impl Heartbeat<'_> {
             topology,
             reconfigured,
         } = admission;
-        let joins_now = !matches!(arrival, Arrival::Known);
+        // R46: whether the request changes the member's endpoint (one cannot be cleared): a new
+        // member has none, a replacement the released member's.
+        let endpoint_before = match &arrival {
+            Arrival::Known => group.members[&request.member_id]
+                .metadata
+                .user_endpoint
+                .as_ref(),
+            Arrival::New => None,
+            Arrival::Replacing(previous) => group.members[previous].metadata.user_endpoint.as_ref(),
+        };
+        let endpoint_changed = request.user_endpoint.as_ref().is_some_and(|endpoint| {
+            endpoint_before
+                .is_none_or(|(host, port)| *host != endpoint.host || *port != endpoint.port)
+        });
         let member_changed = self.put_member(group, arrival);
         let inputs_changed = self.update_inputs(group, topology, reconfigured);
         if member_changed || inputs_changed {
@@ -233,9 +246,9 @@ impl Heartbeat<'_> {
             }
             _ => Vec::new(),
         };
-        // R46: a rejoin that keeps the member's tasks tells no one anything new about
-        // endpoints; Kafka 4.4.0 leaves the endpoint epoch as it is then.
-        let endpoint_news = joins_now || assigned_changed;
+        // R46: Kafka 4.4.0 moves the endpoint epoch when the member's endpoint or tasks change;
+        // a rejoin or a static replacement that keeps both leaves it as it is.
+        let endpoint_news = endpoint_changed || assigned_changed;
         (self.respond(group, send_tasks, endpoint_news), effects)
     }
 
@@ -371,9 +384,9 @@ impl Heartbeat<'_> {
                 .with_active_tasks(Some(tasks::to_response(&member.assigned.active)))
                 .with_standby_tasks(Some(tasks::to_response(&member.assigned.standby)))
                 .with_warmup_tasks(Some(tasks::to_response(&member.assigned.warmup)));
-            if endpoint_news {
-                group.tasks_sent_to(&self.request.member_id);
-            }
+        }
+        if endpoint_news {
+            group.endpoint_news_of(&self.request.member_id);
         }
         with_endpoint_information(out, group, self.metadata, self.request)
     }
