@@ -2495,6 +2495,40 @@ fn r37_unbuildable_topologies_are_refused_without_creating_the_group() {
     }
 }
 
+/// Open question 9, into an existing group, as Kafka 4.4.0 answered differential campaigns: it
+/// resolves copartition indexes only for a topology that becomes the group's, so a changed
+/// topology is refused as an update (R37) and a stale one is accepted (R38), bad indexes and all.
+#[test]
+fn r37_a_copartition_index_out_of_range_counts_only_in_a_topology_the_group_takes() {
+    let mut broker = Broker::new();
+    let bad_indexes = |epoch: i32| {
+        topology(
+            epoch,
+            vec![subtopology("0", &["in"]).with_copartition_groups(vec![
+                CopartitionGroup::default().with_source_topics(vec![7]),
+            ])],
+        )
+    };
+    assert_eq!(
+        broker.send(&join("a").with_topology(Some(topology_s().with_epoch(1)))),
+        answer("a", 2).tasks(BOTH)
+    );
+    assert_eq!(
+        broker.send(&join("b").with_topology(Some(bad_indexes(1)))),
+        refused(
+            ERROR_INVALID_REQUEST,
+            "Topology updates are not supported yet."
+        )
+    );
+    assert_eq!(
+        broker.send(&join("b").with_topology(Some(bad_indexes(0)))),
+        answer("b", 3).tasks(NONE).statuses(&[(
+            0,
+            "The member's topology epoch 0 is behind the group's topology epoch 1."
+        )])
+    );
+}
+
 /// Open question 9 (d): a subtopology that reads nothing is an invalid topology, once the
 /// source topics exist.
 #[test]

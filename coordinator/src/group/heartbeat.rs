@@ -118,12 +118,16 @@ impl Heartbeat<'_> {
         if request
             .topology
             .as_ref()
-            .is_some_and(topology::is_unbuildable)
+            .is_some_and(topology::is_unreadable)
         {
             return Err(ErrorAnswer::unknown_server_error());
         }
         // Topology (spec 5.2): set it, accept a stale member, or refuse a change (R37, R38, R39).
+        // Only a topology that becomes the group's has its copartition indexes resolved.
         let change = match (&request.topology, &group.topology) {
+            (Some(topology), None) if topology::has_copartition_index_out_of_range(topology) => {
+                return Err(ErrorAnswer::unknown_server_error());
+            }
             (Some(topology), None) => TopologyChange::Set(topology.clone()),
             (Some(topology), Some(current))
                 if current.epoch <= topology.epoch && !same_topology(current, topology) =>
