@@ -88,7 +88,8 @@ pub fn contains(tasks: &Tasks, subtopology: &str, partition: i32) -> bool {
         .is_some_and(|partitions| partitions.contains(&partition))
 }
 
-fn difference(a: &Tasks, b: &Tasks) -> Tasks {
+/// Tasks of `a` that are not in `b`.
+pub fn difference(a: &Tasks, b: &Tasks) -> Tasks {
     let mut out = Tasks::new();
     for (subtopology, partitions) in a {
         let left: BTreeSet<i32> = match b.get(subtopology) {
@@ -102,7 +103,8 @@ fn difference(a: &Tasks, b: &Tasks) -> Tasks {
     out
 }
 
-fn intersection(a: &Tasks, b: &Tasks) -> Tasks {
+/// Tasks in both.
+pub fn intersection(a: &Tasks, b: &Tasks) -> Tasks {
     let mut out = Tasks::new();
     for (subtopology, partitions) in a {
         if let Some(other) = b.get(subtopology) {

@@ -291,12 +291,24 @@ pub fn configure(topology: &Topology, metadata: &ClusterMetadata) -> ConfiguredT
 /// negative epoch, two subtopologies with one id, or a copartition index out of range (open
 /// question 9, settled against the broker in `harness/scenarios/open-questions/`).
 pub fn is_unbuildable(topology: &Topology) -> bool {
+    is_unreadable(topology) || has_copartition_index_out_of_range(topology)
+}
+
+/// A topology Kafka 4.4 cannot even read from a request, whatever it then does with it: a
+/// negative epoch or two subtopologies with one id.
+pub fn is_unreadable(topology: &Topology) -> bool {
     let mut ids = BTreeSet::new();
     let duplicate_id = topology
         .subtopologies
         .iter()
         .any(|s| !ids.insert(&s.subtopology_id));
-    let index_out_of_range = topology.subtopologies.iter().any(|s| {
+    topology.epoch < 0 || duplicate_id
+}
+
+/// A copartition group naming a topic index its subtopology lacks; Kafka 4.4 resolves the
+/// indexes only when it stores the topology as the group's.
+pub fn has_copartition_index_out_of_range(topology: &Topology) -> bool {
+    topology.subtopologies.iter().any(|s| {
         s.copartition_groups.iter().any(|group| {
             let out =
                 |indexes: &[i16], len: usize| indexes.iter().any(|i| *i < 0 || *i as usize >= len);
@@ -307,8 +319,7 @@ pub fn is_unbuildable(topology: &Topology) -> bool {
                     s.repartition_source_topics.len(),
                 )
         })
-    });
-    topology.epoch < 0 || duplicate_id || index_out_of_range
+    })
 }
 
 /// Every topic `topology` names, in Kafka's order (per subtopology: sources, repartition sinks,

@@ -1630,6 +1630,98 @@ fn r41_one_standby_per_stateful_task_on_the_other_process() {
     );
 }
 
+/// R27, R30, as Kafka 4.4.0 answered a broker campaign: b goes silent, its rejoin is refused (a
+/// topology update), and its session expires 6000 ms after its last successful heartbeat, the
+/// refused one not counting. a, holding the standby of b's active task, then moves to the next
+/// epoch with both tasks active at once: its standby is promoted in place, not revoked first
+/// (the reference had kept a at its epoch, revoking the standby).
+#[test]
+fn r27_a_standby_is_promoted_in_place_when_the_active_holder_times_out() {
+    let config = CoordinatorConfig {
+        num_standby_replicas: 1,
+        session_timeout_ms: 6_000,
+        ..kafka_config()
+    };
+    let mut broker = Broker::with(config, topics(&[]));
+    let stateful = |epoch: i32| {
+        topology(
+            epoch,
+            vec![subtopology("0", &["in"]).with_state_changelog_topics(vec![internal_topic("c")])],
+        )
+    };
+    let join_stateful = |member: &str| join(member).with_topology(Some(stateful(0)));
+    // Both join before the source topic exists, so nobody holds a task when the first target
+    // is computed and no active task is revoked on the way.
+    let missing = [(1, "Source topics in are missing.")];
+    assert_eq!(
+        broker.send(&join_stateful("a")),
+        answer("a", 2).tasks(NONE).statuses(&missing)
+    );
+    assert_eq!(
+        broker.send(&join_stateful("b")),
+        answer("b", 3).tasks(NONE).statuses(&missing)
+    );
+    broker
+        .coordinator
+        .handle_metadata(topics(&[("in", 2), ("c", 2)]));
+    broker.now_ms = 100;
+    assert_eq!(
+        broker.send(&owning(heartbeat("a", 2), NONE)),
+        answer("a", 4).tasks(SECOND).standbys(FIRST)
+    );
+    broker.now_ms = 200;
+    assert_eq!(
+        broker.send(&owning(heartbeat("b", 3), NONE)),
+        answer("b", 4).tasks(FIRST).standbys(SECOND)
+    );
+    let a_owning = |epoch: i32| {
+        owning(heartbeat("a", epoch), SECOND).with_standby_tasks(Some(task_ids(FIRST)))
+    };
+    broker.now_ms = 500;
+    assert_eq!(broker.send(&a_owning(4)), answer("a", 4));
+
+    // b's rejoin with a new topology epoch is refused and leaves its session timer at 200 + 6000.
+    broker.now_ms = 1_000;
+    assert_eq!(
+        broker.send(&join("b").with_topology(Some(stateful(1)))),
+        refused(
+            ERROR_INVALID_REQUEST,
+            "Topology updates are not supported yet."
+        )
+    );
+    broker.now_ms = 3_000;
+    assert_eq!(broker.send(&a_owning(4)), answer("a", 4));
+    assert_eq!(broker.coordinator.next_deadline(), Some(6_200));
+    assert_eq!(broker.coordinator.handle_timeout(6_199), []);
+    assert_eq!(
+        broker.coordinator.handle_timeout(6_200),
+        [Effect::MemberRemoved {
+            group_id: GROUP.to_owned(),
+            member_id: "b".to_owned(),
+            reason: RemovalReason::SessionTimeout,
+        }]
+    );
+    let holding = |epoch: i32, active: Tasks, standby: Tasks| MemberView {
+        id: "a".to_owned(),
+        epoch,
+        assignment: [task_list(active), task_list(standby), Vec::new()],
+        target: [task_list(active), task_list(standby), Vec::new()],
+    };
+    assert_eq!(
+        broker.view(),
+        group("Assigning", 5, 4, vec![holding(4, SECOND, FIRST)])
+    );
+    assert_eq!(broker.coordinator.next_deadline(), Some(9_000));
+
+    // a still reports its standby of task 0: it gets task 0 as active and the next epoch at once.
+    broker.now_ms = 6_300;
+    assert_eq!(broker.send(&a_owning(4)), answer("a", 5).tasks(BOTH));
+    assert_eq!(
+        broker.view(),
+        group("Stable", 5, 5, vec![holding(5, BOTH, NONE)])
+    );
+}
+
 // ---------------------------------------------------------------------------------------------
 // Shutdown (R43-R45)
 
@@ -1788,6 +1880,75 @@ fn r46_endpoint_epoch_after_the_creating_join_and_a_rejoin() {
         broker.send(&echo(1)),
         answer("a", 2).with_partitions_by_user_endpoint(Some(vec![partitions]))
     );
+}
+
+/// R46, R49, as Kafka 4.4.0 answered a broker campaign: the endpoint epoch moves when the
+/// member's endpoint differs from the one it had, or its tasks changed and it has an endpoint. A
+/// replacement is compared with the released member, so taking its place with its endpoint and
+/// tasks moves nothing (the reference had moved the epoch on every join with an endpoint).
+#[test]
+fn r46_endpoint_epoch_moves_with_a_new_endpoint_not_with_a_static_replacement() {
+    let mut broker = Broker::new();
+    let at = |port: u16| Some(Endpoint::default().with_host("h").with_port(port));
+    let partitions_at = |port: u16| {
+        endpoint_h_serving_both_tasks()
+            .with_user_endpoint(response::Endpoint::default().with_host("h").with_port(port))
+    };
+    assert_eq!(
+        broker.send(&static_join("a", "i1").with_user_endpoint(at(8080))),
+        answer("a", 2)
+            .tasks(BOTH)
+            .with_partitions_by_user_endpoint(Some(vec![partitions_at(8080)]))
+    );
+    assert_eq!(broker.send(&static_leave("a", "i1")), left("a", -2));
+    let replacing = static_join("b", "i1")
+        .with_process_id(Some("p-a".to_owned()))
+        .with_user_endpoint(at(8080));
+    assert_eq!(broker.send(&replacing), answer("b", 2).tasks(BOTH));
+    // Only the endpoint changes: endpoint epoch 1, and the map, since b's copy is from epoch 0.
+    // An endpoint is no field that bumps the group epoch for a static member (spec 3.1 step 4).
+    let moved = heartbeat("b", 2)
+        .with_instance_id(Some("i1".to_owned()))
+        .with_user_endpoint(at(9090));
+    assert_eq!(
+        broker.send(&moved),
+        answer("b", 2)
+            .with_endpoint_information_epoch(1)
+            .with_partitions_by_user_endpoint(Some(vec![partitions_at(9090)]))
+    );
+    assert_eq!(
+        broker.send(&heartbeat("b", 2).with_endpoint_information_epoch(1)),
+        answer("b", 2).with_endpoint_information_epoch(1)
+    );
+    assert_eq!(broker.state(), ("Stable".to_owned(), 2, 2));
+}
+
+/// Spec 3.1 step 4, as Kafka 4.4.0 answers it: a request with an instance id bumps the group
+/// epoch only for a new topology epoch, rack, client tags or process; a dynamic member's
+/// request for any change of its metadata.
+#[test]
+fn r49_only_assignment_relevant_metadata_of_a_static_member_bumps_the_group_epoch() {
+    let mut broker = Broker::new();
+    assert_eq!(
+        broker.send(&static_join("a", "i1")),
+        answer("a", 2).tasks(BOTH)
+    );
+    let static_heartbeat = || heartbeat("a", 2).with_instance_id(Some("i1".to_owned()));
+    broker.send(&static_heartbeat().with_rebalance_timeout_ms(1_000));
+    broker.client = RequestContext::new("other-client", "/127.0.0.2");
+    broker.send(&static_heartbeat());
+    assert_eq!(broker.state(), ("Stable".to_owned(), 2, 2));
+    assert_eq!(
+        broker.send(&static_heartbeat().with_rack_id(Some("r1".to_owned()))),
+        answer("a", 3)
+    );
+    assert_eq!(broker.state(), ("Stable".to_owned(), 3, 3));
+
+    // A dynamic member: a new client id alone bumps it.
+    assert_eq!(broker.send(&join("b")), answer("b", 4).tasks(NONE));
+    broker.client = context();
+    broker.send(&heartbeat("b", 4));
+    assert_eq!(broker.state().1, 5);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -2332,6 +2493,40 @@ fn r37_unbuildable_topologies_are_refused_without_creating_the_group() {
             ERROR_GROUP_ID_NOT_FOUND
         );
     }
+}
+
+/// Open question 9, into an existing group, as Kafka 4.4.0 answered differential campaigns: it
+/// resolves copartition indexes only for a topology that becomes the group's, so a changed
+/// topology is refused as an update (R37) and a stale one is accepted (R38), bad indexes and all.
+#[test]
+fn r37_a_copartition_index_out_of_range_counts_only_in_a_topology_the_group_takes() {
+    let mut broker = Broker::new();
+    let bad_indexes = |epoch: i32| {
+        topology(
+            epoch,
+            vec![subtopology("0", &["in"]).with_copartition_groups(vec![
+                CopartitionGroup::default().with_source_topics(vec![7]),
+            ])],
+        )
+    };
+    assert_eq!(
+        broker.send(&join("a").with_topology(Some(topology_s().with_epoch(1)))),
+        answer("a", 2).tasks(BOTH)
+    );
+    assert_eq!(
+        broker.send(&join("b").with_topology(Some(bad_indexes(1)))),
+        refused(
+            ERROR_INVALID_REQUEST,
+            "Topology updates are not supported yet."
+        )
+    );
+    assert_eq!(
+        broker.send(&join("b").with_topology(Some(bad_indexes(0)))),
+        answer("b", 3).tasks(NONE).statuses(&[(
+            0,
+            "The member's topology epoch 0 is behind the group's topology epoch 1."
+        )])
+    );
 }
 
 /// Open question 9 (d): a subtopology that reads nothing is an invalid topology, once the

@@ -8,7 +8,7 @@ use super::Group;
 use crate::assignor::{AssignmentInput, MemberSpec, StickyAssignor, TaskAssignor};
 use crate::config::CoordinatorConfig;
 use crate::java_order::{hash_map_order, Insertion};
-use crate::tasks::TaskSets;
+use crate::tasks::{self, TaskSets, Tasks};
 
 impl Group {
     /// A new target assignment at the group epoch: empty unless the topology is ready (spec 4.4).
@@ -81,23 +81,42 @@ impl Group {
         let no_target = TaskSets::default();
         let target = self.targets.get(member_id).unwrap_or(&no_target);
         let keep = member.assigned.intersect(target);
-        let revoke = member.assigned.minus(target);
+        // Kafka 4.4.0 promotes a standby or warm-up task the target makes the member's active in
+        // place: the replica is never revoked, only replaced once the active is granted (R27).
+        let promoted = TaskSets {
+            active: Tasks::new(),
+            standby: tasks::intersection(&member.assigned.standby, &target.active),
+            warmup: tasks::intersection(&member.assigned.warmup, &target.active),
+        };
+        let revoke = member.assigned.minus(target).minus(&promoted);
         let wanted = target.minus(&member.assigned);
         let withheld = self.holders.unreleased(member, &wanted);
         let add = wanted.minus(&withheld);
         let revocation_pending =
             !revoke.is_empty() && owned.is_none_or(|owned| owned.overlaps_any_type(&revoke));
+        // A promoted replica stays until its active comes: not while the member still has to
+        // revoke, nor while another member holds the active.
+        let granted = if revocation_pending {
+            Tasks::new()
+        } else {
+            add.active.clone()
+        };
+        let kept_replicas = TaskSets {
+            active: Tasks::new(),
+            standby: tasks::difference(&promoted.standby, &granted),
+            warmup: tasks::difference(&promoted.warmup, &granted),
+        };
         let rebalance_timeout = u64::try_from(member.metadata.rebalance_timeout_ms).unwrap_or(0);
         self.change_tasks(member_id, |member| {
             if revocation_pending {
                 member.state = MemberState::UnrevokedTasks;
                 member.epoch = base_epoch;
-                member.assigned = keep;
+                member.assigned = keep.union(&kept_replicas);
                 member.pending_revocation = revoke;
                 member.rebalance_deadline_ms = Some(now_ms + rebalance_timeout); // R29
                 return true;
             }
-            let assigned = keep.union(&add);
+            let assigned = keep.union(&add).union(&kept_replicas);
             let changed = assigned != member.assigned;
             member.previous_epoch = member.epoch;
             member.epoch = target_epoch;
@@ -111,5 +130,110 @@ impl Group {
             };
             changed
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::group::member::Member;
+
+    /// Partitions of subtopology "0"; no entry when there are none.
+    fn subtopology_0(partitions: &[i32]) -> Tasks {
+        let mut tasks = Tasks::new();
+        if !partitions.is_empty() {
+            tasks.insert("0".to_owned(), partitions.iter().copied().collect());
+        }
+        tasks
+    }
+
+    fn sets(active: &[i32], standby: &[i32]) -> TaskSets {
+        TaskSets {
+            active: subtopology_0(active),
+            standby: subtopology_0(standby),
+            warmup: Tasks::new(),
+        }
+    }
+
+    /// A group at epoch 5 whose target (epoch 5) gives `b` task 0 as active, with members at
+    /// epoch 4: `b` on process p2 holding `b_holds`, and `a` on p1 holding `a_holds`.
+    fn group(a_holds: TaskSets, b_holds: TaskSets) -> Group {
+        let mut group = Group::new("g");
+        for (id, process, holds) in [("a", "p1", a_holds), ("b", "p2", b_holds)] {
+            let mut member = Member::new(id);
+            member.metadata.process_id = process.to_owned();
+            member.epoch = 4;
+            member.previous_epoch = 3;
+            member.assigned = holds;
+            group.put_member(member);
+        }
+        group.epoch = 5;
+        group.assignment_epoch = 5;
+        group.targets.insert("b".to_owned(), sets(&[0], &[]));
+        group
+    }
+
+    /// (epoch, state, assigned, pending revocation) of a member.
+    fn state_of(group: &Group, id: &str) -> (i32, MemberState, TaskSets, TaskSets) {
+        let member = &group.members[id];
+        (
+            member.epoch,
+            member.state,
+            member.assigned.clone(),
+            member.pending_revocation.clone(),
+        )
+    }
+
+    #[test]
+    fn r27_a_promoted_standby_stays_until_the_active_is_released() {
+        let mut group = group(sets(&[0], &[]), sets(&[], &[0]));
+        // a still runs task 0: b moves to the target epoch but keeps its standby, unreleased.
+        assert!(!group.reconcile("b", Some(&sets(&[], &[0])), 0));
+        assert_eq!(
+            state_of(&group, "b"),
+            (
+                5,
+                MemberState::UnreleasedTasks,
+                sets(&[], &[0]),
+                sets(&[], &[])
+            )
+        );
+        // a gives task 0 up and confirms.
+        assert!(group.reconcile("a", Some(&sets(&[0], &[])), 0));
+        assert!(!group.reconcile("a", Some(&sets(&[], &[])), 0));
+        assert_eq!(
+            state_of(&group, "a"),
+            (5, MemberState::Stable, sets(&[], &[]), sets(&[], &[]))
+        );
+        // Now the active is granted and replaces the standby in the same step.
+        assert!(group.reconcile("b", Some(&sets(&[], &[0])), 0));
+        assert_eq!(
+            state_of(&group, "b"),
+            (5, MemberState::Stable, sets(&[0], &[]), sets(&[], &[]))
+        );
+        assert_eq!(group.check_indexes(), Ok(()));
+    }
+
+    #[test]
+    fn r27_a_promoted_standby_stays_while_the_member_revokes_other_tasks() {
+        let mut group = group(sets(&[], &[]), sets(&[1], &[0]));
+        // Only active 1 is to be revoked; the standby of task 0 is kept, not revoked.
+        assert!(group.reconcile("b", Some(&sets(&[1], &[0])), 0));
+        assert_eq!(
+            state_of(&group, "b"),
+            (
+                4,
+                MemberState::UnrevokedTasks,
+                sets(&[], &[0]),
+                sets(&[1], &[])
+            )
+        );
+        // Still owning the standby confirms the revocation; task 0 is then active.
+        assert!(group.reconcile("b", Some(&sets(&[], &[0])), 0));
+        assert_eq!(
+            state_of(&group, "b"),
+            (5, MemberState::Stable, sets(&[0], &[]), sets(&[], &[]))
+        );
+        assert_eq!(group.check_indexes(), Ok(()));
     }
 }

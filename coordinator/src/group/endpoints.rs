@@ -12,8 +12,8 @@ use crate::metadata::ClusterMetadata;
 use crate::tasks::Tasks;
 
 impl Group {
-    /// R46: the endpoint epoch moves whenever an endpoint member learns new tasks.
-    pub(super) fn tasks_sent_to(&mut self, member_id: &str) {
+    /// R46: the endpoint epoch moves whenever an endpoint member's tasks or endpoint change.
+    pub(super) fn endpoint_news_of(&mut self, member_id: &str) {
         if self.members[member_id].metadata.user_endpoint.is_some() {
             self.endpoint_epoch += 1;
         }

@@ -118,12 +118,16 @@ impl Heartbeat<'_> {
         if request
             .topology
             .as_ref()
-            .is_some_and(topology::is_unbuildable)
+            .is_some_and(topology::is_unreadable)
         {
             return Err(ErrorAnswer::unknown_server_error());
         }
         // Topology (spec 5.2): set it, accept a stale member, or refuse a change (R37, R38, R39).
+        // Only a topology that becomes the group's has its copartition indexes resolved.
         let change = match (&request.topology, &group.topology) {
+            (Some(topology), None) if topology::has_copartition_index_out_of_range(topology) => {
+                return Err(ErrorAnswer::unknown_server_error());
+            }
             (Some(topology), None) => TopologyChange::Set(topology.clone()),
             (Some(topology), Some(current))
                 if current.epoch <= topology.epoch && !same_topology(current, topology) =>
@@ -213,7 +217,20 @@ impl Heartbeat<'_> {
             topology,
             reconfigured,
         } = admission;
-        let joins_now = !matches!(arrival, Arrival::Known);
+        // R46: whether the request changes the member's endpoint (one cannot be cleared): a new
+        // member has none, a replacement the released member's.
+        let endpoint_before = match &arrival {
+            Arrival::Known => group.members[&request.member_id]
+                .metadata
+                .user_endpoint
+                .as_ref(),
+            Arrival::New => None,
+            Arrival::Replacing(previous) => group.members[previous].metadata.user_endpoint.as_ref(),
+        };
+        let endpoint_changed = request.user_endpoint.as_ref().is_some_and(|endpoint| {
+            endpoint_before
+                .is_none_or(|(host, port)| *host != endpoint.host || *port != endpoint.port)
+        });
         let member_changed = self.put_member(group, arrival);
         let inputs_changed = self.update_inputs(group, topology, reconfigured);
         if member_changed || inputs_changed {
@@ -233,9 +250,9 @@ impl Heartbeat<'_> {
             }
             _ => Vec::new(),
         };
-        // R46: a rejoin that keeps the member's tasks tells no one anything new about
-        // endpoints; Kafka 4.4.0 leaves the endpoint epoch as it is then.
-        let endpoint_news = joins_now || assigned_changed;
+        // R46: Kafka 4.4.0 moves the endpoint epoch when the member's endpoint or tasks change;
+        // a rejoin or a static replacement that keeps both leaves it as it is.
+        let endpoint_news = endpoint_changed || assigned_changed;
         (self.respond(group, send_tasks, endpoint_news), effects)
     }
 
@@ -263,7 +280,15 @@ impl Heartbeat<'_> {
                 });
             }
         }
-        let changed = group.update_metadata(request, self.context);
+        let change = group.update_metadata(request, self.context);
+        // Kafka 4.4.0 bumps the epoch for any change of a dynamic member's metadata, but for a
+        // request with an instance id only for the fields that matter to the assignment (spec 3.1
+        // step 4, PR #22245).
+        let changed = if request.instance_id.is_some() {
+            change.epoch_relevant
+        } else {
+            change.any
+        };
         let member = group
             .members
             .get_mut(&request.member_id)
@@ -363,9 +388,9 @@ impl Heartbeat<'_> {
                 .with_active_tasks(Some(tasks::to_response(&member.assigned.active)))
                 .with_standby_tasks(Some(tasks::to_response(&member.assigned.standby)))
                 .with_warmup_tasks(Some(tasks::to_response(&member.assigned.warmup)));
-            if endpoint_news {
-                group.tasks_sent_to(&self.request.member_id);
-            }
+        }
+        if endpoint_news {
+            group.endpoint_news_of(&self.request.member_id);
         }
         with_endpoint_information(out, group, self.metadata, self.request)
     }

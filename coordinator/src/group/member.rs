@@ -35,18 +35,35 @@ fn set<T: PartialEq + Clone>(field: &mut T, value: &T) -> bool {
     changed
 }
 
+/// What taking a request's member metadata up changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(super) struct MetadataChange {
+    /// Any field.
+    pub(super) any: bool,
+    /// A field that bumps the group epoch even for a static member: topology epoch, rack, client
+    /// tags, process (Kafka 4.4.0).
+    pub(super) epoch_relevant: bool,
+}
+
 impl MemberMetadata {
     /// Takes `request` from `context` up (spec 3.1 step 3): fields the request leaves out keep
-    /// their values. Whether anything changed; nothing is copied that did not.
+    /// their values. What changed; nothing is copied that did not.
     pub(super) fn update(
         &mut self,
         request: &StreamsGroupHeartbeatRequest,
         context: &RequestContext,
-    ) -> bool {
-        let mut changed = false;
+    ) -> MetadataChange {
+        let mut relevant = false;
         if request.rack_id.is_some() {
-            changed |= set(&mut self.rack_id, &request.rack_id);
+            relevant |= set(&mut self.rack_id, &request.rack_id);
         }
+        if let Some(topology) = &request.topology {
+            relevant |= set(&mut self.topology_epoch, &topology.epoch);
+        }
+        if let Some(process_id) = &request.process_id {
+            relevant |= set(&mut self.process_id, process_id);
+        }
+        let mut changed = false;
         if request.instance_id.is_some() {
             changed |= set(&mut self.instance_id, &request.instance_id);
         }
@@ -55,12 +72,6 @@ impl MemberMetadata {
                 &mut self.rebalance_timeout_ms,
                 &request.rebalance_timeout_ms,
             );
-        }
-        if let Some(topology) = &request.topology {
-            changed |= set(&mut self.topology_epoch, &topology.epoch);
-        }
-        if let Some(process_id) = &request.process_id {
-            changed |= set(&mut self.process_id, process_id);
         }
         if let Some(endpoint) = &request.user_endpoint {
             let same = self
@@ -84,12 +95,15 @@ impl MemberMetadata {
                     .iter()
                     .map(|kv| (kv.key.clone(), kv.value.clone()))
                     .collect();
-                changed = true;
+                relevant = true;
             }
         }
         changed |= set(&mut self.client_id, &context.client_id);
         changed |= set(&mut self.client_host, &context.client_host);
-        changed
+        MetadataChange {
+            any: changed || relevant,
+            epoch_relevant: relevant,
+        }
     }
 
     /// Whether `request` changes what the group's indexes are keyed on: the process and the

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use streamspec_protocol::kafka::{StreamsGroupHeartbeatRequest, StreamsGroupHeartbeatResponse};
 
-use super::member::{Member, MemberState};
+use super::member::{Member, MemberState, MetadataChange};
 use super::Group;
 use crate::context::{Effect, RemovalReason, RequestContext};
 use crate::errors::ErrorAnswer;
@@ -60,13 +60,13 @@ impl Group {
         result
     }
 
-    /// Takes `request`'s member metadata up (spec 3.1 step 3); whether it changed. A change of
-    /// what the indexes are keyed on (process, instance) takes the member out and puts it back.
+    /// Takes `request`'s member metadata up (spec 3.1 step 3); what changed. A change of what
+    /// the indexes are keyed on (process, instance) takes the member out and puts it back.
     pub(super) fn update_metadata(
         &mut self,
         request: &StreamsGroupHeartbeatRequest,
         context: &RequestContext,
-    ) -> bool {
+    ) -> MetadataChange {
         let member_id = request.member_id.as_str();
         let member = self
             .members
