@@ -1604,10 +1604,14 @@ fn r41_one_standby_per_stateful_task_on_the_other_process() {
         broker.send(&join_stateful("b")),
         answer("b", 3).tasks(NONE).standbys(FIRST)
     );
-    assert_eq!(broker.send(&heartbeat("a", 2)), answer("a", 2).tasks(FIRST));
+    // a's active task 1 becomes its standby in the same answer (R27).
+    assert_eq!(
+        broker.send(&heartbeat("a", 2)),
+        answer("a", 2).tasks(FIRST).standbys(SECOND)
+    );
     assert_eq!(
         broker.send(&owning(heartbeat("a", 2), FIRST)),
-        answer("a", 3).tasks(FIRST).standbys(SECOND)
+        answer("a", 3)
     );
     assert_eq!(
         broker.send(&heartbeat("b", 3)),
@@ -1627,6 +1631,100 @@ fn r41_one_standby_per_stateful_task_on_the_other_process() {
             3,
             vec![holding("a", FIRST, SECOND), holding("b", SECOND, FIRST)]
         )
+    );
+}
+
+/// Members a (p-a) and b (p-b) of a stateful topology with one standby replica, settled: a holds
+/// active 0 and standby 1, b active 1 and standby 0.
+fn settled_standby_pair() -> Broker {
+    let config = CoordinatorConfig {
+        num_standby_replicas: 1,
+        ..kafka_config()
+    };
+    let mut broker = Broker::with(config, topics(&[("in", 2), ("c", 2)]));
+    for member in ["a", "b"] {
+        broker.send(&stateful_join(member));
+    }
+    broker.send(&heartbeat("a", 2));
+    broker.send(&owning(heartbeat("a", 2), FIRST).with_standby_tasks(Some(task_ids(SECOND))));
+    broker.send(&heartbeat("b", 3));
+    broker
+}
+
+/// Join(m) with a topology whose subtopology "0" has changelog `c`.
+fn stateful_join(member: &str) -> Request {
+    join(member).with_topology(Some(topology(
+        0,
+        vec![subtopology("0", &["in"]).with_state_changelog_topics(vec![internal_topic("c")])],
+    )))
+}
+
+/// A member's assignment and target, both `active` and `standby`, at `epoch`.
+fn holding(id: &str, epoch: i32, active: Tasks, standby: Tasks) -> MemberView {
+    MemberView {
+        id: id.to_owned(),
+        epoch,
+        assignment: [task_list(active), task_list(standby), Vec::new()],
+        target: [task_list(active), task_list(standby), Vec::new()],
+    }
+}
+
+#[test]
+fn r27_an_active_task_demoted_to_standby_is_granted_while_its_revocation_is_pending() {
+    let config = CoordinatorConfig {
+        num_standby_replicas: 1,
+        ..kafka_config()
+    };
+    let mut broker = Broker::with(config, topics(&[("in", 2), ("c", 2)]));
+    assert_eq!(broker.send(&stateful_join("a")), answer("a", 2).tasks(BOTH));
+    assert_eq!(
+        broker.send(&stateful_join("b")),
+        answer("b", 3).tasks(NONE).standbys(FIRST)
+    );
+    // Kafka 4.4.0 (CurrentAssignmentBuilder.demoteActiveTasksToStandby): a keeps epoch 2 and
+    // revokes active 1, and holds 1 as a standby already.
+    assert_eq!(
+        broker.send(&heartbeat("a", 2)),
+        answer("a", 2).tasks(FIRST).standbys(SECOND)
+    );
+    // Still running 1 as active: no confirmation, whatever its standby list says.
+    let reporting = |active: Tasks| {
+        owning(heartbeat("a", 2), active).with_standby_tasks(Some(task_ids(SECOND)))
+    };
+    assert_eq!(broker.send(&reporting(BOTH)), answer("a", 2));
+    // R28: b does not get active 1 while a has not confirmed.
+    assert_eq!(broker.send(&heartbeat("b", 3)), answer("b", 3));
+    // Standby 1 reported beside active 0 confirms the revocation of active 1: revocation is
+    // checked per task type.
+    assert_eq!(broker.send(&reporting(FIRST)), answer("a", 3));
+    assert_eq!(
+        broker.send(&heartbeat("b", 3)),
+        answer("b", 3).tasks(SECOND).standbys(FIRST)
+    );
+    assert_eq!(
+        broker.view(),
+        group(
+            "Stable",
+            3,
+            3,
+            vec![
+                holding("a", 3, FIRST, SECOND),
+                holding("b", 3, SECOND, FIRST)
+            ]
+        )
+    );
+}
+
+#[test]
+fn r27_a_standby_promoted_to_active_is_replaced_in_one_answer() {
+    let mut broker = settled_standby_pair();
+    assert_eq!(broker.send(&leave("b")), left("b", -1));
+    // a's standby 1 becomes active 1 at once, with no revocation round (Kafka 4.4.0,
+    // CurrentAssignmentBuilder.applyPromotionsToActive).
+    assert_eq!(broker.send(&heartbeat("a", 3)), answer("a", 4).tasks(BOTH));
+    assert_eq!(
+        broker.view(),
+        group("Stable", 4, 4, vec![holding("a", 4, BOTH, NONE)])
     );
 }
 
