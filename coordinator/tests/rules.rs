@@ -1002,6 +1002,42 @@ fn r25_first_member_gets_epoch_2_and_every_task() {
     );
 }
 
+/// Kafka 4.4.0 hands its assignor the members in the order of a HashMap filled from the group's
+/// member map, a `TimelineHashMap`: "m1-1" and "m2-0" share a HashMap bucket, and the member map
+/// iterates m2-0 first, so m2-0 is the first to get a task.
+#[test]
+fn r25_members_of_one_process_are_assigned_in_kafkas_member_map_order() {
+    let mut broker = Broker::with(kafka_config(), topics(&[]));
+    let missing = [(1, "Source topics in are missing.")];
+    for (member, epoch) in [("m1-1", 2), ("m2-0", 3)] {
+        assert_eq!(
+            broker.send(&join(member).with_process_id(Some("p".to_owned()))),
+            answer(member, epoch).tasks(NONE).statuses(&missing)
+        );
+    }
+    broker.coordinator.handle_metadata(topics(&[("in", 2)]));
+    assert_eq!(
+        broker.send(&heartbeat("m1-1", 2)),
+        answer("m1-1", 4).tasks(SECOND)
+    );
+    assert_eq!(
+        broker.send(&heartbeat("m2-0", 3)),
+        answer("m2-0", 4).tasks(FIRST)
+    );
+    assert_eq!(
+        broker.view(),
+        group(
+            "Stable",
+            4,
+            4,
+            vec![
+                member("m1-1", 4, SECOND, SECOND),
+                member("m2-0", 4, FIRST, FIRST)
+            ]
+        )
+    );
+}
+
 #[test]
 fn r26_unchanged_assignment_is_answered_with_null_task_lists() {
     let mut broker = Broker::new();

@@ -29,9 +29,20 @@ impl Group {
                     .map(|s| s.subtopology_id.clone())
                     .collect();
                 // Kafka hands its assignor the members in the order of a default HashMap of their
-                // ids (its target-assignment builder fills one); ties in a bucket keep id order
-                // here.
-                let ids: Vec<&str> = self.members.keys().map(String::as_str).collect();
+                // ids, which its target-assignment builder fills from the group's member map and
+                // then the member joining in this request; ids in one bucket keep that order.
+                let mut ids: Vec<&str> = self
+                    .member_order
+                    .keys()
+                    .into_iter()
+                    .filter(|id| self.members.contains_key(*id))
+                    .collect();
+                ids.extend(
+                    self.members
+                        .keys()
+                        .map(String::as_str)
+                        .filter(|id| !self.member_order.contains(id)),
+                );
                 let input = AssignmentInput {
                     members: hash_map_order(&ids, None, Insertion::Put)
                         .into_iter()
