@@ -1524,6 +1524,34 @@ fn r38_older_topology_epoch_joins_as_stale() {
     assert_eq!(topology_epochs, [("a".to_owned(), 1), ("b".to_owned(), 0)]);
 }
 
+/// Kafka 4.4.0 never configures a stale member's topology, so a copartition index out of range
+/// in it goes unnoticed; the same topology refused a group-creating join (open question 9).
+#[test]
+fn r38_a_stale_topology_is_not_checked_for_copartition_indexes() {
+    let mut broker = Broker::new();
+    let out_of_range = |epoch: i32| {
+        topology(
+            epoch,
+            vec![subtopology("0", &["in"]).with_copartition_groups(vec![
+                CopartitionGroup::default().with_source_topics(vec![7]),
+            ])],
+        )
+    };
+    assert_eq!(
+        broker.send(&join("a").with_topology(Some(out_of_range(1)))),
+        refused(ERROR_UNKNOWN_SERVER_ERROR, "").with_error_message(None)
+    );
+    broker.send(&join("a").with_topology(Some(topology_s().with_epoch(1))));
+    let stale = [(
+        0,
+        "The member's topology epoch 0 is behind the group's topology epoch 1.",
+    )];
+    assert_eq!(
+        broker.send(&join("b").with_topology(Some(out_of_range(0)))),
+        answer("b", 3).tasks(NONE).statuses(&stale)
+    );
+}
+
 #[test]
 fn r40_owned_tasks_must_exist_in_the_topology() {
     let mut broker = Broker::new();

@@ -134,6 +134,13 @@ impl Heartbeat<'_> {
             }
             _ => TopologyChange::None,
         };
+        if let TopologyChange::Set(topology) = &change {
+            // Configuring the group's new topology resolves its copartition indexes (open
+            // question 9); a stale member's topology is never configured (R38).
+            if topology::has_copartition_index_out_of_range(topology) {
+                return Err(ErrorAnswer::unknown_server_error());
+            }
+        }
         let topology = match &change {
             TopologyChange::Set(topology) => Some(topology),
             TopologyChange::None => group.topology.as_ref(),
