@@ -16,7 +16,9 @@ use streamspec_protocol::kafka::streams_group_heartbeat_request::{
 use crate::assignor::{AssignmentInput, MemberSpec, StickyAssignor, TaskAssignor};
 use crate::metadata::ClusterMetadata;
 use crate::tasks::{TaskSets, Tasks};
-use crate::topology::{configure, is_unbuildable, topics_of, ConfiguredTopology};
+use crate::topology::{
+    configure, has_copartition_index_out_of_range, is_unbuildable, topics_of, ConfiguredTopology,
+};
 
 /// A group as the assignor sees it, drawn small enough to meet the same tasks often.
 #[derive(Debug, Clone)]
@@ -377,7 +379,7 @@ pub fn topology(data: &[u8]) {
         return;
     };
     // Kafka refuses these before configuring (open question 9).
-    if is_unbuildable(&case.topology) {
+    if is_unbuildable(&case.topology) || has_copartition_index_out_of_range(&case.topology) {
         return;
     }
     let configured = configure(&case.topology, &case.metadata);

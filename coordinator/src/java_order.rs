@@ -1,8 +1,10 @@
 //! The orders in which Java's collections hand out equal elements, so that the assignor breaks
 //! ties exactly as Kafka's, which runs on the JVM: the iteration order of a `java.util.HashMap`
-//! with string keys, and the sift order of a `java.util.PriorityQueue`.
+//! with string keys, of Kafka's own `TimelineHashMap` (the coordinator's member map), and the
+//! sift order of a `java.util.PriorityQueue`.
 
-use std::cmp::Ordering;
+use std::cmp::{Ordering, Reverse};
+use std::collections::BTreeMap;
 
 /// Java's `String.hashCode` over UTF-16 code units.
 pub fn string_hash(text: &str) -> i32 {
@@ -113,6 +115,67 @@ pub fn sort_in_hash_map_order<T: Copy>(
     }
 }
 
+/// The iteration order of the string keys of a Kafka `TimelineHashMap` created empty, as Kafka
+/// 4.4.0's `BaseHashTable` lays them out: slots chosen by the top bits of a Fibonacci hash, a
+/// power of two of them, at least 2, doubling when a put finds `(size + 1) * 0.75` above the
+/// count (present key or not). A slot lists its keys in insertion order, which growing keeps, and
+/// iteration walks the slots upwards, each from its last key back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TimelineOrder {
+    slots: usize,
+    /// Key to its insertion count, which orders the keys of a slot.
+    inserted: BTreeMap<String, u64>,
+    insertions: u64,
+}
+
+impl Default for TimelineOrder {
+    fn default() -> Self {
+        TimelineOrder {
+            slots: 2,
+            inserted: BTreeMap::new(),
+            insertions: 0,
+        }
+    }
+}
+
+impl TimelineOrder {
+    /// `TimelineHashMap.put`: grows first, then adds `key` unless present, which keeps its place.
+    pub fn put(&mut self, key: &str) {
+        if 3 * (self.inserted.len() + 1) > 4 * self.slots && self.slots < 1 << 30 {
+            self.slots *= 2;
+        }
+        if !self.inserted.contains_key(key) {
+            self.inserted.insert(key.to_owned(), self.insertions);
+            self.insertions += 1;
+        }
+    }
+
+    /// `TimelineHashMap.remove`; the table never shrinks.
+    pub fn remove(&mut self, key: &str) {
+        self.inserted.remove(key);
+    }
+
+    pub fn contains(&self, key: &str) -> bool {
+        self.inserted.contains_key(key)
+    }
+
+    /// The present keys, in iteration order.
+    pub fn keys(&self) -> Vec<&str> {
+        let bits = self.slots.trailing_zeros();
+        let slot = |key: &str| {
+            let mixed = i64::from(string_hash(key)).wrapping_mul(-7_046_029_254_386_353_131);
+            (mixed as u64) >> (64 - bits)
+        };
+        let mut keys: Vec<(u64, Reverse<u64>, &str)> = self
+            .inserted
+            .iter()
+            .map(|(key, insertion)| (slot(key), Reverse(*insertion), key.as_str()))
+            .collect();
+        keys.sort_unstable();
+        keys.into_iter().map(|(_, _, key)| key).collect()
+    }
+}
+
 /// Adds `item` to the binary heap `heap[..len]` (whose length becomes `len + 1`) as
 /// `java.util.PriorityQueue.offer` does, so that among equal elements the same one comes out
 /// first. `compare` orders the elements; `heap` must have room at `len`.
@@ -171,6 +234,26 @@ mod tests {
         assert_eq!(string_hash("process-17"), 422_135_364);
         assert_eq!(string_hash("a€"), 11_371);
         assert_eq!(string_hash("p\u{1F600}"), 1_880_531);
+    }
+
+    #[test]
+    fn timeline_hash_map_iteration_is_kafkas() {
+        // Kafka 4.4.0's TimelineHashMap, created empty, iterates [m2-0, m1-1] after putting m1-1
+        // then m2-0, and [f, c, h, e, b, g, d, a] after the puts and removal below.
+        let mut order = TimelineOrder::default();
+        for key in ["m1-1", "m2-0", "m1-1"] {
+            order.put(key);
+        }
+        assert_eq!(order.keys(), ["m2-0", "m1-1"]);
+        let mut order = TimelineOrder::default();
+        for key in ["a", "b", "c", "d", "e", "f", "g"] {
+            order.put(key);
+        }
+        order.remove("c");
+        order.put("h");
+        order.put("c");
+        assert_eq!(order.keys(), ["f", "c", "h", "e", "b", "g", "d", "a"]);
+        assert!(order.contains("c") && !order.contains("x"));
     }
 
     #[test]

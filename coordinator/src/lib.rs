@@ -16,7 +16,7 @@ mod context;
 mod errors;
 pub mod fuzzing;
 mod group;
-mod java_order;
+pub mod java_order;
 pub mod kip_draft;
 mod metadata;
 pub mod tasks;

@@ -47,10 +47,13 @@ impl TaskSets {
         }
     }
 
-    /// True when any task of `self` is in `other`, whatever the types.
-    pub fn overlaps_any_type(&self, other: &TaskSets) -> bool {
-        let all = |sets: &TaskSets| merged(&merged(&sets.active, &sets.standby), &sets.warmup);
-        !intersection(&all(self), &all(other)).is_empty()
+    /// True when `self` and `other` share a task of the same type: a task reported as a standby
+    /// does not hold back the revocation of the same task as an active (Kafka 4.4.0's
+    /// `TasksTuple.containsAny`, spec 4.3).
+    pub fn overlaps(&self, other: &TaskSets) -> bool {
+        !intersection(&self.active, &other.active).is_empty()
+            || !intersection(&self.standby, &other.standby).is_empty()
+            || !intersection(&self.warmup, &other.warmup).is_empty()
     }
 
     /// The owned tasks a request reports; `None` when its task lists are null.

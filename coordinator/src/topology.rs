@@ -287,9 +287,9 @@ pub fn configure(topology: &Topology, metadata: &ClusterMetadata) -> ConfiguredT
     configured
 }
 
-/// A topology Kafka 4.4 cannot build at all, which it answers with UNKNOWN_SERVER_ERROR: a
-/// negative epoch, two subtopologies with one id, or a copartition index out of range (open
-/// question 9, settled against the broker in `harness/scenarios/open-questions/`).
+/// A topology Kafka 4.4 cannot build at all, which it answers with UNKNOWN_SERVER_ERROR: one it
+/// cannot read, or one whose copartition indexes are out of range (open question 9, settled
+/// against the broker in `harness/scenarios/open-questions/`).
 pub fn is_unbuildable(topology: &Topology) -> bool {
     is_unreadable(topology) || has_copartition_index_out_of_range(topology)
 }

@@ -1,7 +1,9 @@
 //! The reference's sticky assignor against Kafka 4.4.0's own: Kafka's `StickyTaskAssignor` class
 //! (driven by the Java program in `coordinator/java/`) and ours get the same groups, members in
 //! the same order, and must give the same targets, task for task: seeded random groups, large
-//! groups fresh and after a change, and every case of the side-by-side benchmark's grid.
+//! groups fresh and after a change, and every case of the side-by-side benchmark's grid. And the
+//! order members reach the assignor in: Kafka's `TimelineHashMap`, which holds a group's members,
+//! against the reference's model of it.
 //!
 //! Needs Java 17 and Maven (the Kafka jars come from Maven Central on first use).
 //! `STREAMSPEC_KAFKA_VERSION` picks another Kafka release; `STREAMSPEC_SEED` and `STREAMSPEC_CASES`
@@ -17,6 +19,7 @@ use streamspec_coordinator::assignor_cases::{
     after_change, answer, bench_grid, describe, GroupShape,
 };
 use streamspec_coordinator::fuzzing::GroupSpec;
+use streamspec_coordinator::java_order::TimelineOrder;
 use streamspec_protocol::fuzzing::{cases, root_seed, seeded_input};
 use streamspec_protocol::java_oracle;
 
@@ -107,4 +110,75 @@ fn our_targets_equal_kafkas_on_seeded_large_and_benchmarked_groups() {
             root_seed()
         );
     }
+}
+
+/// Runs `program` of the oracle on `input`; its standard output.
+fn run_oracle(program: &str, input: &str) -> String {
+    let mut oracle = Command::new("java")
+        .arg("-cp")
+        .arg(oracle_classpath())
+        .arg(program)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("Java must be installed to run the Kafka oracle");
+    oracle
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let output = oracle.wait_with_output().unwrap();
+    assert!(
+        output.status.success(),
+        "the oracle failed:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).unwrap()
+}
+
+#[test]
+fn our_member_order_is_kafkas_timeline_hash_map_order() {
+    // Member ids as the harness names them, many sharing a HashMap bucket ("m1-1" and "m2-0"),
+    // put and removed at random: joins, heartbeats and departures of up to 24 members.
+    let mut cases = vec![vec!["+m1-1".to_owned(), "+m2-0".to_owned()]];
+    for case in 0..u64::from(cases_count()) {
+        let data = seeded_input(root_seed(), case, 200);
+        let operations = data
+            .chunks_exact(2)
+            .map(|pair| {
+                let id = format!("m{}-{}", pair[0] % 6, pair[1] % 4);
+                match pair[1] % 5 {
+                    0 => format!("-{id}"),
+                    _ => format!("+{id}"),
+                }
+            })
+            .collect();
+        cases.push(operations);
+    }
+    let input: String = cases.iter().map(|ops| ops.join(" ") + "\n").collect();
+    let kafka = run_oracle("dev.streamspec.oracle.TimelineOrderOracle", &input);
+    let kafka_orders: Vec<&str> = kafka.lines().collect();
+    assert_eq!(kafka_orders.len(), cases.len());
+    for (operations, kafka_order) in cases.iter().zip(kafka_orders) {
+        let mut ours = TimelineOrder::default();
+        for operation in operations {
+            match operation.split_at(1) {
+                ("+", key) => ours.put(key),
+                (_, key) => ours.remove(key),
+            }
+        }
+        assert_eq!(
+            ours.keys().join(" "),
+            kafka_order,
+            "after {}; replay: STREAMSPEC_SEED={} cargo test -p streamspec-coordinator --test kafka_assignor",
+            operations.join(" "),
+            root_seed()
+        );
+    }
+}
+
+fn cases_count() -> u32 {
+    cases(2_000)
 }

@@ -1002,6 +1002,42 @@ fn r25_first_member_gets_epoch_2_and_every_task() {
     );
 }
 
+/// Kafka 4.4.0 hands its assignor the members in the order of a HashMap filled from the group's
+/// member map, a `TimelineHashMap`: "m1-1" and "m2-0" share a HashMap bucket, and the member map
+/// iterates m2-0 first, so m2-0 is the first to get a task.
+#[test]
+fn r25_members_of_one_process_are_assigned_in_kafkas_member_map_order() {
+    let mut broker = Broker::with(kafka_config(), topics(&[]));
+    let missing = [(1, "Source topics in are missing.")];
+    for (member, epoch) in [("m1-1", 2), ("m2-0", 3)] {
+        assert_eq!(
+            broker.send(&join(member).with_process_id(Some("p".to_owned()))),
+            answer(member, epoch).tasks(NONE).statuses(&missing)
+        );
+    }
+    broker.coordinator.handle_metadata(topics(&[("in", 2)]));
+    assert_eq!(
+        broker.send(&heartbeat("m1-1", 2)),
+        answer("m1-1", 4).tasks(SECOND)
+    );
+    assert_eq!(
+        broker.send(&heartbeat("m2-0", 3)),
+        answer("m2-0", 4).tasks(FIRST)
+    );
+    assert_eq!(
+        broker.view(),
+        group(
+            "Stable",
+            4,
+            4,
+            vec![
+                member("m1-1", 4, SECOND, SECOND),
+                member("m2-0", 4, FIRST, FIRST)
+            ]
+        )
+    );
+}
+
 #[test]
 fn r26_unchanged_assignment_is_answered_with_null_task_lists() {
     let mut broker = Broker::new();
@@ -1488,6 +1524,34 @@ fn r38_older_topology_epoch_joins_as_stale() {
     assert_eq!(topology_epochs, [("a".to_owned(), 1), ("b".to_owned(), 0)]);
 }
 
+/// Kafka 4.4.0 never configures a stale member's topology, so a copartition index out of range
+/// in it goes unnoticed; the same topology refused a group-creating join (open question 9).
+#[test]
+fn r38_a_stale_topology_is_not_checked_for_copartition_indexes() {
+    let mut broker = Broker::new();
+    let out_of_range = |epoch: i32| {
+        topology(
+            epoch,
+            vec![subtopology("0", &["in"]).with_copartition_groups(vec![
+                CopartitionGroup::default().with_source_topics(vec![7]),
+            ])],
+        )
+    };
+    assert_eq!(
+        broker.send(&join("a").with_topology(Some(out_of_range(1)))),
+        refused(ERROR_UNKNOWN_SERVER_ERROR, "").with_error_message(None)
+    );
+    broker.send(&join("a").with_topology(Some(topology_s().with_epoch(1))));
+    let stale = [(
+        0,
+        "The member's topology epoch 0 is behind the group's topology epoch 1.",
+    )];
+    assert_eq!(
+        broker.send(&join("b").with_topology(Some(out_of_range(0)))),
+        answer("b", 3).tasks(NONE).statuses(&stale)
+    );
+}
+
 #[test]
 fn r40_owned_tasks_must_exist_in_the_topology() {
     let mut broker = Broker::new();
@@ -1604,10 +1668,14 @@ fn r41_one_standby_per_stateful_task_on_the_other_process() {
         broker.send(&join_stateful("b")),
         answer("b", 3).tasks(NONE).standbys(FIRST)
     );
-    assert_eq!(broker.send(&heartbeat("a", 2)), answer("a", 2).tasks(FIRST));
+    // a's active task 1 becomes its standby in the same answer (R27).
+    assert_eq!(
+        broker.send(&heartbeat("a", 2)),
+        answer("a", 2).tasks(FIRST).standbys(SECOND)
+    );
     assert_eq!(
         broker.send(&owning(heartbeat("a", 2), FIRST)),
-        answer("a", 3).tasks(FIRST).standbys(SECOND)
+        answer("a", 3)
     );
     assert_eq!(
         broker.send(&heartbeat("b", 3)),
@@ -1719,6 +1787,100 @@ fn r27_a_standby_is_promoted_in_place_when_the_active_holder_times_out() {
     assert_eq!(
         broker.view(),
         group("Stable", 5, 5, vec![holding(5, BOTH, NONE)])
+    );
+}
+
+/// Members a (p-a) and b (p-b) of a stateful topology with one standby replica, settled: a holds
+/// active 0 and standby 1, b active 1 and standby 0.
+fn settled_standby_pair() -> Broker {
+    let config = CoordinatorConfig {
+        num_standby_replicas: 1,
+        ..kafka_config()
+    };
+    let mut broker = Broker::with(config, topics(&[("in", 2), ("c", 2)]));
+    for member in ["a", "b"] {
+        broker.send(&stateful_join(member));
+    }
+    broker.send(&heartbeat("a", 2));
+    broker.send(&owning(heartbeat("a", 2), FIRST).with_standby_tasks(Some(task_ids(SECOND))));
+    broker.send(&heartbeat("b", 3));
+    broker
+}
+
+/// Join(m) with a topology whose subtopology "0" has changelog `c`.
+fn stateful_join(member: &str) -> Request {
+    join(member).with_topology(Some(topology(
+        0,
+        vec![subtopology("0", &["in"]).with_state_changelog_topics(vec![internal_topic("c")])],
+    )))
+}
+
+/// A member's assignment and target, both `active` and `standby`, at `epoch`.
+fn holding(id: &str, epoch: i32, active: Tasks, standby: Tasks) -> MemberView {
+    MemberView {
+        id: id.to_owned(),
+        epoch,
+        assignment: [task_list(active), task_list(standby), Vec::new()],
+        target: [task_list(active), task_list(standby), Vec::new()],
+    }
+}
+
+#[test]
+fn r27_an_active_task_demoted_to_standby_is_granted_while_its_revocation_is_pending() {
+    let config = CoordinatorConfig {
+        num_standby_replicas: 1,
+        ..kafka_config()
+    };
+    let mut broker = Broker::with(config, topics(&[("in", 2), ("c", 2)]));
+    assert_eq!(broker.send(&stateful_join("a")), answer("a", 2).tasks(BOTH));
+    assert_eq!(
+        broker.send(&stateful_join("b")),
+        answer("b", 3).tasks(NONE).standbys(FIRST)
+    );
+    // Kafka 4.4.0 (CurrentAssignmentBuilder.demoteActiveTasksToStandby): a keeps epoch 2 and
+    // revokes active 1, and holds 1 as a standby already.
+    assert_eq!(
+        broker.send(&heartbeat("a", 2)),
+        answer("a", 2).tasks(FIRST).standbys(SECOND)
+    );
+    // Still running 1 as active: no confirmation, whatever its standby list says.
+    let reporting = |active: Tasks| {
+        owning(heartbeat("a", 2), active).with_standby_tasks(Some(task_ids(SECOND)))
+    };
+    assert_eq!(broker.send(&reporting(BOTH)), answer("a", 2));
+    // R28: b does not get active 1 while a has not confirmed.
+    assert_eq!(broker.send(&heartbeat("b", 3)), answer("b", 3));
+    // Standby 1 reported beside active 0 confirms the revocation of active 1: revocation is
+    // checked per task type.
+    assert_eq!(broker.send(&reporting(FIRST)), answer("a", 3));
+    assert_eq!(
+        broker.send(&heartbeat("b", 3)),
+        answer("b", 3).tasks(SECOND).standbys(FIRST)
+    );
+    assert_eq!(
+        broker.view(),
+        group(
+            "Stable",
+            3,
+            3,
+            vec![
+                holding("a", 3, FIRST, SECOND),
+                holding("b", 3, SECOND, FIRST)
+            ]
+        )
+    );
+}
+
+#[test]
+fn r27_a_standby_promoted_to_active_is_replaced_in_one_answer() {
+    let mut broker = settled_standby_pair();
+    assert_eq!(broker.send(&leave("b")), left("b", -1));
+    // a's standby 1 becomes active 1 at once, with no revocation round (Kafka 4.4.0,
+    // CurrentAssignmentBuilder.applyPromotionsToActive).
+    assert_eq!(broker.send(&heartbeat("a", 3)), answer("a", 4).tasks(BOTH));
+    assert_eq!(
+        broker.view(),
+        group("Stable", 4, 4, vec![holding("a", 4, BOTH, NONE)])
     );
 }
 

@@ -29,9 +29,20 @@ impl Group {
                     .map(|s| s.subtopology_id.clone())
                     .collect();
                 // Kafka hands its assignor the members in the order of a default HashMap of their
-                // ids (its target-assignment builder fills one); ties in a bucket keep id order
-                // here.
-                let ids: Vec<&str> = self.members.keys().map(String::as_str).collect();
+                // ids, which its target-assignment builder fills from the group's member map and
+                // then the member joining in this request; ids in one bucket keep that order.
+                let mut ids: Vec<&str> = self
+                    .member_order
+                    .keys()
+                    .into_iter()
+                    .filter(|id| self.members.contains_key(*id))
+                    .collect();
+                ids.extend(
+                    self.members
+                        .keys()
+                        .map(String::as_str)
+                        .filter(|id| !self.member_order.contains(id)),
+                );
                 let input = AssignmentInput {
                     members: hash_map_order(&ids, None, Insertion::Put)
                         .into_iter()
@@ -55,9 +66,10 @@ impl Group {
         self.assignment_epoch = self.epoch;
     }
 
-    /// Moves a member towards its target (CurrentAssignmentBuilder, spec 4.3); `owned` is what the
-    /// request reports (`None` when its task lists are null). Whether the member's assigned tasks
-    /// changed. The work follows the member's own tasks (the task indexes answer for the others).
+    /// Moves a member towards its target (CurrentAssignmentBuilder, spec 4.3, as Kafka 4.4.0
+    /// has it); `owned` is what the request reports (`None` when its task lists are null).
+    /// Whether the member's assigned tasks changed. The work follows the member's own tasks (the
+    /// task indexes answer for the others).
     pub(super) fn reconcile(
         &mut self,
         member_id: &str,
@@ -69,9 +81,8 @@ impl Group {
         let base_epoch = match member.state {
             MemberState::Stable if member.epoch == target_epoch => return false,
             MemberState::UnrevokedTasks => {
-                let confirmed =
-                    owned.is_some_and(|owned| !owned.overlaps_any_type(&member.pending_revocation));
-                if !confirmed {
+                // Confirmed once the lists are sent without a revoked task of the same type.
+                if owned.is_none_or(|owned| owned.overlaps(&member.pending_revocation)) {
                     return false;
                 }
                 member.epoch + 1
@@ -80,43 +91,49 @@ impl Group {
         };
         let no_target = TaskSets::default();
         let target = self.targets.get(member_id).unwrap_or(&no_target);
-        let keep = member.assigned.intersect(target);
-        // Kafka 4.4.0 promotes a standby or warm-up task the target makes the member's active in
-        // place: the replica is never revoked, only replaced once the active is granted (R27).
-        let promoted = TaskSets {
-            active: Tasks::new(),
-            standby: tasks::intersection(&member.assigned.standby, &target.active),
-            warmup: tasks::intersection(&member.assigned.warmup, &target.active),
-        };
-        let revoke = member.assigned.minus(target).minus(&promoted);
-        let wanted = target.minus(&member.assigned);
+        let own = &member.assigned;
+        let mut keep = own.intersect(target);
+        let mut revoke = own.minus(target);
+        let wanted = target.minus(own);
         let withheld = self.holders.unreleased(member, &wanted);
-        let add = wanted.minus(&withheld);
+        let mut add = wanted.minus(&withheld);
+        // R27: a role change of the member's own task that waits for no one is granted in this
+        // answer. A demoted active becomes a standby at once while the active is still revoked;
+        // a standby turned warm-up, or back, needs no revocation at all.
+        grant_in_place(&own.active, &mut add.standby, &mut keep.standby);
+        let to_warmup = grant_in_place(&own.standby, &mut add.warmup, &mut keep.warmup);
+        revoke.standby = tasks::difference(&revoke.standby, &to_warmup);
+        let to_standby = grant_in_place(&own.warmup, &mut add.standby, &mut keep.standby);
+        revoke.warmup = tasks::difference(&revoke.warmup, &to_standby);
+        // A standby or warm-up whose task the target makes active is never revoked: the member
+        // keeps it until the active is granted to it, which replaces it.
+        let promoted_standby = tasks::intersection(&own.standby, &target.active);
+        let promoted_warmup = tasks::intersection(&own.warmup, &target.active);
+        revoke.standby = tasks::difference(&revoke.standby, &promoted_standby);
+        revoke.warmup = tasks::difference(&revoke.warmup, &promoted_warmup);
         let revocation_pending =
-            !revoke.is_empty() && owned.is_none_or(|owned| owned.overlaps_any_type(&revoke));
-        // A promoted replica stays until its active comes: not while the member still has to
-        // revoke, nor while another member holds the active.
-        let granted = if revocation_pending {
-            Tasks::new()
-        } else {
-            add.active.clone()
+            !revoke.is_empty() && owned.is_none_or(|owned| owned.overlaps(&revoke));
+        let not_yet_promoted = |promoted: &Tasks| {
+            if revocation_pending {
+                promoted.clone()
+            } else {
+                tasks::difference(promoted, &add.active)
+            }
         };
-        let kept_replicas = TaskSets {
-            active: Tasks::new(),
-            standby: tasks::difference(&promoted.standby, &granted),
-            warmup: tasks::difference(&promoted.warmup, &granted),
-        };
+        keep.standby = tasks::merged(&keep.standby, &not_yet_promoted(&promoted_standby));
+        keep.warmup = tasks::merged(&keep.warmup, &not_yet_promoted(&promoted_warmup));
         let rebalance_timeout = u64::try_from(member.metadata.rebalance_timeout_ms).unwrap_or(0);
         self.change_tasks(member_id, |member| {
             if revocation_pending {
+                let changed = keep != member.assigned;
                 member.state = MemberState::UnrevokedTasks;
                 member.epoch = base_epoch;
-                member.assigned = keep.union(&kept_replicas);
+                member.assigned = keep;
                 member.pending_revocation = revoke;
                 member.rebalance_deadline_ms = Some(now_ms + rebalance_timeout); // R29
-                return true;
+                return changed;
             }
-            let assigned = keep.union(&add).union(&kept_replicas);
+            let assigned = keep.union(&add);
             let changed = assigned != member.assigned;
             member.previous_epoch = member.epoch;
             member.epoch = target_epoch;
@@ -131,6 +148,17 @@ impl Group {
             changed
         })
     }
+}
+
+/// Moves the tasks of `pending` (to be granted) that the member holds in another role, `held`,
+/// to `granted`; returns them.
+fn grant_in_place(held: &Tasks, pending: &mut Tasks, granted: &mut Tasks) -> Tasks {
+    let moved = tasks::intersection(held, pending);
+    if !moved.is_empty() {
+        *pending = tasks::difference(pending, &moved);
+        *granted = tasks::merged(granted, &moved);
+    }
+    moved
 }
 
 #[cfg(test)]
@@ -166,6 +194,7 @@ mod tests {
             member.previous_epoch = 3;
             member.assigned = holds;
             group.put_member(member);
+            group.member_order.put(id);
         }
         group.epoch = 5;
         group.assignment_epoch = 5;

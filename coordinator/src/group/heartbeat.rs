@@ -138,6 +138,13 @@ impl Heartbeat<'_> {
             }
             _ => TopologyChange::None,
         };
+        if let TopologyChange::Set(topology) = &change {
+            // Configuring the group's new topology resolves its copartition indexes (open
+            // question 9); a stale member's topology is never configured (R38).
+            if topology::has_copartition_index_out_of_range(topology) {
+                return Err(ErrorAnswer::unknown_server_error());
+            }
+        }
         let topology = match &change {
             TopologyChange::Set(topology) => Some(topology),
             TopologyChange::None => group.topology.as_ref(),
@@ -231,6 +238,11 @@ impl Heartbeat<'_> {
             endpoint_before
                 .is_none_or(|(host, port)| *host != endpoint.host || *port != endpoint.port)
         });
+        let joins_now = !matches!(arrival, Arrival::Known);
+        let replaced = match &arrival {
+            Arrival::Replacing(previous_id) => Some(previous_id.clone()),
+            _ => None,
+        };
         let member_changed = self.put_member(group, arrival);
         let inputs_changed = self.update_inputs(group, topology, reconfigured);
         if member_changed || inputs_changed {
@@ -240,6 +252,15 @@ impl Heartbeat<'_> {
         let assigned_changed = group.reconcile(&request.member_id, owned.as_ref(), self.now_ms);
         if request.shutdown_application && group.shutdown_requested_by.is_none() {
             group.shutdown_requested_by = Some(request.member_id.clone());
+        }
+        if joins_now {
+            // Kafka's member map learns of the join from its records: the replaced member's
+            // removal, then the member record and its assignment record, two puts.
+            if let Some(previous_id) = &replaced {
+                group.member_order.remove(previous_id);
+            }
+            group.member_order.put(&request.member_id);
+            group.member_order.put(&request.member_id);
         }
         let member = group.members.get_mut(&request.member_id).unwrap();
         member.session_deadline_ms = self.now_ms + self.config.session_timeout_ms;

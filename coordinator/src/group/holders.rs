@@ -8,14 +8,16 @@ use std::collections::BTreeMap;
 use super::member::Member;
 use crate::tasks::{self, TaskSets, Tasks};
 
-/// How many members hold one task, by role; a member holding it in two roles counts once in `any`.
+/// How many members of a process hold one task, by role.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 struct RoleCounts {
     active: u32,
-    /// As standby or warm-up.
-    other: u32,
-    any: u32,
+    standby: u32,
+    warmup: u32,
 }
+
+/// One role's count of a [`RoleCounts`].
+type RoleField = fn(&mut RoleCounts) -> &mut u32;
 
 /// Counts by subtopology and partition; an entry exists only while some count is above zero, so
 /// that an index kept up to date equals one built from scratch.
@@ -28,26 +30,6 @@ pub(super) struct TaskHolders {
     active_owners: Counts<u32>,
     /// Process to what its members hold.
     by_process: BTreeMap<String, Counts<RoleCounts>>,
-}
-
-/// A member's tasks as the indexes see them: every task once per role it is held in.
-struct Holdings {
-    active: Tasks,
-    other: Tasks,
-    any: Tasks,
-}
-
-impl Holdings {
-    fn of(member: &Member) -> Holdings {
-        let held = member.assigned.union(&member.pending_revocation);
-        let other = tasks::merged(&held.standby, &held.warmup);
-        let any = tasks::merged(&other, &held.active);
-        Holdings {
-            active: held.active,
-            other,
-            any,
-        }
-    }
 }
 
 fn task_entries(tasks: &Tasks) -> impl Iterator<Item = (&String, i32)> {
@@ -110,11 +92,11 @@ impl TaskHolders {
     }
 
     fn apply(&mut self, member: &Member, delta: i32) {
-        let holdings = Holdings::of(member);
-        if holdings.any.is_empty() {
+        let held = member.assigned.union(&member.pending_revocation);
+        if held.is_empty() {
             return;
         }
-        for (subtopology, partition) in task_entries(&holdings.active) {
+        for (subtopology, partition) in task_entries(&held.active) {
             add(&mut self.active_owners, subtopology, partition, |c| {
                 step(c, delta)
             });
@@ -124,54 +106,63 @@ impl TaskHolders {
             self.by_process.insert(process.clone(), Counts::new());
         }
         let of_process = self.by_process.get_mut(process).expect("inserted above");
-        for (subtopology, partition) in task_entries(&holdings.active) {
-            add(of_process, subtopology, partition, |c| {
-                step(&mut c.active, delta)
-            });
-        }
-        for (subtopology, partition) in task_entries(&holdings.other) {
-            add(of_process, subtopology, partition, |c| {
-                step(&mut c.other, delta)
-            });
-        }
-        for (subtopology, partition) in task_entries(&holdings.any) {
-            add(of_process, subtopology, partition, |c| {
-                step(&mut c.any, delta)
-            });
+        let roles: [(&Tasks, RoleField); 3] = [
+            (&held.active, |c| &mut c.active),
+            (&held.standby, |c| &mut c.standby),
+            (&held.warmup, |c| &mut c.warmup),
+        ];
+        for (tasks, role) in roles {
+            for (subtopology, partition) in task_entries(tasks) {
+                add(of_process, subtopology, partition, |c| step(role(c), delta));
+            }
         }
         if of_process.is_empty() {
             self.by_process.remove(process);
         }
     }
 
-    /// Tasks of `wanted` that `member` must wait for (spec 4.3): an active task while another
-    /// member holds it as active, or another member of its process holds it in another role; a
-    /// standby or warm-up task while another member of its process holds it in any role.
+    /// Tasks of `wanted` that `member` must wait for (spec 4.3, as Kafka 4.4.0 decides). Its
+    /// process's holdings count the member's own tasks too, pending revocation included; only a
+    /// task the member has assigned in a role does not block it from taking the task in another
+    /// role, which it then changes in place (R27). An active task waits while anyone holds it as
+    /// active, or its process holds it as a standby or warm-up the member does not have; a
+    /// standby while its process holds it as an active the member does not have, as a standby,
+    /// or as a warm-up the member does not have; a warm-up while its process holds it as an
+    /// active, as a standby the member does not have, or as a warm-up.
     pub(super) fn unreleased(&self, member: &Member, wanted: &TaskSets) -> TaskSets {
-        let own = Holdings::of(member);
+        let own = &member.assigned;
         let empty = Counts::new();
         let of_process = self
             .by_process
             .get(&member.metadata.process_id)
             .unwrap_or(&empty);
-        // Counts of holders other than the member itself.
-        let others = |own_tasks: &Tasks, total: u32, subtopology: &str, partition: i32| {
-            total - u32::from(tasks::contains(own_tasks, subtopology, partition))
+        // Whether the process holds the task in a role, and whether the member itself has it so.
+        let held = |subtopology: &str, partition: i32| count(of_process, subtopology, partition);
+        let mine = |tasks: &Tasks, subtopology: &str, partition: i32| {
+            tasks::contains(tasks, subtopology, partition)
         };
         let active_blocked = |subtopology: &str, partition: i32| {
-            let roles = count(of_process, subtopology, partition);
-            let owners = count(&self.active_owners, subtopology, partition);
-            others(&own.active, owners, subtopology, partition) > 0
-                || others(&own.other, roles.other, subtopology, partition) > 0
+            let roles = held(subtopology, partition);
+            count(&self.active_owners, subtopology, partition) > 0
+                || (roles.standby > 0 && !mine(&own.standby, subtopology, partition))
+                || (roles.warmup > 0 && !mine(&own.warmup, subtopology, partition))
         };
-        let any_role_blocked = |subtopology: &str, partition: i32| {
-            let roles = count(of_process, subtopology, partition);
-            others(&own.any, roles.any, subtopology, partition) > 0
+        let standby_blocked = |subtopology: &str, partition: i32| {
+            let roles = held(subtopology, partition);
+            (roles.active > 0 && !mine(&own.active, subtopology, partition))
+                || roles.standby > 0
+                || (roles.warmup > 0 && !mine(&own.warmup, subtopology, partition))
+        };
+        let warmup_blocked = |subtopology: &str, partition: i32| {
+            let roles = held(subtopology, partition);
+            roles.active > 0
+                || (roles.standby > 0 && !mine(&own.standby, subtopology, partition))
+                || roles.warmup > 0
         };
         TaskSets {
             active: filtered(&wanted.active, active_blocked),
-            standby: filtered(&wanted.standby, any_role_blocked),
-            warmup: filtered(&wanted.warmup, any_role_blocked),
+            standby: filtered(&wanted.standby, standby_blocked),
+            warmup: filtered(&wanted.warmup, warmup_blocked),
         }
     }
 }
@@ -224,7 +215,7 @@ mod tests {
     }
 
     #[test]
-    fn tasks_wait_for_other_holders_as_spec_4_3_says() {
+    fn tasks_wait_for_other_holders_as_kafka_4_4_0_decides() {
         let a = member("a", "p1", &[("0", 0)], &[("0", 1)]);
         let mut b = member("b", "p1", &[], &[]);
         let c = member("c", "p2", &[], &[("0", 2)]);
@@ -235,21 +226,32 @@ mod tests {
             holders.unreleased(&b, &wanted),
             wanting(&[("0", 0), ("0", 1)], &[("0", 0)])
         );
-        // c's process holds nothing but its own standby, which never blocks c itself.
+        // A task c or a has assigned in one role does not block it in another (R27): c's standby
+        // 0_2 becomes active, a's active 0_0 a standby, a's standby 0_1 active.
         assert_eq!(
             holders.unreleased(&c, &wanting(&[("0", 1), ("0", 2)], &[("0", 1)])),
             wanting(&[], &[])
         );
-        // A member's own pending revocation does not block it either.
+        assert_eq!(
+            holders.unreleased(&a, &wanting(&[("0", 1)], &[("0", 0)])),
+            wanting(&[], &[])
+        );
+        // A task pending revocation blocks its own member too: Kafka's index knows processes, and
+        // only assigned tasks exempt a member.
         b.pending_revocation.active = tasks(&[("0", 3)]);
         let holders = TaskHolders::of([&a, &b, &c].into_iter());
         assert_eq!(
-            holders.unreleased(&b, &wanting(&[("0", 3)], &[])),
-            wanting(&[], &[])
+            holders.unreleased(&b, &wanting(&[("0", 3)], &[("0", 3)])),
+            wanting(&[("0", 3)], &[("0", 3)])
         );
         assert_eq!(
             holders.unreleased(&a, &wanting(&[("0", 3)], &[("0", 3)])),
             wanting(&[("0", 3)], &[("0", 3)])
+        );
+        // On another process only the active owner blocks.
+        assert_eq!(
+            holders.unreleased(&c, &wanting(&[("0", 3)], &[("0", 3)])),
+            wanting(&[("0", 3)], &[])
         );
     }
 

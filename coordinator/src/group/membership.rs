@@ -84,6 +84,7 @@ impl Group {
     /// Removes a member and bumps the epoch, as a leave does (spec 3.5).
     fn remove_member(&mut self, member_id: &str) {
         self.take_member(member_id);
+        self.member_order.remove(member_id);
         self.targets.remove(member_id);
         self.bump();
         if self.members.is_empty() {

@@ -19,6 +19,7 @@ use streamspec_protocol::codes::{
 };
 use streamspec_protocol::kafka::streams_group_heartbeat_request::Topology;
 
+use crate::java_order::TimelineOrder;
 use crate::metadata::Fingerprint;
 use crate::tasks::TaskSets;
 use crate::topology::ConfiguredTopology;
@@ -39,6 +40,10 @@ pub struct Group {
     metadata_fingerprint: Fingerprint,
     validated_topology_epoch: i32,
     members: BTreeMap<String, Member>,
+    /// The member ids as Kafka's member map iterates them, which orders ids that share a bucket
+    /// of the assignor's input; it learns of a join or removal after the request, as Kafka's map
+    /// does from the request's records.
+    member_order: TimelineOrder,
     /// Member id by static instance id, so that a static member's request does not scan the
     /// group.
     static_members: BTreeMap<String, String>,
@@ -70,6 +75,7 @@ impl Group {
             metadata_fingerprint: Vec::new(),
             validated_topology_epoch: -1,
             members: BTreeMap::new(),
+            member_order: TimelineOrder::default(),
             static_members: BTreeMap::new(),
             holders: TaskHolders::default(),
             targets: BTreeMap::new(),
@@ -163,6 +169,16 @@ impl Group {
                 self.id, self.holders, rebuilt
             ));
         }
+        let ordered: Vec<&str> = self.member_order.keys();
+        if ordered.len() != self.members.len()
+            || ordered.iter().any(|id| !self.members.contains_key(*id))
+        {
+            return Err(format!(
+                "group {}: member order {ordered:?}, members {:?}",
+                self.id,
+                self.members.keys().collect::<Vec<_>>()
+            ));
+        }
         for (instance, member_id) in &self.static_members {
             let holder = self.members.get(member_id);
             if holder.and_then(|m| m.metadata.instance_id.as_ref()) != Some(instance) {
@@ -190,6 +206,11 @@ mod tests {
         let mut member = Member::new("m");
         member.assigned.active = [("0".to_owned(), [0].into())].into();
         group.put_member(member);
+        assert!(group
+            .check_indexes()
+            .unwrap_err()
+            .starts_with("group g: member order [], members [\"m\"]"));
+        group.member_order.put("m");
         assert_eq!(group.check_indexes(), Ok(()));
         // A change of tasks behind the indexes' back.
         group.members.get_mut("m").unwrap().assigned = TaskSets::default();
