@@ -2044,6 +2044,54 @@ fn r46_endpoint_epoch_after_the_creating_join_and_a_rejoin() {
     );
 }
 
+/// R46, as Kafka 4.4.0 builds the map (found by a differential campaign): a topic lists the
+/// member's task numbers it has a partition for, and a topic with none of them is left out.
+#[test]
+fn r46_the_map_lists_only_partitions_a_topic_has() {
+    let mut broker = Broker::with(kafka_config(), topics(&[("in", 2), ("small", 1)]));
+    let at = |port: u16| Some(Endpoint::default().with_host("h").with_port(port));
+    let reads_both = reading(&["in", "small"]);
+    let join_at = |member: &str, port: u16| {
+        join(member)
+            .with_topology(Some(reads_both.clone()))
+            .with_user_endpoint(at(port))
+    };
+    for request in [
+        join_at("a", 8080),
+        join_at("b", 8081),
+        heartbeat("a", 2),
+        owning(heartbeat("a", 2), FIRST),
+        heartbeat("b", 3),
+    ] {
+        assert_eq!(broker.send(&request).error_code, 0);
+    }
+    let entry = |port: u16, topics: &[(&str, &[i32])]| {
+        response::EndpointToPartitions::default()
+            .with_user_endpoint(response::Endpoint::default().with_host("h").with_port(port))
+            .with_active_partitions(
+                topics
+                    .iter()
+                    .map(|(topic, partitions)| {
+                        response::TopicPartition::default()
+                            .with_topic(*topic)
+                            .with_partitions(partitions.to_vec())
+                    })
+                    .collect(),
+            )
+            .with_standby_partitions(Vec::new())
+    };
+    let map = broker
+        .send(&heartbeat("b", 3).with_endpoint_information_epoch(-1))
+        .partitions_by_user_endpoint;
+    assert_eq!(
+        map,
+        Some(vec![
+            entry(8080, &[("in", &[0]), ("small", &[0])]),
+            entry(8081, &[("in", &[1])]),
+        ])
+    );
+}
+
 /// R46, R49, as Kafka 4.4.0 answered a broker campaign: the endpoint epoch moves when the
 /// member's endpoint differs from the one it had, or its tasks changed and it has an endpoint. A
 /// replacement is compared with the released member, so taking its place with its endpoint and

@@ -21,19 +21,19 @@ fn check_dialect_kip_draft_passes_and_names_every_skip() {
     assert_eq!(output.status.code(), Some(0), "{text}");
     assert_eq!(
         text.lines().last(),
-        Some("52 rules (0 failing, 7 not checked) in 153 scenarios: 116 passed, 0 failed, 0 errors, 0 timed out, 37 skipped, 0 preconditions not met, 0 known divergences; PASSED")
+        Some("52 rules (0 failing, 6 not checked) in 157 scenarios: 118 passed, 0 failed, 0 errors, 0 timed out, 39 skipped, 0 preconditions not met, 0 known divergences; PASSED")
     );
     // The skips, grouped by reason (wrapped at 80 columns).
     for line in [
         "skipped 6 scenarios (R47-describe-group-denied, ...):",
         "  does not apply to the KIP draft: the rule is about StreamsGroupDescribe, which",
-        "skipped 7 scenarios (R37-empty-group-topology-replace-higher-epoch, ...):",
+        "skipped 8 scenarios (R37-empty-group-topology-replace-higher-epoch, ...):",
         "skipped 2 scenarios (R25-missing-client-tags-message, R25-missing-client-tags):",
     ] {
         assert!(text.lines().any(|l| l == line), "{line:?} in {text}");
     }
     assert!(String::from_utf8_lossy(&output.stderr)
-        .starts_with("streamspec check --target embedded: 153 scenarios, run id embedded"),);
+        .starts_with("streamspec check --target embedded: 157 scenarios, run id embedded"),);
 }
 
 #[test]
@@ -95,10 +95,10 @@ fn doctor_dialect_kip_draft_foresees_the_skips_of_check() {
         .expect("the streamspec binary runs");
     let text = stdout(&output);
     assert_eq!(output.status.code(), Some(0), "{text}");
-    // check's 37 skips: the draft's 35 inapplicable scenarios and the 2 of older releases.
+    // check's 39 skips: the draft's 37 inapplicable scenarios and the 2 of older releases.
     assert!(
         text.contains(
-            "\nthe catalogue under --expect kafka-4.4: 153 scenarios, 116 would run, 37 would be skipped\n"
+            "\nthe catalogue under --expect kafka-4.4: 157 scenarios, 118 would run, 39 would be skipped\n"
         ),
         "{text}"
     );

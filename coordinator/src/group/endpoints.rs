@@ -9,7 +9,7 @@ use streamspec_protocol::kafka::{StreamsGroupHeartbeatRequest, StreamsGroupHeart
 use super::member::Member;
 use super::Group;
 use crate::metadata::ClusterMetadata;
-use crate::tasks::Tasks;
+use crate::tasks::{self, Tasks};
 
 impl Group {
     /// R46: the endpoint epoch moves whenever an endpoint member's tasks or endpoint change.
@@ -51,8 +51,8 @@ fn partitions_by_endpoint(
 ) -> Vec<response::EndpointToPartitions> {
     let topology = group.topology.as_ref();
     // As Kafka 4.4.0 builds it: for each subtopology the member has tasks of, an entry per topic
-    // it reads (a topic read by two subtopologies appears twice), holding the task numbers, cut
-    // to the topic's partition count when there are more tasks than partitions.
+    // it reads (a topic read by two subtopologies appears twice), holding the task numbers the
+    // topic has a partition for; standby and warm-up tasks count as standby.
     let partitions_of = |tasks: &Tasks| -> Vec<response::TopicPartition> {
         let mut entries = Vec::new();
         for subtopology in topology.iter().flat_map(|t| &t.subtopologies) {
@@ -70,10 +70,16 @@ fn partitions_by_endpoint(
                 )
                 .collect();
             for topic in topics {
-                let count = usize::try_from(metadata.partitions(topic).unwrap_or(0)).unwrap_or(0);
-                let mut partitions: Vec<i32> = task_partitions.iter().copied().collect();
-                partitions.sort_unstable();
-                partitions.truncate(count);
+                let count = metadata.partitions(topic).unwrap_or(0);
+                // Ascending, as the set is ordered; a topic none of the tasks reads is left out.
+                let partitions: Vec<i32> = task_partitions
+                    .iter()
+                    .copied()
+                    .filter(|p| *p < count)
+                    .collect();
+                if partitions.is_empty() {
+                    continue;
+                }
                 entries.push(
                     response::TopicPartition::default()
                         .with_topic(topic.clone())
@@ -100,7 +106,10 @@ fn partitions_by_endpoint(
                         .with_port(port),
                 )
                 .with_active_partitions(partitions_of(&member.assigned.active))
-                .with_standby_partitions(partitions_of(&member.assigned.standby))
+                .with_standby_partitions(partitions_of(&tasks::merged(
+                    &member.assigned.standby,
+                    &member.assigned.warmup,
+                )))
         })
         .collect()
 }
