@@ -122,6 +122,7 @@ settled() {
 # broker's own address (as it would if a broker address in an answer reached it unrewritten).
 only_through_proxy() {
   local upstream_port=${UPSTREAM##*:} pid
+  command -v ss >/dev/null || die "ss (iproute2) is needed to see where the instances connect"
   for pid in "${INSTANCE_PID[@]}"; do
     if ss -Htnp state established "dport = :$upstream_port" 2>/dev/null | grep -q "pid=$pid,"; then
       ss -Htnp state established "dport = :$upstream_port" | grep "pid=$pid," || true
