@@ -3,9 +3,10 @@
 //! answers become its own), can lower the versions ApiVersions advertises, and can refuse topics
 //! created with the broker's default replication factor, and can carry the KIP draft's
 //! heartbeats to a broker that speaks Kafka's (`draft.rs`), and can apply faults on purpose (drop,
-//! duplicate or delay heartbeat exchanges, refuse an api: `faults.rs`). It reads request headers to match each
-//! response to its request; traffic it cannot read is forwarded untouched, and so is a body whose
-//! counts or lengths exceed its bytes, which it does not decode (see `wire_bounds`).
+//! duplicate or delay heartbeat exchanges, refuse an api: `faults.rs`). It reads request headers
+//! to match each response to its request; traffic it cannot read is forwarded untouched, and so
+//! is a body whose counts or lengths exceed its bytes, which it does not decode (see
+//! `wire_bounds`).
 
 use std::collections::BTreeMap;
 use std::fmt;
