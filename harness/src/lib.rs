@@ -97,6 +97,26 @@ pub mod simulation;
 pub mod transport;
 pub mod wire_bounds;
 
+/// A duration as the command line takes it: whole milliseconds, seconds or minutes (`500ms`,
+/// `60s`, `2m`; a bare number is seconds).
+pub fn parse_duration(text: &str) -> Result<std::time::Duration, String> {
+    use std::time::Duration;
+    let bad = || format!("not a duration: {text:?} (use e.g. 60s, 2m, 500ms)");
+    let (number, unit) = text
+        .find(|c: char| !c.is_ascii_digit())
+        .map_or((text, "s"), |at| text.split_at(at));
+    let value: u64 = number.parse().map_err(|_| bad())?;
+    match unit {
+        "ms" => Ok(Duration::from_millis(value)),
+        "s" => Ok(Duration::from_secs(value)),
+        "m" => value
+            .checked_mul(60)
+            .map(Duration::from_secs)
+            .ok_or_else(bad),
+        _ => Err(bad()),
+    }
+}
+
 pub use backend::{Backend, BackendError, BackendExt, Connect, StreamsApi};
 pub use campaign::{CampaignConfig, CampaignResult};
 pub use check::CheckOptions;

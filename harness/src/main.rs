@@ -24,6 +24,7 @@ use streamspec::draft::Dialect;
 use streamspec::embedded::EmbeddedConnector;
 use streamspec::interrupt::Interrupt;
 use streamspec::kafka::KafkaConnector;
+use streamspec::parse_duration;
 use streamspec::report::{Console, Detail, Report};
 use streamspec::runner::load_divergences;
 use streamspec::scenario::{Profile, Scenario};
@@ -306,7 +307,8 @@ enum Command {
         dialect: Dialect,
     },
     /// A Kafka-protocol proxy in front of one broker: keeps clients on itself, and can lower
-    /// advertised versions and refuse the default replication factor.
+    /// advertised versions, refuse the default replication factor or an api, and drop, duplicate
+    /// or delay heartbeat exchanges.
     Proxy {
         /// Where clients connect, HOST:PORT.
         #[arg(long, value_name = "HOST:PORT")]
@@ -328,6 +330,8 @@ enum Command {
         /// the draft's, so that the broker is a draft target over TCP.
         #[arg(long, value_enum, default_value_t = Dialect::Kafka)]
         dialect: Dialect,
+        #[command(flatten)]
+        faults: streamspec::proxy::faults::FaultConfig,
     },
     /// Removes what runs left on a broker: every topic, group config and ACL resource whose
     /// name starts with streamspec- (exit 0 when all is gone, 1 when something could not be
@@ -815,24 +819,6 @@ fn parse_replication_factor(text: &str) -> Result<i16, String> {
     }
 }
 
-/// `60s`, `2m`, `500ms` or a number of seconds.
-fn parse_duration(text: &str) -> Result<Duration, String> {
-    let (number, unit) = text
-        .find(|c: char| !c.is_ascii_digit())
-        .map_or((text, "s"), |at| text.split_at(at));
-    let value: u64 = number
-        .parse()
-        .map_err(|_| format!("not a duration: {text:?} (use e.g. 60s, 2m, 500ms)"))?;
-    match unit {
-        "ms" => Ok(Duration::from_millis(value)),
-        "s" => Ok(Duration::from_secs(value)),
-        "m" => Ok(Duration::from_secs(value * 60)),
-        _ => Err(format!(
-            "not a duration: {text:?} (use e.g. 60s, 2m, 500ms)"
-        )),
-    }
-}
-
 /// The flags of `fuzz`.
 struct FuzzFlags {
     config: CampaignConfig,
@@ -1063,6 +1049,7 @@ fn main() -> ExitCode {
             refuse_default_replication_factor,
             duration,
             dialect,
+            faults,
         } => runtime.block_on(streamspec::proxy::run(
             &listen,
             streamspec::proxy::ProxyConfig {
@@ -1070,6 +1057,7 @@ fn main() -> ExitCode {
                 version_caps: cap_version.into_iter().collect(),
                 refuse_default_replication_factor,
                 dialect,
+                faults,
             },
             duration,
         )),

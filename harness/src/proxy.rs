@@ -2,9 +2,11 @@
 //! is, except that it keeps clients on itself (broker addresses in Metadata and FindCoordinator
 //! answers become its own), can lower the versions ApiVersions advertises, and can refuse topics
 //! created with the broker's default replication factor, and can carry the KIP draft's
-//! heartbeats to a broker that speaks Kafka's (`draft.rs`). It reads request headers to match each
-//! response to its request; traffic it cannot read is forwarded untouched, and so is a body whose
-//! counts or lengths exceed its bytes, which it does not decode (see `wire_bounds`).
+//! heartbeats to a broker that speaks Kafka's (`draft.rs`), and can apply faults on purpose (drop,
+//! duplicate or delay heartbeat exchanges, refuse an api: `faults.rs`). It reads request headers
+//! to match each response to its request; traffic it cannot read is forwarded untouched, and so
+//! is a body whose counts or lengths exceed its bytes, which it does not decode (see
+//! `wire_bounds`).
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -12,6 +14,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 mod draft;
+pub mod faults;
 
 use bytes::BytesMut;
 use kafka_protocol::messages::create_topics_response::CreatableTopicResult;
@@ -30,6 +33,7 @@ use tokio::sync::mpsc;
 
 use crate::draft::Dialect;
 use crate::wire_bounds::{self, Bounded};
+use faults::{ConnectionId, FaultConfig, FaultDraws, Faults};
 
 /// The largest frame passed on either way, as Kafka's `socket.request.max.bytes` default.
 const FRAME_SIZE_MAX: usize = 100 << 20;
@@ -53,6 +57,8 @@ pub struct ProxyConfig {
     pub refuse_default_replication_factor: bool,
     /// The dialect of StreamsGroupHeartbeat clients speak; the broker speaks Kafka's.
     pub dialect: Dialect,
+    /// Faults applied on purpose, and apis refused.
+    pub faults: FaultConfig,
 }
 
 /// `API=MAX`, e.g. `88=0`, for `--cap-version`.
@@ -98,6 +104,9 @@ impl Proxy {
             *cap = (*cap).min(draft::DRAFT_VERSION);
             Arc::new(Mutex::new(KipDraft::default()))
         });
+        for key in config.faults.refused() {
+            config.version_caps.insert(key, faults::NO_VERSION);
+        }
         Ok(Proxy {
             listener,
             draft,
@@ -116,15 +125,17 @@ impl Proxy {
 
     /// Serves clients until the task is dropped, each connection on a task of its own.
     pub async fn serve(self) {
-        loop {
+        for index in 0.. {
             let Ok((client, peer)) = self.listener.accept().await else {
                 continue;
             };
+            let connection = ConnectionId { index, peer };
             let config = Arc::clone(&self.config);
             let advertised = self.advertised.clone();
             let draft = self.draft.clone();
             tokio::spawn(async move {
-                if let Err(error) = relay(client, &config, &advertised, draft.as_deref()).await {
+                let relayed = relay(client, &config, &advertised, draft.as_deref(), connection);
+                if let Err(error) = relayed.await {
                     eprintln!("streamspec proxy: connection from {peer}: {error}");
                 }
             });
@@ -166,6 +177,8 @@ struct Pending {
     version: i16,
     correlation_id: i32,
     answer: Answer,
+    /// Faults to apply to this exchange.
+    faults: Faults,
 }
 
 #[derive(Debug)]
@@ -176,6 +189,8 @@ enum Answer {
     Local(Vec<u8>),
     /// Upstream answers a draft heartbeat carried in Kafka's dialect.
     Draft(InFlight),
+    /// A request of a refused api: no answer, the connection closes (`--refuse-api`).
+    Refused,
 }
 
 /// Carries one client connection to the upstream broker and back.
@@ -184,6 +199,7 @@ async fn relay(
     config: &ProxyConfig,
     advertised: &Advertised,
     draft: Option<&Mutex<KipDraft>>,
+    connection: ConnectionId,
 ) -> Result<(), RelayError> {
     let upstream = tokio::time::timeout(CONNECT_TIMEOUT, TcpStream::connect(&config.upstream))
         .await
@@ -195,19 +211,35 @@ async fn relay(
     let (mut upstream_read, mut upstream_write) = upstream.into_split();
     let (pending_tx, mut pending_rx) = mpsc::channel::<Pending>(IN_FLIGHT_MAX);
 
+    let mut fault_draws = FaultDraws::new(&config.faults, connection);
+
     let requests = async {
         let mut buffer = BytesMut::new();
         while let Some(request) = read_frame(&mut client_read, &mut buffer).await? {
-            let (pending, forward) = intercept_request(&request, config, draft)?;
-            if let Some(forward) = forward {
-                upstream_write
-                    .write_all(&forward)
-                    .await
-                    .map_err(RelayError::Io)?;
+            let (mut pending, forward) = intercept_request(&request, config, draft)?;
+            if let Some(pending) = &mut pending {
+                fault_draws.draw_for(pending, forward.is_some());
+            }
+            let copies = match &pending {
+                Some(pending) if pending.faults.duplicate => 2,
+                _ => 1,
+            };
+            for _ in 0..copies {
+                if let Some(forward) = &forward {
+                    upstream_write
+                        .write_all(forward)
+                        .await
+                        .map_err(RelayError::Io)?;
+                }
             }
             if let Some(pending) = pending {
+                let refused = matches!(pending.answer, Answer::Refused);
                 if pending_tx.send(pending).await.is_err() {
                     break;
+                }
+                if refused {
+                    // Kafka reads nothing more from the connection: the answers side closes it.
+                    std::future::pending::<()>().await;
                 }
             }
         }
@@ -216,18 +248,39 @@ async fn relay(
     let responses = async {
         let mut buffer = BytesMut::new();
         while let Some(pending) = pending_rx.recv().await {
+            let id = pending.correlation_id;
             let frame = match pending.answer {
                 Answer::Local(frame) => frame,
+                Answer::Refused => {
+                    connection.log(
+                        id,
+                        &format!(
+                            "refuse-api: api key {} refused, connection closed unanswered",
+                            pending.api_key
+                        ),
+                    );
+                    return Ok(());
+                }
                 ref upstream => {
-                    let Some(response) = read_frame(&mut upstream_read, &mut buffer).await? else {
+                    let Some(response) = read_answer(&mut upstream_read, &mut buffer, id).await?
+                    else {
                         break;
                     };
-                    let received = correlation_id(&response)?;
-                    if received != pending.correlation_id {
-                        return Err(RelayError::OutOfOrder {
-                            expected: pending.correlation_id,
-                            received,
-                        });
+                    if pending.faults.duplicate {
+                        if read_answer(&mut upstream_read, &mut buffer, id)
+                            .await?
+                            .is_none()
+                        {
+                            break;
+                        }
+                        connection.log(
+                            id,
+                            "duplicate: request sent twice, the second answer discarded",
+                        );
+                    }
+                    if pending.faults.drop {
+                        connection.log(id, "drop: answer discarded, connection closed");
+                        return Ok(());
                     }
                     match (upstream, draft) {
                         (Answer::Draft(in_flight), Some(draft)) => {
@@ -241,6 +294,10 @@ async fn relay(
                     }
                 }
             };
+            if let Some(delay) = pending.faults.delay {
+                connection.log(id, &format!("delay: answer held {} ms", delay.as_millis()));
+                tokio::time::sleep(delay).await;
+            }
             client_write
                 .write_all(&frame)
                 .await
@@ -280,6 +337,23 @@ async fn read_frame(
     }
 }
 
+/// Reads the broker's answer to the oldest pending request, `expected`; `None` when the broker
+/// closed the connection.
+async fn read_answer(
+    upstream: &mut (impl AsyncRead + Unpin),
+    buffer: &mut BytesMut,
+    expected: i32,
+) -> Result<Option<BytesMut>, RelayError> {
+    let Some(response) = read_frame(upstream, buffer).await? else {
+        return Ok(None);
+    };
+    let received = correlation_id(&response)?;
+    if received != expected {
+        return Err(RelayError::OutOfOrder { expected, received });
+    }
+    Ok(Some(response))
+}
+
 fn correlation_id(response: &[u8]) -> Result<i32, RelayError> {
     response
         .get(..4)
@@ -315,7 +389,11 @@ fn intercept_request(
         version,
         correlation_id,
         answer,
+        faults: Faults::default(),
     };
+    if config.faults.refused_apis.contains(&api_key) {
+        return Ok((Some(pending(Answer::Refused)), None));
+    }
     if let (draft::HEARTBEAT_KEY, Some(draft)) = (api_key, draft) {
         let (answer, forward) = draft::carry_request(request, draft)?;
         return Ok((Some(pending(answer)), forward));
@@ -505,21 +583,24 @@ pub async fn run(
         Dialect::KipDraft => "; clients speak the KIP draft on api key 88",
     };
     let proxy = Proxy::bind(listen, config).await?;
+    let refused = proxy.config.faults.refused();
     let caps: Vec<String> = proxy
         .config
         .version_caps
         .iter()
+        .filter(|(key, _)| !refused.contains(key))
         .map(|(key, max)| format!("{key}<={max}"))
         .collect();
     eprintln!(
-        "streamspec proxy: {} -> {upstream}; versions capped: {}; default replication factor {}{dialect}",
+        "streamspec proxy: {} -> {upstream}; versions capped: {}; default replication factor {}{dialect}; {}",
         proxy.address(),
         if caps.is_empty() {
             "none".to_owned()
         } else {
             caps.join(", ")
         },
-        if refuse { "refused" } else { "forwarded" }
+        if refuse { "refused" } else { "forwarded" },
+        proxy.config.faults.describe()
     );
     match duration {
         Some(duration) => {
@@ -544,6 +625,7 @@ mod tests {
             answer: Answer::Upstream {
                 refused: Vec::new(),
             },
+            faults: Faults::default(),
         };
         let advertised = Advertised {
             host: StrBytes::from_static_str("127.0.0.1"),

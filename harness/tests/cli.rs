@@ -520,3 +520,32 @@ fn a_report_in_a_missing_folder_is_refused_before_anything_runs() {
         ["streamspec: --json no-such-folder/fuzz.json: there is no folder no-such-folder"]
     );
 }
+
+#[test]
+fn bad_proxy_fault_values_are_usage_errors_naming_the_value() {
+    let base = [
+        "proxy",
+        "--listen",
+        "127.0.0.1:0",
+        "--upstream",
+        "127.0.0.1:1",
+    ];
+    for (flag, value, reason) in [
+        (
+            "--drop",
+            "1.5",
+            "not a fraction: \"1.5\" (use a number from 0 to 1, e.g. 0.1)",
+        ),
+        (
+            "--delay",
+            "0.1:3x",
+            "not a duration: \"3x\" (use e.g. 60s, 2m, 500ms)",
+        ),
+        ("--refuse-api", "999", "unknown api key: 999"),
+    ] {
+        let output = streamspec(&[&base[..], &[flag, value]].concat());
+        assert_eq!(output.status.code(), Some(2));
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains(reason), "{stderr}");
+    }
+}

@@ -18,14 +18,21 @@ use kafka_protocol::messages::{
     RequestHeader, ResponseHeader, TopicName,
 };
 use kafka_protocol::protocol::{Decodable, Encodable, HeaderVersion, Request, StrBytes};
+use std::time::{Duration, Instant};
+
+use streamspec::proxy::faults::{Delay, FaultConfig};
 use streamspec::proxy::{Proxy, ProxyConfig};
 use streamspec_protocol::codes::ERROR_INVALID_REPLICATION_FACTOR;
+use streamspec_protocol::frame as wire;
+use streamspec_protocol::kafka::{StreamsGroupHeartbeatRequest, StreamsGroupHeartbeatResponse};
 
 const UPSTREAM_HOST: &str = "broker-1.internal";
 const UPSTREAM_PORT: i32 = 19092;
 
 /// Topic names of the CreateTopics requests the fake broker received.
 type Created = Arc<Mutex<Vec<Vec<String>>>>;
+/// Api key and correlation id of every request the fake broker received, in order.
+type Seen = Arc<Mutex<Vec<(i16, i32)>>>;
 
 fn frame(write: impl FnOnce(&mut BytesMut)) -> Vec<u8> {
     let mut frame = BytesMut::zeroed(4);
@@ -61,17 +68,37 @@ fn respond<R: Encodable + HeaderVersion>(
 /// created), advertising itself as UPSTREAM_HOST:UPSTREAM_PORT. Clients here use flexible
 /// versions only, whose request header is v2.
 fn fake_broker(created: Created) -> String {
+    fake_broker_seeing(created, Seen::default())
+}
+
+/// The answer of the fake broker to its `count`th heartbeat on a connection: member epoch
+/// `count`, so that each answer's bytes differ.
+fn heartbeat_answer(correlation_id: i32, count: i32) -> Vec<u8> {
+    let answer = StreamsGroupHeartbeatResponse::default().with_member_epoch(count);
+    wire::encode_response(correlation_id, 1, &answer).unwrap()
+}
+
+/// As `fake_broker`, also answering StreamsGroupHeartbeat v1 (see `heartbeat_answer`) and
+/// recording every request in `seen`.
+fn fake_broker_seeing(created: Created, seen: Seen) -> String {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let address = listener.local_addr().unwrap().to_string();
     std::thread::spawn(move || {
         for mut stream in listener.incoming().flatten() {
             let created = Arc::clone(&created);
+            let seen = Arc::clone(&seen);
             std::thread::spawn(move || {
+                let mut heartbeats = 0;
                 while let Some(request) = read_frame(&mut stream) {
                     let mut body = &request[..];
                     let header = RequestHeader::decode(&mut body, 2).unwrap();
                     let (id, version) = (header.correlation_id, header.request_api_version);
+                    seen.lock().unwrap().push((header.request_api_key, id));
                     let answer = match header.request_api_key {
+                        88 => {
+                            heartbeats += 1;
+                            heartbeat_answer(id, heartbeats)
+                        }
                         ApiVersionsRequest::KEY => respond(
                             id,
                             version,
@@ -146,12 +173,15 @@ fn fake_broker(created: Created) -> String {
 
 /// Starts a proxy in front of `upstream` on a thread of its own; returns its address.
 fn start_proxy(upstream: String, version_caps: &[(i16, i16)], refuse: bool) -> String {
-    let config = ProxyConfig {
+    start_proxy_with(ProxyConfig {
         upstream,
         version_caps: version_caps.iter().copied().collect(),
         refuse_default_replication_factor: refuse,
         ..ProxyConfig::default()
-    };
+    })
+}
+
+fn start_proxy_with(config: ProxyConfig) -> String {
     let (address_tx, address_rx) = mpsc::channel();
     std::thread::spawn(move || {
         let runtime = tokio::runtime::Builder::new_current_thread()
@@ -367,4 +397,206 @@ fn garbage_from_a_client_closes_its_connection_and_the_proxy_serves_on() {
             .len(),
         5
     );
+}
+
+/// A proxy applying `faults` in front of a fake broker that records what it receives.
+fn faulty_proxy(faults: FaultConfig) -> (String, Seen) {
+    let seen = Seen::default();
+    let upstream = fake_broker_seeing(Created::default(), Arc::clone(&seen));
+    let proxy = start_proxy_with(ProxyConfig {
+        upstream,
+        faults,
+        ..ProxyConfig::default()
+    });
+    (proxy, seen)
+}
+
+fn heartbeat_frame(correlation_id: i32) -> Vec<u8> {
+    let request = StreamsGroupHeartbeatRequest::default();
+    wire::encode_request(correlation_id, Some("test"), 1, &request).unwrap()
+}
+
+/// Sends a heartbeat; returns its answer frame (without its size prefix), none when the proxy
+/// closed the connection instead.
+fn heartbeat(client: &mut TcpStream, correlation_id: i32) -> Option<Vec<u8>> {
+    client.write_all(&heartbeat_frame(correlation_id)).unwrap();
+    read_frame(client)
+}
+
+fn without_size_prefix(frame: Vec<u8>) -> Vec<u8> {
+    frame[4..].to_vec()
+}
+
+/// Every wait on the proxy here ends within this.
+const PATIENCE: Duration = Duration::from_secs(5);
+
+fn client_of(proxy: &str) -> TcpStream {
+    let client = TcpStream::connect(proxy).unwrap();
+    client.set_read_timeout(Some(PATIENCE)).unwrap();
+    client
+}
+
+/// Asserts that the proxy closed `client` with nothing more to read.
+fn assert_closed(client: &mut TcpStream) {
+    let mut rest = Vec::new();
+    assert_eq!(
+        client.read_to_end(&mut rest).unwrap(),
+        0,
+        "closed without an answer"
+    );
+}
+
+#[test]
+fn a_dropped_heartbeat_reaches_the_broker_and_its_client_loses_the_connection() {
+    let (proxy, seen) = faulty_proxy(FaultConfig {
+        drop: 1.0,
+        ..FaultConfig::default()
+    });
+    let mut client = client_of(&proxy);
+    assert_eq!(
+        call(&mut client, 1, 3, &ApiVersionsRequest::default())
+            .api_keys
+            .len(),
+        5
+    );
+    assert_eq!(heartbeat(&mut client, 2), None);
+    assert_closed(&mut client);
+    assert_eq!(*seen.lock().unwrap(), [(18, 1), (88, 2)]);
+}
+
+#[test]
+fn a_duplicated_heartbeat_reaches_the_broker_twice_and_its_client_gets_the_first_answer() {
+    let (proxy, seen) = faulty_proxy(FaultConfig {
+        duplicate: 1.0,
+        ..FaultConfig::default()
+    });
+    let mut client = client_of(&proxy);
+    assert_eq!(
+        heartbeat(&mut client, 5),
+        Some(without_size_prefix(heartbeat_answer(5, 1)))
+    );
+    // The broker's second answer (epoch 2) was discarded: the next exchange gets its first.
+    assert_eq!(
+        heartbeat(&mut client, 6),
+        Some(without_size_prefix(heartbeat_answer(6, 3)))
+    );
+    client
+        .set_read_timeout(Some(Duration::from_millis(200)))
+        .unwrap();
+    let mut extra = [0u8; 1];
+    let error = client.read(&mut extra).unwrap_err();
+    assert!(
+        matches!(
+            error.kind(),
+            std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+        ),
+        "nothing more to read: {error}"
+    );
+    assert_eq!(*seen.lock().unwrap(), [(88, 5), (88, 5), (88, 6), (88, 6)]);
+}
+
+#[test]
+fn a_delayed_heartbeat_answer_is_held_and_the_answers_after_it_keep_their_order() {
+    let hold = Duration::from_millis(300);
+    let (proxy, seen) = faulty_proxy(FaultConfig {
+        delay: Some(Delay {
+            fraction: 1.0,
+            duration: hold,
+        }),
+        ..FaultConfig::default()
+    });
+    let mut client = client_of(&proxy);
+    let started = Instant::now();
+    // Pipelined: the ApiVersions answer waits behind the held heartbeat answer.
+    client.write_all(&heartbeat_frame(1)).unwrap();
+    client
+        .write_all(&request_frame(2, 3, &ApiVersionsRequest::default()))
+        .unwrap();
+    assert_eq!(
+        read_frame(&mut client),
+        Some(without_size_prefix(heartbeat_answer(1, 1)))
+    );
+    assert_eq!(
+        read_answer::<ApiVersionsRequest>(&mut client, 2, 3)
+            .api_keys
+            .len(),
+        5
+    );
+    let elapsed = started.elapsed();
+    assert!(elapsed >= hold, "answered after {elapsed:?}");
+    assert!(elapsed < PATIENCE, "answered after {elapsed:?}");
+    assert_eq!(*seen.lock().unwrap(), [(88, 1), (18, 2)]);
+}
+
+/// Correlation ids among 1..=20 that the broker received twice.
+fn duplicated_ids(seen: &Seen) -> Vec<i32> {
+    let seen = seen.lock().unwrap();
+    (1..=20)
+        .filter(|id| seen.iter().filter(|(_, seen_id)| seen_id == id).count() == 2)
+        .collect()
+}
+
+#[test]
+fn a_fault_seed_pins_which_heartbeats_are_faulted_on_each_connection() {
+    let faults = FaultConfig {
+        duplicate: 0.3,
+        fault_seed: 7,
+        ..FaultConfig::default()
+    };
+    let (proxy, seen) = faulty_proxy(faults.clone());
+    let mut first = client_of(&proxy);
+    for id in 1..=20 {
+        assert!(heartbeat(&mut first, id).is_some());
+    }
+    assert_eq!(duplicated_ids(&seen), FIRST_CONNECTION_DUPLICATES);
+    // The second connection draws a stream of its own.
+    seen.lock().unwrap().clear();
+    let mut second = client_of(&proxy);
+    for id in 1..=20 {
+        assert!(heartbeat(&mut second, id).is_some());
+    }
+    assert_eq!(duplicated_ids(&seen), SECOND_CONNECTION_DUPLICATES);
+    // The same seed on a fresh proxy faults the same heartbeats again.
+    let (proxy, seen) = faulty_proxy(faults);
+    let mut again = client_of(&proxy);
+    for id in 1..=20 {
+        assert!(heartbeat(&mut again, id).is_some());
+    }
+    assert_eq!(duplicated_ids(&seen), FIRST_CONNECTION_DUPLICATES);
+}
+
+/// Of heartbeats 1..=20 at `--duplicate 0.3 --fault-seed 7`, those duplicated on the proxy's
+/// first and second connection: SplitMix64 from `sub_seed(7, connection)`, the second of each
+/// heartbeat's three draws below 0.3 (checked against an independent SplitMix64).
+const FIRST_CONNECTION_DUPLICATES: [i32; 6] = [1, 4, 11, 15, 18, 19];
+const SECOND_CONNECTION_DUPLICATES: [i32; 4] = [2, 6, 14, 18];
+
+#[test]
+fn a_refused_api_is_not_advertised_and_a_request_of_it_closes_the_connection_unanswered() {
+    let (proxy, seen) = faulty_proxy(FaultConfig {
+        refused_apis: vec![89],
+        ..FaultConfig::default()
+    });
+    let mut client = client_of(&proxy);
+    let answer = call(&mut client, 1, 3, &ApiVersionsRequest::default());
+    let keys: Vec<i16> = answer.api_keys.iter().map(|api| api.api_key).collect();
+    assert_eq!(keys, [18, 3, 19, 88]);
+    // Pipelined: the answer due before the refused request arrives, then the connection closes,
+    // and the request after it never reaches the broker.
+    let describe = wire::encode_request(
+        3,
+        Some("test"),
+        0,
+        &streamspec_protocol::kafka::StreamsGroupDescribeRequest::default(),
+    )
+    .unwrap();
+    client.write_all(&heartbeat_frame(2)).unwrap();
+    client.write_all(&describe).unwrap();
+    client.write_all(&heartbeat_frame(4)).unwrap();
+    assert_eq!(
+        read_frame(&mut client),
+        Some(without_size_prefix(heartbeat_answer(2, 1)))
+    );
+    assert_closed(&mut client);
+    assert_eq!(*seen.lock().unwrap(), [(18, 1), (88, 2)]);
 }
