@@ -328,6 +328,13 @@ enum Command {
         /// the draft's, so that the broker is a draft target over TCP.
         #[arg(long, value_enum, default_value_t = Dialect::Kafka)]
         dialect: Dialect,
+        /// Where a trace of a group is written when its traffic violates a property (the
+        /// README's "Live checking"); `streamspec replay` judges it again.
+        #[arg(long, value_name = "DIR", default_value = ".")]
+        trace_dir: PathBuf,
+        /// Reports of what was judged, written on exit.
+        #[command(flatten)]
+        reports: ReportFiles,
     },
     /// Removes what runs left on a broker: every topic, group config and ACL resource whose
     /// name starts with streamspec- (exit 0 when all is gone, 1 when something could not be
@@ -666,6 +673,34 @@ fn write_reports(report: &Report, files: &ReportFiles) -> Result<(), String> {
     write(&files.junit, Report::junit)?;
     write(&files.json, Report::json)?;
     write(&files.html, Report::html)
+}
+
+/// `streamspec proxy`: serves, then reports what it judged of the traffic; exit 1 when the
+/// traffic violated a property.
+fn proxy(
+    runtime: &tokio::runtime::Runtime,
+    listen: &str,
+    config: streamspec::proxy::ProxyConfig,
+    duration: Option<Duration>,
+    reports: &ReportFiles,
+) -> Result<ExitCode, String> {
+    reports.check_folders()?;
+    if !config.trace_dir.is_dir() {
+        return Err(format!(
+            "--trace-dir {}: no such folder",
+            config.trace_dir.display()
+        ));
+    }
+    let report = runtime.block_on(streamspec::proxy::run(listen, config, duration))?;
+    out!(
+        "{}",
+        report.human(Console {
+            detail: Detail::Normal,
+            width: console_width(),
+        })
+    );
+    write_reports(&report, reports)?;
+    Ok(ExitCode::from(report.verdict().exit_code()))
 }
 
 /// The flags of `check`.
@@ -1063,16 +1098,21 @@ fn main() -> ExitCode {
             refuse_default_replication_factor,
             duration,
             dialect,
-        } => runtime.block_on(streamspec::proxy::run(
+            trace_dir,
+            reports,
+        } => proxy(
+            &runtime,
             &listen,
             streamspec::proxy::ProxyConfig {
                 upstream,
                 version_caps: cap_version.into_iter().collect(),
                 refuse_default_replication_factor,
                 dialect,
+                trace_dir,
             },
             duration,
-        )),
+            &reports,
+        ),
         Command::Clean {
             target,
             dry_run,
@@ -1146,6 +1186,19 @@ fn main() -> ExitCode {
         } => {
             let target = TargetSpec::parse(&target);
             let timeout = Duration::from_millis(timeout_ms);
+            // A live trace is judged again from its bytes: no target is involved.
+            match streamspec::proxy::observe::read_live_trace(&file) {
+                Ok(Some(trace)) => {
+                    let rejudged = streamspec::proxy::observe::rejudge(&trace, history);
+                    out!("{}", rejudged.text);
+                    return ExitCode::from(u8::from(rejudged.violated));
+                }
+                Ok(None) => {}
+                Err(message) => {
+                    eprintln!("streamspec: {message}");
+                    return ExitCode::from(2);
+                }
+            }
             runtime
                 .block_on(preflight(&target, timeout))
                 .and_then(|()| read_trace(&file))

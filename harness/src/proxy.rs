@@ -12,6 +12,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 mod draft;
+pub mod observe;
 
 use bytes::BytesMut;
 use kafka_protocol::messages::create_topics_response::CreatableTopicResult;
@@ -53,6 +54,8 @@ pub struct ProxyConfig {
     pub refuse_default_replication_factor: bool,
     /// The dialect of StreamsGroupHeartbeat clients speak; the broker speaks Kafka's.
     pub dialect: Dialect,
+    /// Where live traces are written (`observe`); empty: the working directory.
+    pub trace_dir: std::path::PathBuf,
 }
 
 /// `API=MAX`, e.g. `88=0`, for `--cap-version`.
@@ -78,6 +81,8 @@ pub struct Proxy {
     advertised: Advertised,
     /// The draft adapter's state, shared by every connection, under `--dialect kip-draft`.
     draft: Option<Arc<Mutex<KipDraft>>>,
+    /// Judges the Streams group exchanges of every connection.
+    observer: Arc<observe::Observer>,
 }
 
 impl Proxy {
@@ -101,6 +106,7 @@ impl Proxy {
         Ok(Proxy {
             listener,
             draft,
+            observer: Arc::new(observe::Observer::new(&config.upstream, &config.trace_dir)),
             config: Arc::new(config),
             advertised: Advertised {
                 host: StrBytes::from_string(local.ip().to_string()),
@@ -114,6 +120,11 @@ impl Proxy {
         format!("{}:{}", self.advertised.host, self.advertised.port)
     }
 
+    /// What the proxy judged of the traffic it passed on.
+    pub fn observer(&self) -> Arc<observe::Observer> {
+        Arc::clone(&self.observer)
+    }
+
     /// Serves clients until the task is dropped, each connection on a task of its own.
     pub async fn serve(self) {
         loop {
@@ -123,8 +134,10 @@ impl Proxy {
             let config = Arc::clone(&self.config);
             let advertised = self.advertised.clone();
             let draft = self.draft.clone();
+            let observer = Arc::clone(&self.observer);
             tokio::spawn(async move {
-                if let Err(error) = relay(client, &config, &advertised, draft.as_deref()).await {
+                let relayed = relay(client, &config, &advertised, draft.as_deref(), &observer);
+                if let Err(error) = relayed.await {
                     eprintln!("streamspec proxy: connection from {peer}: {error}");
                 }
             });
@@ -166,6 +179,8 @@ struct Pending {
     version: i16,
     correlation_id: i32,
     answer: Answer,
+    /// The request frame, kept for [`observe`] when its answer comes from upstream unchanged.
+    watched: Option<BytesMut>,
 }
 
 #[derive(Debug)]
@@ -184,6 +199,7 @@ async fn relay(
     config: &ProxyConfig,
     advertised: &Advertised,
     draft: Option<&Mutex<KipDraft>>,
+    observer: &observe::Observer,
 ) -> Result<(), RelayError> {
     let upstream = tokio::time::timeout(CONNECT_TIMEOUT, TcpStream::connect(&config.upstream))
         .await
@@ -198,7 +214,13 @@ async fn relay(
     let requests = async {
         let mut buffer = BytesMut::new();
         while let Some(request) = read_frame(&mut client_read, &mut buffer).await? {
-            let (pending, forward) = intercept_request(&request, config, draft)?;
+            let (mut pending, forward) = intercept_request(&request, config, draft)?;
+            if let Some(pending) = pending.as_mut().filter(|pending| {
+                observe::watches(pending.api_key)
+                    && matches!(pending.answer, Answer::Upstream { .. })
+            }) {
+                pending.watched = Some(request);
+            }
             if let Some(forward) = forward {
                 upstream_write
                     .write_all(&forward)
@@ -234,6 +256,15 @@ async fn relay(
                             draft::carry_answer(&response, in_flight.clone(), draft)?
                         }
                         (Answer::Upstream { refused }, _) => {
+                            // Judged before the client sees it (observe.rs says why).
+                            if let Some(request) = &pending.watched {
+                                observer.record(
+                                    pending.api_key,
+                                    pending.version,
+                                    request,
+                                    &response,
+                                );
+                            }
                             rewrite_response(&pending, refused, &response, config, advertised)
                                 .unwrap_or_else(|| with_size_prefix(&response))
                         }
@@ -315,6 +346,7 @@ fn intercept_request(
         version,
         correlation_id,
         answer,
+        watched: None,
     };
     if let (draft::HEARTBEAT_KEY, Some(draft)) = (api_key, draft) {
         let (answer, forward) = draft::carry_request(request, draft)?;
@@ -492,12 +524,13 @@ fn cap_versions(answer: &mut ApiVersionsResponse, caps: &BTreeMap<i16, i16>) {
         });
 }
 
-/// `streamspec proxy`: serves until `duration` has passed, or for good.
+/// `streamspec proxy`: serves until `duration` has passed or Ctrl-C, then reports what it judged
+/// of the traffic it passed on.
 pub async fn run(
     listen: &str,
     config: ProxyConfig,
     duration: Option<Duration>,
-) -> Result<std::process::ExitCode, String> {
+) -> Result<crate::Report, String> {
     let upstream = config.upstream.clone();
     let refuse = config.refuse_default_replication_factor;
     let dialect = match config.dialect {
@@ -521,13 +554,23 @@ pub async fn run(
         },
         if refuse { "refused" } else { "forwarded" }
     );
-    match duration {
-        Some(duration) => {
-            tokio::time::timeout(duration, proxy.serve()).await.ok();
+    let observer = proxy.observer();
+    let address = proxy.address();
+    let until = async {
+        match duration {
+            Some(duration) => tokio::time::sleep(duration).await,
+            None => std::future::pending().await,
         }
-        None => proxy.serve().await,
+    };
+    tokio::select! {
+        () = proxy.serve() => {}
+        () = until => {}
+        caught = tokio::signal::ctrl_c() => {
+            caught.map_err(|error| format!("cannot catch Ctrl-C: {error}"))?;
+            eprintln!("\nstreamspec proxy: stopped by Ctrl-C");
+        }
     }
-    Ok(std::process::ExitCode::SUCCESS)
+    Ok(observer.report(&address))
 }
 
 #[cfg(test)]
@@ -544,6 +587,7 @@ mod tests {
             answer: Answer::Upstream {
                 refused: Vec::new(),
             },
+            watched: None,
         };
         let advertised = Advertised {
             host: StrBytes::from_static_str("127.0.0.1"),
