@@ -306,7 +306,8 @@ enum Command {
         dialect: Dialect,
     },
     /// A Kafka-protocol proxy in front of one broker: keeps clients on itself, and can lower
-    /// advertised versions and refuse the default replication factor.
+    /// advertised versions and refuse the default replication factor; judges the Streams group
+    /// traffic it passes with the oracle (exit 1 on a violation).
     Proxy {
         /// Where clients connect, HOST:PORT.
         #[arg(long, value_name = "HOST:PORT")]

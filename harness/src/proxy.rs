@@ -4,7 +4,9 @@
 //! created with the broker's default replication factor, and can carry the KIP draft's
 //! heartbeats to a broker that speaks Kafka's (`draft.rs`). It reads request headers to match each
 //! response to its request; traffic it cannot read is forwarded untouched, and so is a body whose
-//! counts or lengths exceed its bytes, which it does not decode (see `wire_bounds`).
+//! counts or lengths exceed its bytes, which it does not decode (see `wire_bounds`). It judges
+//! the StreamsGroupHeartbeat and StreamsGroupDescribe exchanges it passes on with the oracle
+//! (`observe.rs`).
 
 use std::collections::BTreeMap;
 use std::fmt;

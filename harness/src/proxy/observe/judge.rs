@@ -460,3 +460,145 @@ pub mod hex {
         decode(&text).map_err(serde::de::Error::custom)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bytes::BytesMut;
+    use kafka_protocol::protocol::{Encodable, StrBytes};
+    use streamspec_protocol::kafka::streams_group_describe_response::{Assignment, Member};
+    use streamspec_protocol::kafka::streams_group_heartbeat_response::TaskIds;
+
+    /// A frame body: the header of `api_key` at v0 (request header v2, response header v1),
+    /// then `body`.
+    fn framed(api_key: Option<i16>, correlation_id: i32, body: Vec<u8>) -> Vec<u8> {
+        let mut frame = BytesMut::new();
+        match api_key {
+            Some(api_key) => RequestHeader::default()
+                .with_request_api_key(api_key)
+                .with_correlation_id(correlation_id)
+                .with_client_id(Some(StrBytes::from_static_str("t")))
+                .encode(&mut frame, 2),
+            None => ResponseHeader::default()
+                .with_correlation_id(correlation_id)
+                .encode(&mut frame, 1),
+        }
+        .unwrap();
+        frame.extend_from_slice(&body);
+        frame.to_vec()
+    }
+
+    fn heartbeat(member: &str, epoch: i32, response: StreamsGroupHeartbeatResponse) -> Passed {
+        let request = StreamsGroupHeartbeatRequest::default()
+            .with_group_id("g")
+            .with_member_id(member)
+            .with_member_epoch(epoch);
+        Passed {
+            at_ms: 0,
+            api_key: HEARTBEAT_KEY,
+            version: 0,
+            request: framed(Some(HEARTBEAT_KEY), 1, request.encode_to_vec(0).unwrap()),
+            response: framed(None, 1, response.encode_to_vec(0).unwrap()),
+        }
+    }
+
+    fn told(member: &str, epoch: i32, partitions: Vec<i32>) -> StreamsGroupHeartbeatResponse {
+        let active = vec![TaskIds::default()
+            .with_subtopology_id("0")
+            .with_partitions(partitions)];
+        StreamsGroupHeartbeatResponse::default()
+            .with_member_id(member)
+            .with_member_epoch(epoch)
+            .with_active_tasks(Some(active))
+            .with_standby_tasks(Some(Vec::new()))
+            .with_warmup_tasks(Some(Vec::new()))
+    }
+
+    fn describe_of(members: &[&str]) -> Passed {
+        let request = StreamsGroupDescribeRequest::default().with_group_ids(vec!["g".to_owned()]);
+        let members = members
+            .iter()
+            .map(|id| {
+                Member::default()
+                    .with_member_id(*id)
+                    .with_member_epoch(3)
+                    .with_process_id(format!("p-{id}"))
+                    .with_assignment(Assignment::default())
+                    .with_target_assignment(Assignment::default())
+            })
+            .collect();
+        let response =
+            StreamsGroupDescribeResponse::default().with_groups(vec![DescribedGroup::default()
+                .with_group_id("g")
+                .with_group_epoch(3)
+                .with_assignment_epoch(3)
+                .with_members(members)]);
+        Passed {
+            at_ms: 0,
+            api_key: DESCRIBE_KEY,
+            version: 0,
+            request: framed(Some(DESCRIBE_KEY), 2, request.encode_to_vec(0).unwrap()),
+            response: framed(None, 2, response.encode_to_vec(0).unwrap()),
+        }
+    }
+
+    #[test]
+    fn a_task_revoked_before_it_moves_is_never_owned_twice() {
+        let mut judge = LiveJudge::default();
+        let exchanges = [
+            heartbeat("a", 0, told("a", 1, vec![0, 1])),
+            // Revoked from a at its epoch, then given to b once a's answer passed.
+            heartbeat("a", 1, told("a", 1, vec![0])),
+            heartbeat("b", 0, told("b", 3, vec![1])),
+            heartbeat("a", 1, told("a", 3, vec![0])),
+            describe_of(&["a", "b"]),
+        ];
+        for passed in &exchanges {
+            let found: Vec<_> = judge
+                .judge(passed)
+                .iter()
+                .map(LiveViolation::render)
+                .collect();
+            assert_eq!(found, Vec::<String>::new());
+        }
+        assert_eq!(judge.judged, 5);
+        assert_eq!(judge.group("g").map(|record| record.passed.len()), Some(5));
+    }
+
+    #[test]
+    fn an_answer_that_does_not_decode_breaks_well_formed_answers_in_its_group() {
+        let mut judge = LiveJudge::default();
+        let mut passed = heartbeat("a", 0, told("a", 1, vec![0]));
+        // Cut inside the answer's body: header v1 is 5 bytes, the error code 2 more.
+        passed.response.truncate(8);
+        let found = judge.judge(&passed);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].property, &oracle::WELL_FORMED);
+        assert_eq!(found[0].group, "g");
+        assert!(
+            found[0]
+                .detail
+                .starts_with("StreamsGroupHeartbeatResponse v0: "),
+            "{}",
+            found[0].detail
+        );
+        assert_eq!(
+            found[0].shown,
+            format!(
+                "  api 88 v0: response bytes {}\n",
+                hex::encode(&passed.response)
+            )
+        );
+    }
+
+    #[test]
+    fn hex_round_trips_and_refuses_what_is_not_hex() {
+        assert_eq!(hex::encode(&[0, 0x7f, 0xff]), "007fff");
+        assert_eq!(hex::decode("007fff"), Ok(vec![0, 0x7f, 0xff]));
+        assert_eq!(
+            hex::decode("0"),
+            Err("odd number of hex digits (1)".to_owned())
+        );
+        assert_eq!(hex::decode("0g"), Err("not hex at character 0".to_owned()));
+    }
+}
