@@ -256,7 +256,8 @@ enum Command {
     },
     /// Runs a saved trace again through the oracle.
     Replay {
-        /// The trace file `fuzz` wrote.
+        /// The trace file `fuzz` wrote, or a live trace `proxy` wrote (judged again from its
+        /// recorded exchanges, without a target).
         file: PathBuf,
         /// The coordinator to run it against.
         #[arg(long, default_value = "embedded", value_name = "HOST:PORT|embedded")]

@@ -276,5 +276,23 @@ fn a_wrong_broker_behind_the_proxy_is_reported_traced_and_fails_the_run() {
         out.starts_with("judging again the 4 exchanges of group g"),
         "{out}"
     );
+
+    // A live trace that lost a field is refused with a clear message.
+    let broken = folder.join("broken.json");
+    std::fs::write(&broken, r#"{"kind": "live", "group": "g"}"#).unwrap();
+    let refused = Command::new(BINARY)
+        .arg("replay")
+        .arg(&broken)
+        .output()
+        .unwrap();
+    let err = String::from_utf8(refused.stderr).unwrap();
+    assert_eq!(refused.status.code(), Some(2), "{err}");
+    assert!(
+        err.starts_with(&format!(
+            "streamspec: {}: not a live trace that `streamspec proxy` wrote: missing field `upstream`",
+            broken.display()
+        )),
+        "{err}"
+    );
     std::fs::remove_dir_all(&folder).ok();
 }
