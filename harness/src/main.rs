@@ -257,7 +257,8 @@ enum Command {
     },
     /// Runs a saved trace again through the oracle.
     Replay {
-        /// The trace file `fuzz` wrote.
+        /// The trace file `fuzz` wrote, or a live trace `proxy` wrote (judged again from its
+        /// recorded exchanges, without a target).
         file: PathBuf,
         /// The coordinator to run it against.
         #[arg(long, default_value = "embedded", value_name = "HOST:PORT|embedded")]
@@ -308,7 +309,8 @@ enum Command {
     },
     /// A Kafka-protocol proxy in front of one broker: keeps clients on itself, and can lower
     /// advertised versions, refuse the default replication factor or an api, and drop, duplicate
-    /// or delay heartbeat exchanges.
+    /// or delay heartbeat exchanges; judges the Streams group traffic it passes with the oracle
+    /// (exit 1 on a violation).
     Proxy {
         /// Where clients connect, HOST:PORT.
         #[arg(long, value_name = "HOST:PORT")]
@@ -332,6 +334,13 @@ enum Command {
         dialect: Dialect,
         #[command(flatten)]
         faults: streamspec::proxy::faults::FaultConfig,
+        /// Where a trace of a group is written when its traffic violates a property (the
+        /// README's "Live checking"); `streamspec replay` judges it again.
+        #[arg(long, value_name = "DIR", default_value = ".")]
+        trace_dir: PathBuf,
+        /// Reports of what was judged, written on exit.
+        #[command(flatten)]
+        reports: ReportFiles,
     },
     /// Removes what runs left on a broker: every topic, group config and ACL resource whose
     /// name starts with streamspec- (exit 0 when all is gone, 1 when something could not be
@@ -670,6 +679,34 @@ fn write_reports(report: &Report, files: &ReportFiles) -> Result<(), String> {
     write(&files.junit, Report::junit)?;
     write(&files.json, Report::json)?;
     write(&files.html, Report::html)
+}
+
+/// `streamspec proxy`: serves, then reports what it judged of the traffic; exit 1 when the
+/// traffic violated a property.
+fn proxy(
+    runtime: &tokio::runtime::Runtime,
+    listen: &str,
+    config: streamspec::proxy::ProxyConfig,
+    duration: Option<Duration>,
+    reports: &ReportFiles,
+) -> Result<ExitCode, String> {
+    reports.check_folders()?;
+    if !config.trace_dir.is_dir() {
+        return Err(format!(
+            "--trace-dir {}: no such folder",
+            config.trace_dir.display()
+        ));
+    }
+    let report = runtime.block_on(streamspec::proxy::run(listen, config, duration))?;
+    out!(
+        "{}",
+        report.human(Console {
+            detail: Detail::Normal,
+            width: console_width(),
+        })
+    );
+    write_reports(&report, reports)?;
+    Ok(ExitCode::from(report.verdict().exit_code()))
 }
 
 /// The flags of `check`.
@@ -1050,7 +1087,10 @@ fn main() -> ExitCode {
             duration,
             dialect,
             faults,
-        } => runtime.block_on(streamspec::proxy::run(
+            trace_dir,
+            reports,
+        } => proxy(
+            &runtime,
             &listen,
             streamspec::proxy::ProxyConfig {
                 upstream,
@@ -1058,9 +1098,11 @@ fn main() -> ExitCode {
                 refuse_default_replication_factor,
                 dialect,
                 faults,
+                trace_dir,
             },
             duration,
-        )),
+            &reports,
+        ),
         Command::Clean {
             target,
             dry_run,
@@ -1134,6 +1176,19 @@ fn main() -> ExitCode {
         } => {
             let target = TargetSpec::parse(&target);
             let timeout = Duration::from_millis(timeout_ms);
+            // A live trace is judged again from its bytes: no target is involved.
+            match streamspec::proxy::observe::read_live_trace(&file) {
+                Ok(Some(trace)) => {
+                    let rejudged = streamspec::proxy::observe::rejudge(&trace, history);
+                    out!("{}", rejudged.text);
+                    return ExitCode::from(u8::from(rejudged.violated));
+                }
+                Ok(None) => {}
+                Err(message) => {
+                    eprintln!("streamspec: {message}");
+                    return ExitCode::from(2);
+                }
+            }
             runtime
                 .block_on(preflight(&target, timeout))
                 .and_then(|()| read_trace(&file))

@@ -6,7 +6,8 @@
 //! duplicate or delay heartbeat exchanges, refuse an api: `faults.rs`). It reads request headers
 //! to match each response to its request; traffic it cannot read is forwarded untouched, and so
 //! is a body whose counts or lengths exceed its bytes, which it does not decode (see
-//! `wire_bounds`).
+//! `wire_bounds`). It judges the StreamsGroupHeartbeat and StreamsGroupDescribe exchanges it
+//! passes on with the oracle (`observe.rs`).
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -15,6 +16,7 @@ use std::time::Duration;
 
 mod draft;
 pub mod faults;
+pub mod observe;
 
 use bytes::BytesMut;
 use kafka_protocol::messages::create_topics_response::CreatableTopicResult;
@@ -59,6 +61,8 @@ pub struct ProxyConfig {
     pub dialect: Dialect,
     /// Faults applied on purpose, and apis refused.
     pub faults: FaultConfig,
+    /// Where live traces are written (`observe`); empty: the working directory.
+    pub trace_dir: std::path::PathBuf,
 }
 
 /// `API=MAX`, e.g. `88=0`, for `--cap-version`.
@@ -84,6 +88,8 @@ pub struct Proxy {
     advertised: Advertised,
     /// The draft adapter's state, shared by every connection, under `--dialect kip-draft`.
     draft: Option<Arc<Mutex<KipDraft>>>,
+    /// Judges the Streams group exchanges of every connection.
+    observer: Arc<observe::Observer>,
 }
 
 impl Proxy {
@@ -110,6 +116,7 @@ impl Proxy {
         Ok(Proxy {
             listener,
             draft,
+            observer: Arc::new(observe::Observer::new(&config.upstream, &config.trace_dir)),
             config: Arc::new(config),
             advertised: Advertised {
                 host: StrBytes::from_string(local.ip().to_string()),
@@ -123,6 +130,11 @@ impl Proxy {
         format!("{}:{}", self.advertised.host, self.advertised.port)
     }
 
+    /// What the proxy judged of the traffic it passed on.
+    pub fn observer(&self) -> Arc<observe::Observer> {
+        Arc::clone(&self.observer)
+    }
+
     /// Serves clients until the task is dropped, each connection on a task of its own.
     pub async fn serve(self) {
         for index in 0.. {
@@ -133,8 +145,16 @@ impl Proxy {
             let config = Arc::clone(&self.config);
             let advertised = self.advertised.clone();
             let draft = self.draft.clone();
+            let observer = Arc::clone(&self.observer);
             tokio::spawn(async move {
-                let relayed = relay(client, &config, &advertised, draft.as_deref(), connection);
+                let relayed = relay(
+                    client,
+                    &config,
+                    &advertised,
+                    draft.as_deref(),
+                    connection,
+                    &observer,
+                );
                 if let Err(error) = relayed.await {
                     eprintln!("streamspec proxy: connection from {peer}: {error}");
                 }
@@ -179,6 +199,8 @@ struct Pending {
     answer: Answer,
     /// Faults to apply to this exchange.
     faults: Faults,
+    /// The request frame, kept for [`observe`] when its answer comes from upstream unchanged.
+    watched: Option<BytesMut>,
 }
 
 #[derive(Debug)]
@@ -200,6 +222,7 @@ async fn relay(
     advertised: &Advertised,
     draft: Option<&Mutex<KipDraft>>,
     connection: ConnectionId,
+    observer: &observe::Observer,
 ) -> Result<(), RelayError> {
     let upstream = tokio::time::timeout(CONNECT_TIMEOUT, TcpStream::connect(&config.upstream))
         .await
@@ -219,6 +242,12 @@ async fn relay(
             let (mut pending, forward) = intercept_request(&request, config, draft)?;
             if let Some(pending) = &mut pending {
                 fault_draws.draw_for(pending, forward.is_some());
+            }
+            if let Some(pending) = pending.as_mut().filter(|pending| {
+                observe::watches(pending.api_key)
+                    && matches!(pending.answer, Answer::Upstream { .. })
+            }) {
+                pending.watched = Some(request);
             }
             let copies = match &pending {
                 Some(pending) if pending.faults.duplicate => 2,
@@ -287,6 +316,15 @@ async fn relay(
                             draft::carry_answer(&response, in_flight.clone(), draft)?
                         }
                         (Answer::Upstream { refused }, _) => {
+                            // Judged before the client sees it (observe.rs says why).
+                            if let Some(request) = &pending.watched {
+                                observer.record(
+                                    pending.api_key,
+                                    pending.version,
+                                    request,
+                                    &response,
+                                );
+                            }
                             rewrite_response(&pending, refused, &response, config, advertised)
                                 .unwrap_or_else(|| with_size_prefix(&response))
                         }
@@ -390,6 +428,7 @@ fn intercept_request(
         correlation_id,
         answer,
         faults: Faults::default(),
+        watched: None,
     };
     if config.faults.refused_apis.contains(&api_key) {
         return Ok((Some(pending(Answer::Refused)), None));
@@ -570,12 +609,13 @@ fn cap_versions(answer: &mut ApiVersionsResponse, caps: &BTreeMap<i16, i16>) {
         });
 }
 
-/// `streamspec proxy`: serves until `duration` has passed, or for good.
+/// `streamspec proxy`: serves until `duration` has passed or Ctrl-C, then reports what it judged
+/// of the traffic it passed on.
 pub async fn run(
     listen: &str,
     config: ProxyConfig,
     duration: Option<Duration>,
-) -> Result<std::process::ExitCode, String> {
+) -> Result<crate::Report, String> {
     let upstream = config.upstream.clone();
     let refuse = config.refuse_default_replication_factor;
     let dialect = match config.dialect {
@@ -602,13 +642,23 @@ pub async fn run(
         if refuse { "refused" } else { "forwarded" },
         proxy.config.faults.describe()
     );
-    match duration {
-        Some(duration) => {
-            tokio::time::timeout(duration, proxy.serve()).await.ok();
+    let observer = proxy.observer();
+    let address = proxy.address();
+    let until = async {
+        match duration {
+            Some(duration) => tokio::time::sleep(duration).await,
+            None => std::future::pending().await,
         }
-        None => proxy.serve().await,
+    };
+    tokio::select! {
+        () = proxy.serve() => {}
+        () = until => {}
+        caught = tokio::signal::ctrl_c() => {
+            caught.map_err(|error| format!("cannot catch Ctrl-C: {error}"))?;
+            eprintln!("\nstreamspec proxy: stopped by Ctrl-C");
+        }
     }
-    Ok(std::process::ExitCode::SUCCESS)
+    Ok(observer.report(&address))
 }
 
 #[cfg(test)]
@@ -626,6 +676,7 @@ mod tests {
                 refused: Vec::new(),
             },
             faults: Faults::default(),
+            watched: None,
         };
         let advertised = Advertised {
             host: StrBytes::from_static_str("127.0.0.1"),

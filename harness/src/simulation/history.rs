@@ -8,6 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::hash::{Hash, Hasher};
 
 use serde::Serialize;
+use streamspec_protocol::codes::{ERROR_FENCED_MEMBER_EPOCH, ERROR_UNKNOWN_MEMBER_ID};
 use streamspec_protocol::kafka::streams_group_describe_response::{self, DescribedGroup};
 use streamspec_protocol::kafka::streams_group_heartbeat_request::Topology;
 use streamspec_protocol::kafka::streams_group_heartbeat_response;
@@ -127,6 +128,37 @@ pub struct Holdings {
     pub active: BTreeSet<Task>,
     pub standby: BTreeSet<Task>,
     pub warmup: BTreeSet<Task>,
+}
+
+impl Holdings {
+    /// What a correct client does with an answer: a member that left, or is fenced or unknown,
+    /// forgets everything (returns false: it is no member until it rejoins); new task lists
+    /// replace what it owns, as it stops revoked tasks at once; null lists leave them as they
+    /// were (spec 7.3).
+    pub fn apply(&mut self, response: &StreamsGroupHeartbeatResponse, left: bool) -> bool {
+        if left
+            || matches!(
+                response.error_code,
+                ERROR_UNKNOWN_MEMBER_ID | ERROR_FENCED_MEMBER_EPOCH
+            )
+        {
+            *self = Holdings::default();
+            return false;
+        }
+        if response.error_code != 0 {
+            return true;
+        }
+        if let Some(active) = &response.active_tasks {
+            self.active = response_tasks(active);
+        }
+        if let Some(standby) = &response.standby_tasks {
+            self.standby = response_tasks(standby);
+        }
+        if let Some(warmup) = &response.warmup_tasks {
+            self.warmup = response_tasks(warmup);
+        }
+        true
+    }
 }
 
 /// The latest exchange of a run (the last event of `history`), with what judging it needs.

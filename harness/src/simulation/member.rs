@@ -3,13 +3,12 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use streamspec_protocol::codes::{ERROR_FENCED_MEMBER_EPOCH, ERROR_UNKNOWN_MEMBER_ID};
 use streamspec_protocol::kafka::streams_group_heartbeat_request::{
     Endpoint, KeyValue, TaskIds, Topology,
 };
 use streamspec_protocol::kafka::{StreamsGroupHeartbeatRequest, StreamsGroupHeartbeatResponse};
 
-use super::history::{response_tasks, Holdings, MemberView, Task};
+use super::history::{Holdings, MemberView, Task};
 use super::setup::{Names, Setup};
 
 /// The rebalance timeout members join with: short, so that clock advances reach it.
@@ -105,30 +104,15 @@ impl SimMember {
             }))
     }
 
-    /// What a correct client does with an answer: a fenced or unknown member forgets everything
-    /// and will rejoin; new task lists replace what it owns (it stops revoked tasks at once).
+    /// What a correct client does with an answer ([`Holdings::apply`]); a member that forgot
+    /// everything will rejoin.
     pub(super) fn apply(&mut self, response: &StreamsGroupHeartbeatResponse, left: bool) {
-        if left
-            || matches!(
-                response.error_code,
-                ERROR_UNKNOWN_MEMBER_ID | ERROR_FENCED_MEMBER_EPOCH
-            )
-        {
+        if !self.holdings.apply(response, left) {
             self.forget();
             return;
         }
-        if response.error_code != 0 {
-            return;
-        }
-        self.epoch = Some(response.member_epoch);
-        if let Some(active) = &response.active_tasks {
-            self.holdings.active = response_tasks(active);
-        }
-        if let Some(standby) = &response.standby_tasks {
-            self.holdings.standby = response_tasks(standby);
-        }
-        if let Some(warmup) = &response.warmup_tasks {
-            self.holdings.warmup = response_tasks(warmup);
+        if response.error_code == 0 {
+            self.epoch = Some(response.member_epoch);
         }
     }
 

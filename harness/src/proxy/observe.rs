@@ -1,0 +1,349 @@
+//! What the proxy sees of the Streams rebalance protocol: every StreamsGroupHeartbeat and
+//! StreamsGroupDescribe request with its answer is judged, as it passes, by the oracle's
+//! properties that are sound on traffic the harness does not drive ([`judge`]). A violation is
+//! printed at once and its group's exchanges written as a live trace that `streamspec replay`
+//! judges again; on exit the proxy reports every property as `fuzz` does.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::Instant;
+
+use serde::{Deserialize, Serialize};
+
+use crate::report::Report;
+use crate::runner::{Outcome, Verdict};
+use crate::scenario::Grade;
+use crate::simulation::oracle::{self, Property};
+
+pub mod judge;
+
+pub use judge::{LiveJudge, LiveViolation, Passed, DESCRIBE_KEY, HEARTBEAT_KEY};
+
+/// The `kind` of a live trace, which tells it apart from a campaign's.
+pub const LIVE_TRACE_KIND: &str = "live";
+
+/// A group's exchanges up to a violation, as the proxy saw them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LiveTrace {
+    /// Always [`LIVE_TRACE_KIND`].
+    pub kind: String,
+    /// The broker behind the proxy.
+    pub upstream: String,
+    pub group: String,
+    /// The violated property, as reports name it.
+    pub property: String,
+    pub violation: String,
+    /// Earlier exchanges of the group the proxy no longer kept ([`judge::EXCHANGES_PER_GROUP`]).
+    pub dropped: u64,
+    /// Oldest first, the one that showed the violation last.
+    pub exchanges: Vec<Passed>,
+}
+
+/// The first violation of one property in one group, and how often it was seen.
+#[derive(Debug, Clone)]
+struct Seen {
+    first: LiveViolation,
+    times: u64,
+    trace: Option<PathBuf>,
+}
+
+#[derive(Debug, Default)]
+struct State {
+    judge: LiveJudge,
+    /// By property name, then group.
+    seen: BTreeMap<&'static str, BTreeMap<String, Seen>>,
+    traces_written: u64,
+}
+
+/// Judges the exchanges of every connection of a proxy, shared by all of them.
+#[derive(Debug)]
+pub struct Observer {
+    started: Instant,
+    /// Seconds since the Unix epoch at start: the report's run id.
+    started_at: u64,
+    upstream: String,
+    trace_dir: PathBuf,
+    state: Mutex<State>,
+}
+
+/// Whether the proxy records exchanges of `api_key`.
+pub fn watches(api_key: i16) -> bool {
+    matches!(api_key, HEARTBEAT_KEY | DESCRIBE_KEY)
+}
+
+/// A file name made of `group`: characters other than letters, digits, `.`, `_` and `-` become
+/// `_`, and it is cut to 100 characters.
+fn file_safe(group: &str) -> String {
+    group
+        .chars()
+        .map(|c| match c {
+            'a'..='z' | 'A'..='Z' | '0'..='9' | '.' | '_' | '-' => c,
+            _ => '_',
+        })
+        .take(100)
+        .collect()
+}
+
+impl Observer {
+    pub fn new(upstream: &str, trace_dir: &Path) -> Observer {
+        Observer {
+            started: Instant::now(),
+            started_at: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |since| since.as_secs()),
+            upstream: upstream.to_owned(),
+            trace_dir: trace_dir.to_owned(),
+            state: Mutex::new(State::default()),
+        }
+    }
+
+    /// Judges a request frame and its answer (both without size prefix) of `api_key` at
+    /// `version`, before the answer goes on to the client. A violation is printed the first
+    /// time its property fails in its group, and that group's trace written.
+    pub fn record(&self, api_key: i16, version: i16, request: &[u8], response: &[u8]) {
+        let passed = Passed {
+            at_ms: self.started.elapsed().as_millis() as u64,
+            api_key,
+            version,
+            request: request.to_vec(),
+            response: response.to_vec(),
+        };
+        // A panic elsewhere leaves the state as consistent as any single judgement.
+        let mut state = self
+            .state
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        for violation in state.judge.judge(&passed) {
+            let first = !state
+                .seen
+                .get(violation.property.name)
+                .is_some_and(|groups| groups.contains_key(&violation.group));
+            if !first {
+                let groups = state.seen.entry(violation.property.name).or_default();
+                if let Some(seen) = groups.get_mut(&violation.group) {
+                    seen.times += 1;
+                }
+                continue;
+            }
+            state.traces_written += 1;
+            let number = state.traces_written;
+            let trace = self.write_trace(&state.judge, &violation, number);
+            let where_to = match &trace {
+                Ok(path) => format!("trace: {}", path.display()),
+                Err(error) => format!("no trace written: {error}"),
+            };
+            eprintln!(
+                "streamspec proxy: VIOLATION {}  {where_to}",
+                violation.render()
+            );
+            state
+                .seen
+                .entry(violation.property.name)
+                .or_default()
+                .insert(
+                    violation.group.clone(),
+                    Seen {
+                        first: violation,
+                        times: 1,
+                        trace: trace.ok(),
+                    },
+                );
+        }
+    }
+
+    /// Writes the exchanges of the violation's group as `streamspec-live-N-GROUP.json` in the
+    /// trace folder.
+    fn write_trace(
+        &self,
+        judge: &LiveJudge,
+        violation: &LiveViolation,
+        number: u64,
+    ) -> Result<PathBuf, String> {
+        let record = judge
+            .group(&violation.group)
+            .ok_or_else(|| format!("group {} is not followed", violation.group))?;
+        let trace = LiveTrace {
+            kind: LIVE_TRACE_KIND.to_owned(),
+            upstream: self.upstream.clone(),
+            group: violation.group.clone(),
+            property: violation.property.label(),
+            violation: violation.detail.clone(),
+            dropped: record.dropped,
+            exchanges: record.passed.clone(),
+        };
+        let path = self.trace_dir.join(format!(
+            "{}live-{number}-{}.json",
+            crate::NAME_PREFIX,
+            file_safe(&violation.group)
+        ));
+        let text = serde_json::to_string_pretty(&trace).map_err(|error| error.to_string())?;
+        std::fs::write(&path, text).map_err(|error| format!("{}: {error}", path.display()))?;
+        Ok(path)
+    }
+
+    /// The report of everything judged so far: a line per `always` property of the oracle,
+    /// passed or failed where it is judged live, skipped with the reason where it is not.
+    pub fn report(&self, listen: &str) -> Report {
+        let state = self
+            .state
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let judge = &state.judge;
+        let duration_ms = self.started.elapsed().as_millis() as u64;
+        let outcomes = oracle::invariants()
+            .map(|property| outcome(property, state.seen.get(property.name), judge, duration_ms))
+            .collect();
+        let mut report = Report::new(
+            "proxy",
+            format!("{listen} -> {}", self.upstream),
+            self.started_at.to_string(),
+            false,
+            outcomes,
+        );
+        if judge.judged == 0 {
+            report.warnings.push(
+                "no StreamsGroupHeartbeat or StreamsGroupDescribe exchange passed the proxy: nothing was judged"
+                    .to_owned(),
+            );
+        }
+        if judge.unfollowed > 0 {
+            report.warnings.push(format!(
+                "{} exchanges of groups past the first {} were not judged",
+                judge.unfollowed,
+                judge::GROUPS_MAX
+            ));
+        }
+        if judge.undecoded_requests > 0 {
+            report.warnings.push(format!(
+                "{} requests did not decode (clients may send such on purpose): only their answers' form was judged",
+                judge.undecoded_requests
+            ));
+        }
+        report
+    }
+}
+
+fn outcome(
+    property: &'static Property,
+    seen: Option<&BTreeMap<String, Seen>>,
+    judge: &LiveJudge,
+    duration_ms: u64,
+) -> Outcome {
+    let (verdict, reason, wire) = match (judge::not_live_because(property), seen) {
+        (Some(why), _) => (Verdict::Skip, Some(format!("not judged live: {why}")), None),
+        (None, Some(groups)) => {
+            let reason = groups
+                .iter()
+                .map(|(group, seen)| {
+                    let trace = seen.trace.as_ref().map_or(String::new(), |path| {
+                        format!("; replay: streamspec replay {}", path.display())
+                    });
+                    format!(
+                        "group {group}: {} ({} times){trace}",
+                        seen.first.detail, seen.times
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join("; ");
+            let wire = groups.values().map(|seen| seen.first.render()).collect();
+            (Verdict::Fail, Some(reason), Some(wire))
+        }
+        (None, None) => (
+            Verdict::Pass,
+            Some(format!("{} exchanges judged", judge.judged)),
+            None,
+        ),
+    };
+    Outcome {
+        scenario: property.label(),
+        title: format!("{property} ({})", property.rules),
+        rules: vec![property.label()],
+        grade: Grade::Must,
+        source: "proxy".to_owned(),
+        verdict,
+        reason,
+        step: None,
+        wire,
+        cleanup: None,
+        mismatch: None,
+        exchanges: Vec::new(),
+        duration_ms,
+    }
+}
+
+/// The live trace in `file`, or `None` when it is another kind of trace.
+pub fn read_live_trace(file: &Path) -> Result<Option<LiveTrace>, String> {
+    let text =
+        std::fs::read_to_string(file).map_err(|error| format!("{}: {error}", file.display()))?;
+    let value: serde_json::Value = serde_json::from_str(&text)
+        .map_err(|error| format!("{}: not a trace: {error}", file.display()))?;
+    if value.get("kind").and_then(|kind| kind.as_str()) != Some(LIVE_TRACE_KIND) {
+        return Ok(None);
+    }
+    let trace: LiveTrace = serde_json::from_value(value).map_err(|error| {
+        format!(
+            "{}: not a live trace that `streamspec proxy` wrote: {error}",
+            file.display()
+        )
+    })?;
+    Ok(Some(trace))
+}
+
+/// What judging a live trace again found: the text to print and whether it shows a violation
+/// of its group.
+#[derive(Debug)]
+pub struct Rejudged {
+    pub text: String,
+    pub violated: bool,
+}
+
+/// Judges the exchanges of a live trace again, in order, as the proxy did: real clients'
+/// exchanges cannot be driven again, so nothing is sent to any target. `history` also prints
+/// every exchange.
+pub fn rejudge(trace: &LiveTrace, history: bool) -> Rejudged {
+    let mut text = format!(
+        "judging again the {} exchanges of group {} seen in front of {} (a live trace: nothing is sent to a target); recorded: {}: {}\n",
+        trace.exchanges.len(),
+        trace.group,
+        trace.upstream,
+        trace.property,
+        trace.violation
+    );
+    if trace.dropped > 0 {
+        text.push_str(&format!(
+            "{} earlier exchanges were not kept: what they showed is not judged\n",
+            trace.dropped
+        ));
+    }
+    let mut judge = LiveJudge::default();
+    let mut violated = false;
+    for passed in &trace.exchanges {
+        if history {
+            text.push_str(&format!(
+                "  [{} ms] api {} v{}\n  -> {}\n  <- {}\n",
+                passed.at_ms,
+                passed.api_key,
+                passed.version,
+                judge::hex::encode(&passed.request),
+                judge::hex::encode(&passed.response)
+            ));
+        }
+        for violation in judge.judge(passed) {
+            if violation.group != trace.group {
+                continue;
+            }
+            violated = true;
+            text.push_str(&format!("VIOLATION: {}", violation.render()));
+        }
+    }
+    if !violated {
+        text.push_str(&format!(
+            "{} exchanges, no violation in group {}\n",
+            trace.exchanges.len(),
+            trace.group
+        ));
+    }
+    Rejudged { text, violated }
+}

@@ -1,0 +1,604 @@
+//! The oracle's properties on live traffic: an adapter from the exchanges a proxy passes on to
+//! the views [`crate::simulation::oracle`] judges. It decides nothing itself: each property it
+//! applies is judged by the oracle's own condition; it only says which properties are sound on
+//! traffic it did not drive ([`LIVE`], [`not_live_because`]) and keeps, per group, what those
+//! conditions read.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use kafka_protocol::messages::{RequestHeader, ResponseHeader};
+use kafka_protocol::protocol::{Decodable, HeaderVersion};
+use serde::{Deserialize, Serialize};
+use streamspec_protocol::kafka::streams_group_describe_response::DescribedGroup;
+use streamspec_protocol::kafka::streams_group_heartbeat_request::Topology;
+use streamspec_protocol::kafka::{
+    StreamsGroupDescribeRequest, StreamsGroupDescribeResponse, StreamsGroupHeartbeatRequest,
+    StreamsGroupHeartbeatResponse,
+};
+use streamspec_protocol::{DecodeError, WireMessage};
+
+use crate::backend::BackendError;
+use crate::simulation::history::{ExchangeView, GroupView, Holdings, MemberView};
+use crate::simulation::oracle::{self, Condition, Found, Property, PROPERTIES};
+use crate::simulation::setup::Setup;
+use crate::simulation::Event;
+
+/// StreamsGroupHeartbeat's api key.
+pub const HEARTBEAT_KEY: i16 = 88;
+/// StreamsGroupDescribe's api key.
+pub const DESCRIBE_KEY: i16 = 89;
+
+/// Heartbeats kept per group: past it, the oldest [`DROPPED_AT_ONCE`] go. A property reads at
+/// most the latest exchanges of the members it names, so dropping old ones can only hide a
+/// violation, never make one up.
+pub const EXCHANGES_PER_GROUP: usize = 4096;
+/// Exchanges dropped at once when a group's history is full.
+pub const DROPPED_AT_ONCE: usize = 1024;
+/// Groups followed at once; exchanges of further groups are counted, not judged.
+pub const GROUPS_MAX: usize = 10_000;
+
+/// The properties judged on live traffic, each by the oracle's own condition.
+pub const LIVE: [&Property; 9] = [
+    &oracle::WELL_FORMED,
+    &oracle::ERROR_CODES,
+    &oracle::BARE_ERRORS,
+    &oracle::MEMBER_ID_ECHOED,
+    &oracle::TASK_LISTS_TOGETHER,
+    &oracle::EPOCH_NEVER_DECREASES,
+    &oracle::EPOCH_ORDER,
+    &oracle::ONE_ACTIVE_OWNER,
+    &oracle::ROLES_APART,
+];
+
+/// Why an `always` or `eventually` property of the oracle is not judged on live traffic.
+pub fn not_live_because(property: &Property) -> Option<&'static str> {
+    let reason = match property.name {
+        name if name == oracle::ANSWERED.name => {
+            "a proxy cannot tell a slow answer from a lost one; clients bound their own waits"
+        }
+        name if name == oracle::ANSWERS_EQUAL.name => {
+            "needs the reference coordinator fed the same requests (fuzz --differential)"
+        }
+        name if name == oracle::TASKS_EXIST.name => {
+            "needs the partition counts of the topology's topics, which heartbeats do not carry"
+        }
+        name if name == oracle::TARGETS_VALID.name => {
+            "needs the group's standby count and which subtopologies are stateful and ready"
+        }
+        name if name == oracle::SETTLES.name => {
+            "needs to know when faults stop and what the topology's tasks are"
+        }
+        name if name == oracle::DETERMINISTIC.name => "needs two runs of one input",
+        _ => return None,
+    };
+    Some(reason)
+}
+
+/// A request and its answer of api 88 or 89 as they passed, header included, with the time in
+/// milliseconds since the proxy started.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Passed {
+    pub at_ms: u64,
+    pub api_key: i16,
+    pub version: i16,
+    /// The request frame without its size prefix, in hex.
+    #[serde(with = "hex")]
+    pub request: Vec<u8>,
+    /// The answer frame without its size prefix, in hex.
+    #[serde(with = "hex")]
+    pub response: Vec<u8>,
+}
+
+/// A violated property, seen on the exchange `exchange` (an index into the judge's record of
+/// `group`).
+#[derive(Debug, Clone)]
+pub struct LiveViolation {
+    pub property: &'static Property,
+    pub group: String,
+    pub detail: String,
+    /// The members the exchanges that show it belong to.
+    pub members: Vec<String>,
+    /// The exchanges that show it, one request and answer each, as the oracle renders them;
+    /// for a describe, the described group as JSON.
+    pub shown: String,
+}
+
+impl LiveViolation {
+    /// `always: ... (rules) in group G, members a, b: detail`, then the exchanges.
+    pub fn render(&self) -> String {
+        format!(
+            "{} ({}) in group {}, member{} {}: {}\n{}",
+            self.property,
+            self.property.rules,
+            self.group,
+            if self.members.len() == 1 { "" } else { "s" },
+            if self.members.is_empty() {
+                "(none named)".to_owned()
+            } else {
+                self.members.join(", ")
+            },
+            self.detail,
+            self.shown
+        )
+    }
+}
+
+/// What the judge keeps of one group.
+#[derive(Debug, Default)]
+pub struct GroupRecord {
+    /// Its heartbeats, as the oracle's conditions read them.
+    history: Vec<Event>,
+    /// What each member was last told it owns ([`Holdings::apply`]).
+    holdings: BTreeMap<String, Holdings>,
+    /// Every exchange that named it, raw, for its trace.
+    pub passed: Vec<Passed>,
+    /// Exchanges dropped to keep within [`EXCHANGES_PER_GROUP`].
+    pub dropped: u64,
+}
+
+/// The record of `group` in `groups`, made on first sight while fewer than [`GROUPS_MAX`] are
+/// followed, with `passed` added to its raw exchanges; `None` (counted in `unfollowed`) past it.
+fn record<'g>(
+    groups: &'g mut BTreeMap<String, GroupRecord>,
+    unfollowed: &mut u64,
+    group: &str,
+    passed: &Passed,
+) -> Option<&'g mut GroupRecord> {
+    if !groups.contains_key(group) && groups.len() >= GROUPS_MAX {
+        *unfollowed += 1;
+        return None;
+    }
+    let record = groups.entry(group.to_owned()).or_default();
+    record.dropped += keep_within(&mut record.passed);
+    record.passed.push(passed.clone());
+    Some(record)
+}
+
+/// Drops the oldest entries of a full record.
+fn keep_within<T>(entries: &mut Vec<T>) -> u64 {
+    if entries.len() < EXCHANGES_PER_GROUP {
+        return 0;
+    }
+    entries.drain(..DROPPED_AT_ONCE);
+    DROPPED_AT_ONCE as u64
+}
+
+/// The properties of [`LIVE`], per group, over every exchange passed to [`LiveJudge::judge`].
+#[derive(Debug, Default)]
+pub struct LiveJudge {
+    groups: BTreeMap<String, GroupRecord>,
+    /// Exchanges of groups past [`GROUPS_MAX`].
+    pub unfollowed: u64,
+    /// Requests that did not decode: their answers are judged well-formed or not, nothing more.
+    pub undecoded_requests: u64,
+    /// Exchanges judged.
+    pub judged: u64,
+    /// What the conditions that read a run's setup are given; none of [`LIVE`] reads it.
+    setup: Setup,
+    topology: Topology,
+    task_counts: BTreeMap<String, i32>,
+}
+
+/// The group of an exchange whose request did not decode.
+pub const UNKNOWN_GROUP: &str = "(request not decoded)";
+
+/// A body after its header, decoded strictly (no byte left over).
+fn decode_body<M: WireMessage + HeaderVersion>(
+    frame: &[u8],
+    version: i16,
+    response: bool,
+) -> Result<M, String> {
+    let mut body = frame;
+    let header_version = M::header_version(version);
+    let header = if response {
+        ResponseHeader::decode(&mut body, header_version).map(|_| ())
+    } else {
+        RequestHeader::decode(&mut body, header_version).map(|_| ())
+    };
+    header.map_err(|error| format!("{} header: {error}", M::NAME))?;
+    M::decode_exact(body, version).map_err(|error: DecodeError| {
+        BackendError::Malformed {
+            what: format!("{} v{version}", M::NAME),
+            source: error,
+        }
+        .to_string()
+    })
+}
+
+impl LiveJudge {
+    /// The record of `group`, if it is followed.
+    pub fn group(&self, group: &str) -> Option<&GroupRecord> {
+        self.groups.get(group)
+    }
+
+    /// Judges one exchange, in the order they passed; returns what it violates.
+    pub fn judge(&mut self, passed: &Passed) -> Vec<LiveViolation> {
+        self.judged += 1;
+        match passed.api_key {
+            HEARTBEAT_KEY => self.heartbeat(passed),
+            DESCRIBE_KEY => self.describe(passed),
+            _ => Vec::new(),
+        }
+    }
+
+    /// An answer that does not decode breaks "answers are well-formed", as a malformed answer
+    /// to the campaign's transport does.
+    fn malformed(&mut self, group: &str, passed: &Passed, detail: String) -> Vec<LiveViolation> {
+        if record(&mut self.groups, &mut self.unfollowed, group, passed).is_none() {
+            return Vec::new();
+        }
+        vec![LiveViolation {
+            property: &oracle::WELL_FORMED,
+            group: group.to_owned(),
+            detail,
+            members: Vec::new(),
+            shown: format!(
+                "  api {} v{}: response bytes {}\n",
+                passed.api_key,
+                passed.version,
+                hex::encode(&passed.response)
+            ),
+        }]
+    }
+
+    fn heartbeat(&mut self, passed: &Passed) -> Vec<LiveViolation> {
+        let request: Result<StreamsGroupHeartbeatRequest, _> =
+            decode_body(&passed.request, passed.version, false);
+        let response: Result<StreamsGroupHeartbeatResponse, _> =
+            decode_body(&passed.response, passed.version, true);
+        let request = match request {
+            Ok(request) => request,
+            Err(_) => {
+                self.undecoded_requests += 1;
+                return match response {
+                    Ok(_) => Vec::new(),
+                    Err(detail) => self.malformed(UNKNOWN_GROUP, passed, detail),
+                };
+            }
+        };
+        let response = match response {
+            Ok(response) => response,
+            Err(detail) => return self.malformed(&request.group_id, passed, detail),
+        };
+        let group = request.group_id.clone();
+        let LiveJudge {
+            groups,
+            unfollowed,
+            setup,
+            topology,
+            task_counts,
+            ..
+        } = self;
+        let Some(record) = record(groups, unfollowed, &group, passed) else {
+            return Vec::new();
+        };
+        record.dropped += keep_within(&mut record.history);
+        let left = request.member_epoch < 0;
+        let member = request.member_id.clone();
+        record.history.push(Event {
+            operation: record.history.len() + 1,
+            now_ms: passed.at_ms,
+            member: member.clone(),
+            request,
+            response,
+            delivered: true,
+        });
+        let view = ExchangeView {
+            history: &record.history,
+            setup,
+            task_counts,
+            topology,
+            source_topic_missing: false,
+        };
+        let violations = live_properties()
+            .filter_map(|property| match property.condition {
+                Condition::Exchange(holds) => holds(&view).err().map(|found| (property, found)),
+                _ => None,
+            })
+            .map(|(property, found)| shown(property, &group, &record.history, found))
+            .collect();
+        let event = record.history.last().expect("just pushed");
+        let holdings = record.holdings.entry(member).or_default();
+        if !holdings.apply(&event.response, left) {
+            let member = &event.member;
+            record.holdings.remove(member);
+        }
+        violations
+    }
+
+    fn describe(&mut self, passed: &Passed) -> Vec<LiveViolation> {
+        let request: Result<StreamsGroupDescribeRequest, _> =
+            decode_body(&passed.request, passed.version, false);
+        let response: Result<StreamsGroupDescribeResponse, _> =
+            decode_body(&passed.response, passed.version, true);
+        let response = match (request, response) {
+            (_, Ok(response)) => response,
+            (Ok(request), Err(detail)) => {
+                let group = request.group_ids.first().map_or(UNKNOWN_GROUP, |g| g);
+                return self.malformed(group, passed, detail);
+            }
+            (Err(_), Err(detail)) => {
+                self.undecoded_requests += 1;
+                return self.malformed(UNKNOWN_GROUP, passed, detail);
+            }
+        };
+        let mut violations = Vec::new();
+        for described in &response.groups {
+            let Some(record) = record(
+                &mut self.groups,
+                &mut self.unfollowed,
+                &described.group_id,
+                passed,
+            ) else {
+                continue;
+            };
+            violations.extend(judge_group(record, &self.setup, described));
+        }
+        violations
+    }
+}
+
+/// The group properties of [`LIVE`] on a describe of the group beside what its members were told.
+fn judge_group(
+    record: &GroupRecord,
+    setup: &Setup,
+    described: &DescribedGroup,
+) -> Vec<LiveViolation> {
+    // The oracle tells processes apart by a small number; a describe names them by id.
+    let processes: BTreeSet<&str> = described
+        .members
+        .iter()
+        .map(|member| member.process_id.as_str())
+        .collect();
+    let process_of = |id: &str| {
+        processes
+            .iter()
+            .position(|process| *process == id)
+            .and_then(|index| u8::try_from(index).ok())
+    };
+    let members: Option<Vec<MemberView<'_>>> = described
+        .members
+        .iter()
+        .filter_map(|member| {
+            let holdings = record.holdings.get(&member.member_id)?;
+            Some(process_of(&member.process_id).map(|process| MemberView {
+                id: member.member_id.clone(),
+                process,
+                live: true,
+                holdings,
+            }))
+        })
+        .collect();
+    let view = GroupView {
+        history: &record.history,
+        setup,
+        group: described,
+        // More processes than the oracle can number: only what needs no holdings is judged.
+        members: members.unwrap_or_default(),
+        ready_now: true,
+        lost_response: false,
+    };
+    let described_json = serde_json::to_string(described).unwrap_or_default();
+    live_properties()
+        .filter_map(|property| match property.condition {
+            Condition::Group(holds) => holds(&view).err().map(|found| (property, found)),
+            _ => None,
+        })
+        .map(|(property, found)| {
+            let mut violation = shown(property, &described.group_id, &record.history, found);
+            violation
+                .shown
+                .push_str(&format!("  described: {described_json}\n"));
+            violation
+        })
+        .collect()
+}
+
+/// The properties of [`LIVE`], in the oracle's order.
+fn live_properties() -> impl Iterator<Item = &'static Property> {
+    PROPERTIES
+        .into_iter()
+        .filter(|property| LIVE.contains(property))
+}
+
+fn shown(
+    property: &'static Property,
+    group: &str,
+    history: &[Event],
+    found: Found,
+) -> LiveViolation {
+    let members: BTreeSet<String> = found
+        .events
+        .iter()
+        .filter_map(|index| history.get(*index))
+        .map(|event| event.member.clone())
+        .collect();
+    let shown = found
+        .events
+        .iter()
+        .filter_map(|index| history.get(*index))
+        .map(Event::render)
+        .collect();
+    LiveViolation {
+        property,
+        group: group.to_owned(),
+        detail: found.detail,
+        members: members.into_iter().collect(),
+        shown,
+    }
+}
+
+/// Bytes as lowercase hex in JSON.
+pub mod hex {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn encode(bytes: &[u8]) -> String {
+        bytes.iter().map(|byte| format!("{byte:02x}")).collect()
+    }
+
+    pub fn decode(text: &str) -> Result<Vec<u8>, String> {
+        if text.len() % 2 != 0 {
+            return Err(format!("odd number of hex digits ({})", text.len()));
+        }
+        (0..text.len())
+            .step_by(2)
+            .map(|at| {
+                text.get(at..at + 2)
+                    .and_then(|pair| u8::from_str_radix(pair, 16).ok())
+                    .ok_or_else(|| format!("not hex at character {at}"))
+            })
+            .collect()
+    }
+
+    pub fn serialize<S: Serializer>(bytes: &[u8], serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&encode(bytes))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<u8>, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        decode(&text).map_err(serde::de::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bytes::BytesMut;
+    use kafka_protocol::protocol::{Encodable, StrBytes};
+    use streamspec_protocol::kafka::streams_group_describe_response::{Assignment, Member};
+    use streamspec_protocol::kafka::streams_group_heartbeat_response::TaskIds;
+
+    /// A frame body: the header of `api_key` at v0 (request header v2, response header v1),
+    /// then `body`.
+    fn framed(api_key: Option<i16>, correlation_id: i32, body: Vec<u8>) -> Vec<u8> {
+        let mut frame = BytesMut::new();
+        match api_key {
+            Some(api_key) => RequestHeader::default()
+                .with_request_api_key(api_key)
+                .with_correlation_id(correlation_id)
+                .with_client_id(Some(StrBytes::from_static_str("t")))
+                .encode(&mut frame, 2),
+            None => ResponseHeader::default()
+                .with_correlation_id(correlation_id)
+                .encode(&mut frame, 1),
+        }
+        .unwrap();
+        frame.extend_from_slice(&body);
+        frame.to_vec()
+    }
+
+    fn heartbeat(member: &str, epoch: i32, response: StreamsGroupHeartbeatResponse) -> Passed {
+        let request = StreamsGroupHeartbeatRequest::default()
+            .with_group_id("g")
+            .with_member_id(member)
+            .with_member_epoch(epoch);
+        Passed {
+            at_ms: 0,
+            api_key: HEARTBEAT_KEY,
+            version: 0,
+            request: framed(Some(HEARTBEAT_KEY), 1, request.encode_to_vec(0).unwrap()),
+            response: framed(None, 1, response.encode_to_vec(0).unwrap()),
+        }
+    }
+
+    fn told(member: &str, epoch: i32, partitions: Vec<i32>) -> StreamsGroupHeartbeatResponse {
+        let active = vec![TaskIds::default()
+            .with_subtopology_id("0")
+            .with_partitions(partitions)];
+        StreamsGroupHeartbeatResponse::default()
+            .with_member_id(member)
+            .with_member_epoch(epoch)
+            .with_active_tasks(Some(active))
+            .with_standby_tasks(Some(Vec::new()))
+            .with_warmup_tasks(Some(Vec::new()))
+    }
+
+    fn describe_of(members: &[&str]) -> Passed {
+        let request = StreamsGroupDescribeRequest::default().with_group_ids(vec!["g".to_owned()]);
+        let members = members
+            .iter()
+            .map(|id| {
+                Member::default()
+                    .with_member_id(*id)
+                    .with_member_epoch(3)
+                    .with_process_id(format!("p-{id}"))
+                    .with_assignment(Assignment::default())
+                    .with_target_assignment(Assignment::default())
+            })
+            .collect();
+        let response =
+            StreamsGroupDescribeResponse::default().with_groups(vec![DescribedGroup::default()
+                .with_group_id("g")
+                .with_group_epoch(3)
+                .with_assignment_epoch(3)
+                .with_members(members)]);
+        Passed {
+            at_ms: 0,
+            api_key: DESCRIBE_KEY,
+            version: 0,
+            request: framed(Some(DESCRIBE_KEY), 2, request.encode_to_vec(0).unwrap()),
+            response: framed(None, 2, response.encode_to_vec(0).unwrap()),
+        }
+    }
+
+    #[test]
+    fn a_task_revoked_before_it_moves_is_never_owned_twice() {
+        let mut judge = LiveJudge::default();
+        let exchanges = [
+            heartbeat("a", 0, told("a", 1, vec![0, 1])),
+            // Revoked from a at its epoch, then given to b once a's answer passed.
+            heartbeat("a", 1, told("a", 1, vec![0])),
+            heartbeat("b", 0, told("b", 3, vec![1])),
+            heartbeat("a", 1, told("a", 3, vec![0])),
+            describe_of(&["a", "b"]),
+        ];
+        for passed in &exchanges {
+            let found: Vec<_> = judge
+                .judge(passed)
+                .iter()
+                .map(LiveViolation::render)
+                .collect();
+            assert_eq!(found, Vec::<String>::new());
+        }
+        assert_eq!(judge.judged, 5);
+        assert_eq!(judge.group("g").map(|record| record.passed.len()), Some(5));
+    }
+
+    #[test]
+    fn an_answer_that_does_not_decode_breaks_well_formed_answers_in_its_group() {
+        let mut judge = LiveJudge::default();
+        let mut passed = heartbeat("a", 0, told("a", 1, vec![0]));
+        // Cut inside the answer's body: header v1 is 5 bytes, the error code 2 more.
+        passed.response.truncate(8);
+        let found = judge.judge(&passed);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].property, &oracle::WELL_FORMED);
+        assert_eq!(found[0].group, "g");
+        assert!(
+            found[0]
+                .detail
+                .starts_with("StreamsGroupHeartbeatResponse v0: "),
+            "{}",
+            found[0].detail
+        );
+        assert_eq!(
+            found[0].shown,
+            format!(
+                "  api 88 v0: response bytes {}\n",
+                hex::encode(&passed.response)
+            )
+        );
+    }
+
+    #[test]
+    fn hex_round_trips_and_refuses_what_is_not_hex() {
+        assert_eq!(hex::encode(&[0, 0x7f, 0xff]), "007fff");
+        assert_eq!(hex::decode("007fff"), Ok(vec![0, 0x7f, 0xff]));
+        assert_eq!(
+            hex::decode("0"),
+            Err("odd number of hex digits (1)".to_owned())
+        );
+        assert_eq!(hex::decode("0g"), Err("not hex at character 0".to_owned()));
+    }
+}

@@ -1,0 +1,298 @@
+//! `streamspec proxy` judging live traffic: a fake broker behind it lowers a member's epoch and
+//! gives two members one active task; the proxy names both properties as they happen, writes
+//! traces that `streamspec replay` judges again, reports them, and exits 1.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use bytes::BytesMut;
+use kafka_protocol::messages::{RequestHeader, ResponseHeader};
+use kafka_protocol::protocol::{Encodable, StrBytes};
+use streamspec_protocol::kafka::streams_group_describe_response::{
+    Assignment, DescribedGroup, Member, TaskIds as DescribedTasks,
+};
+use streamspec_protocol::kafka::streams_group_heartbeat_response::TaskIds;
+use streamspec_protocol::kafka::{
+    StreamsGroupDescribeRequest, StreamsGroupDescribeResponse, StreamsGroupHeartbeatRequest,
+    StreamsGroupHeartbeatResponse,
+};
+use streamspec_protocol::WireMessage;
+
+const BINARY: &str = env!("CARGO_BIN_EXE_streamspec");
+const VERSION: i16 = 0;
+
+fn read_frame(stream: &mut TcpStream) -> Option<Vec<u8>> {
+    let mut size = [0u8; 4];
+    stream.read_exact(&mut size).ok()?;
+    let mut body = vec![0u8; i32::from_be_bytes(size) as usize];
+    stream.read_exact(&mut body).ok()?;
+    Some(body)
+}
+
+fn with_size(body: BytesMut) -> Vec<u8> {
+    [&(body.len() as i32).to_be_bytes()[..], &body].concat()
+}
+
+/// A request frame: header v2 (every version of api 88 and 89 is flexible), then the body.
+fn request<M: WireMessage>(api_key: i16, correlation_id: i32, message: &M) -> Vec<u8> {
+    let mut body = BytesMut::new();
+    RequestHeader::default()
+        .with_request_api_key(api_key)
+        .with_request_api_version(VERSION)
+        .with_correlation_id(correlation_id)
+        .with_client_id(Some(StrBytes::from_static_str("live-test")))
+        .encode(&mut body, 2)
+        .unwrap();
+    body.extend_from_slice(&message.encode_to_vec(VERSION).unwrap());
+    with_size(body)
+}
+
+/// An answer frame: header v1, then the body.
+fn answer(correlation_id: i32, body_bytes: Vec<u8>) -> Vec<u8> {
+    let mut body = BytesMut::new();
+    ResponseHeader::default()
+        .with_correlation_id(correlation_id)
+        .encode(&mut body, 1)
+        .unwrap();
+    body.extend_from_slice(&body_bytes);
+    with_size(body)
+}
+
+fn task_0_0() -> Vec<TaskIds> {
+    vec![TaskIds::default()
+        .with_subtopology_id("0")
+        .with_partitions(vec![0])]
+}
+
+fn assigned(member: &str, epoch: i32) -> Vec<u8> {
+    StreamsGroupHeartbeatResponse::default()
+        .with_member_id(member)
+        .with_member_epoch(epoch)
+        .with_heartbeat_interval_ms(5000)
+        .with_active_tasks(Some(task_0_0()))
+        .with_standby_tasks(Some(Vec::new()))
+        .with_warmup_tasks(Some(Vec::new()))
+        .encode_to_vec(VERSION)
+        .unwrap()
+}
+
+fn described_member(id: &str) -> Member {
+    let tasks = vec![DescribedTasks::default()
+        .with_subtopology_id("0")
+        .with_partitions(vec![0])];
+    Member::default()
+        .with_member_id(id)
+        .with_member_epoch(2)
+        .with_process_id(format!("process-{id}"))
+        .with_assignment(Assignment::default().with_active_tasks(tasks.clone()))
+        .with_target_assignment(Assignment::default().with_active_tasks(tasks))
+}
+
+/// The answers of the wrong broker, in the order it is asked: `a` joins at epoch 2 with task
+/// 0_0, `b` joins at epoch 2 with task 0_0 too, `a` is then answered epoch 1, and a describe
+/// shows both as members.
+fn wrong_answers() -> Vec<Vec<u8>> {
+    let lowered = StreamsGroupHeartbeatResponse::default()
+        .with_member_id("a")
+        .with_member_epoch(1)
+        .with_heartbeat_interval_ms(5000)
+        .encode_to_vec(VERSION)
+        .unwrap();
+    let describe = StreamsGroupDescribeResponse::default()
+        .with_groups(vec![DescribedGroup::default()
+            .with_group_id("g")
+            .with_group_state("Stable")
+            .with_group_epoch(2)
+            .with_assignment_epoch(2)
+            .with_members(vec![described_member("a"), described_member("b")])])
+        .encode_to_vec(VERSION)
+        .unwrap();
+    vec![assigned("a", 2), assigned("b", 2), lowered, describe]
+}
+
+/// A broker on a thread that answers each request of its first connection with the next of
+/// `answers`.
+fn wrong_broker(answers: Vec<Vec<u8>>) -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = listener.local_addr().unwrap().to_string();
+    std::thread::spawn(move || {
+        let Ok((mut stream, _)) = listener.accept() else {
+            return;
+        };
+        for body in answers {
+            let Some(request) = read_frame(&mut stream) else {
+                return;
+            };
+            let correlation_id = i32::from_be_bytes(request[4..8].try_into().unwrap());
+            stream.write_all(&answer(correlation_id, body)).unwrap();
+        }
+    });
+    address
+}
+
+fn heartbeat(member: &str, epoch: i32) -> StreamsGroupHeartbeatRequest {
+    StreamsGroupHeartbeatRequest::default()
+        .with_group_id("g")
+        .with_member_id(member)
+        .with_member_epoch(epoch)
+}
+
+#[test]
+fn a_wrong_broker_behind_the_proxy_is_reported_traced_and_fails_the_run() {
+    let folder = std::env::temp_dir().join(format!("streamspec-live-test-{}", std::process::id()));
+    std::fs::remove_dir_all(&folder).ok();
+    std::fs::create_dir_all(&folder).unwrap();
+    let upstream = wrong_broker(wrong_answers());
+    let report = folder.join("report.json");
+    let mut proxy = Command::new(BINARY)
+        .args(["proxy", "--listen", "127.0.0.1:0", "--upstream", &upstream])
+        .args(["--duration", "3s", "--trace-dir"])
+        .arg(&folder)
+        .arg("--json")
+        .arg(&report)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = BufReader::new(proxy.stderr.take().unwrap());
+    let mut first = String::new();
+    stderr.read_line(&mut first).unwrap();
+    // "streamspec proxy: HOST:PORT -> upstream; ..."
+    let listen = first
+        .strip_prefix("streamspec proxy: ")
+        .and_then(|rest| rest.split_once(" -> "))
+        .map(|(listen, _)| listen.to_owned())
+        .unwrap_or_else(|| panic!("no address in {first:?}"));
+
+    let mut client = TcpStream::connect(&listen).unwrap();
+    client
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let requests = [
+        request(88, 1, &heartbeat("a", 0)),
+        request(88, 2, &heartbeat("b", 0)),
+        request(88, 3, &heartbeat("a", 2)),
+        request(
+            89,
+            4,
+            &StreamsGroupDescribeRequest::default().with_group_ids(vec!["g".to_owned()]),
+        ),
+    ];
+    let answers = wrong_answers();
+    for (index, (sent, expected)) in requests.iter().zip(&answers).enumerate() {
+        client.write_all(sent).unwrap();
+        let received = read_frame(&mut client).expect("an answer");
+        // Forwarded untouched: the correlation id, then header v1's empty tagged fields.
+        let correlation_id = (index + 1) as i32;
+        assert_eq!(
+            received,
+            [&correlation_id.to_be_bytes()[..], &[0], expected].concat()
+        );
+    }
+    drop(client);
+
+    let mut rest = String::new();
+    stderr.read_to_string(&mut rest).unwrap();
+    let status = proxy.wait().unwrap();
+    assert_eq!(status.code(), Some(1), "stderr: {rest}");
+    let epoch_trace = folder.join("streamspec-live-1-g.json");
+    let owner_trace = folder.join("streamspec-live-2-g.json");
+    assert!(
+        rest.contains(
+            "VIOLATION always: a member's epoch never decreases (spec 4.6-5) in group g, member a: a went from epoch 2 to 1\n"
+        ),
+        "{rest}"
+    );
+    assert!(
+        rest.contains(
+            "VIOLATION always: at most one member owns an active task (spec 4.6-1, R27, R28) in group g, members a, b: task 0_0 owned by a and b\n"
+        ),
+        "{rest}"
+    );
+    assert!(
+        rest.contains(&format!("trace: {}", epoch_trace.display())),
+        "{rest}"
+    );
+    assert!(
+        rest.contains(&format!("trace: {}", owner_trace.display())),
+        "{rest}"
+    );
+    assert_eq!(rest.matches("VIOLATION").count(), 2, "{rest}");
+
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    assert_eq!(json["command"], "proxy");
+    assert_eq!(json["exit_code"], 1);
+    let verdict_of = |label: &str| {
+        json["scenarios"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|outcome| outcome["scenario"] == label)
+            .map(|outcome| outcome["verdict"].as_str().unwrap().to_owned())
+    };
+    assert_eq!(
+        verdict_of("always: a member's epoch never decreases").as_deref(),
+        Some("fail")
+    );
+    assert_eq!(
+        verdict_of("always: at most one member owns an active task").as_deref(),
+        Some("fail")
+    );
+    assert_eq!(
+        verdict_of("always: the member id is echoed").as_deref(),
+        Some("pass")
+    );
+    assert_eq!(
+        verdict_of("always: assigned tasks exist in the topology").as_deref(),
+        Some("skip")
+    );
+
+    // The trace of the second violation holds the group's four exchanges and shows both.
+    let trace: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&owner_trace).unwrap()).unwrap();
+    assert_eq!(trace["kind"], "live");
+    assert_eq!(trace["group"], "g");
+    assert_eq!(
+        trace["property"],
+        "always: at most one member owns an active task"
+    );
+    assert_eq!(trace["exchanges"].as_array().unwrap().len(), 4);
+    let replayed = Command::new(BINARY)
+        .arg("replay")
+        .arg(&owner_trace)
+        .output()
+        .unwrap();
+    let out = String::from_utf8(replayed.stdout).unwrap();
+    assert_eq!(replayed.status.code(), Some(1), "{out}");
+    assert_eq!(out.matches("VIOLATION: ").count(), 2, "{out}");
+    assert!(
+        out.contains("VIOLATION: always: at most one member owns an active task (spec 4.6-1, R27, R28) in group g, members a, b: task 0_0 owned by a and b\n"),
+        "{out}"
+    );
+    assert!(
+        out.starts_with("judging again the 4 exchanges of group g"),
+        "{out}"
+    );
+
+    // A live trace that lost a field is refused with a clear message.
+    let broken = folder.join("broken.json");
+    std::fs::write(&broken, r#"{"kind": "live", "group": "g"}"#).unwrap();
+    let refused = Command::new(BINARY)
+        .arg("replay")
+        .arg(&broken)
+        .output()
+        .unwrap();
+    let err = String::from_utf8(refused.stderr).unwrap();
+    assert_eq!(refused.status.code(), Some(2), "{err}");
+    assert!(
+        err.starts_with(&format!(
+            "streamspec: {}: not a live trace that `streamspec proxy` wrote: missing field `upstream`",
+            broken.display()
+        )),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&folder).ok();
+}
