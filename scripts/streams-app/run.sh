@@ -71,8 +71,10 @@ else
 fi
 
 # shellcheck disable=SC2086
-"$BIN" proxy --listen "127.0.0.1:$PROXY_PORT" --upstream "$UPSTREAM" ${APP_PROXY_ARGS:-} \
-  >"$WORK/proxy.log" 2>&1 &
+# The proxy judges every heartbeat and describe of the real clients with the oracle (README,
+# "Live checking"); a violation writes a trace to $WORK and fails the run at the end.
+"$BIN" proxy --listen "127.0.0.1:$PROXY_PORT" --upstream "$UPSTREAM" --trace-dir "$WORK" \
+  --json "$WORK/live.json" ${APP_PROXY_ARGS:-} >"$WORK/proxy.log" 2>&1 &
 PROXY_PID=$!
 BOOTSTRAP=127.0.0.1:$PROXY_PORT
 for _ in $(seq 100); do
@@ -168,5 +170,11 @@ for n in "${!INSTANCE_PID[@]}"; do
   wait_exit "${INSTANCE_PID[$n]}" || die "instance $n did not close within ${TIMEOUT_S} s"
   unset 'INSTANCE_PID[$n]'
 done
+# Ctrl-C ends the proxy: it prints its report and exits 1 if the live traffic broke a property.
+kill -INT "$PROXY_PID"
+wait_exit "$PROXY_PID" || die "the proxy did not stop within ${TIMEOUT_S} s"
+PROXY_PID=""
+grep -E 'PASSED|FAILED|NOTHING CHECKED' "$WORK/proxy.log" | tail -n 1 || true
+[ "$EXIT_STATUS" -eq 0 ] || die "the live oracle found a violation in the real clients' traffic (exit $EXIT_STATUS; traces in $WORK)"
 proxy_errors=$(grep -c 'streamspec proxy: connection from' "$WORK/proxy.log" || true)
-log "passed in $(($(date +%s) - T0)) s; connections the proxy ended on an error: $proxy_errors"
+log "passed in $(($(date +%s) - T0)) s, no violation in the live traffic; connections the proxy ended on an error: $proxy_errors"

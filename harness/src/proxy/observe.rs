@@ -250,11 +250,19 @@ fn outcome(
             let wire = groups.values().map(|seen| seen.first.render()).collect();
             (Verdict::Fail, Some(reason), Some(wire))
         }
-        (None, None) => (
-            Verdict::Pass,
-            Some(format!("{} exchanges judged", judge.judged)),
-            None,
-        ),
+        (None, None) => match judge::exchanges_judging(property, judge) {
+            // Nothing checked is never reported as passing.
+            0 => (
+                Verdict::Skip,
+                Some("not judged: no exchange that shows it passed the proxy".to_owned()),
+                None,
+            ),
+            judged => (
+                Verdict::Pass,
+                Some(format!("{judged} exchanges judged")),
+                None,
+            ),
+        },
     };
     Outcome {
         scenario: property.label(),

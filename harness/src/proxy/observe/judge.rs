@@ -50,6 +50,21 @@ pub const LIVE: [&Property; 9] = [
     &oracle::ROLES_APART,
 ];
 
+/// How many exchanges that judge `property` have passed: describes for the properties that read
+/// the members a describe lists, heartbeats for the others, any exchange for well-formed answers.
+pub fn exchanges_judging(property: &Property, judge: &LiveJudge) -> u64 {
+    if property.name == oracle::WELL_FORMED.name {
+        judge.judged
+    } else if [&oracle::EPOCH_ORDER, &oracle::ONE_ACTIVE_OWNER, &oracle::ROLES_APART]
+        .iter()
+        .any(|described| described.name == property.name)
+    {
+        judge.describes
+    } else {
+        judge.heartbeats
+    }
+}
+
 /// Why an `always` or `eventually` property of the oracle is not judged on live traffic.
 pub fn not_live_because(property: &Property) -> Option<&'static str> {
     let reason = match property.name {
@@ -174,6 +189,10 @@ pub struct LiveJudge {
     pub undecoded_requests: u64,
     /// Exchanges judged.
     pub judged: u64,
+    /// Heartbeat and describe exchanges judged: a property none of its exchanges reached is not
+    /// reported as passing.
+    pub heartbeats: u64,
+    pub describes: u64,
     /// What the conditions that read a run's setup are given; none of [`LIVE`] reads it.
     setup: Setup,
     topology: Topology,
@@ -216,8 +235,14 @@ impl LiveJudge {
     pub fn judge(&mut self, passed: &Passed) -> Vec<LiveViolation> {
         self.judged += 1;
         match passed.api_key {
-            HEARTBEAT_KEY => self.heartbeat(passed),
-            DESCRIBE_KEY => self.describe(passed),
+            HEARTBEAT_KEY => {
+                self.heartbeats += 1;
+                self.heartbeat(passed)
+            }
+            DESCRIBE_KEY => {
+                self.describes += 1;
+                self.describe(passed)
+            }
             _ => Vec::new(),
         }
     }
