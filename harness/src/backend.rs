@@ -224,6 +224,13 @@ pub trait Backend {
         Err(BackendError::unsupported("grow topics"))
     }
 
+    /// A group named after `probe_group` whose coordinator is the scenario group's, for the
+    /// waits of [`create_topics_and_wait`]: on a cluster, another coordinator may see a topic
+    /// before the one under test does. By default `probe_group` itself (one coordinator).
+    async fn probe_group_beside(&mut self, probe_group: &str) -> BackendResult<String> {
+        Ok(probe_group.to_owned())
+    }
+
     /// Lets `duration` pass: real time for a broker, virtual time in process, where a
     /// coordinator whose timer does not advance is [`BackendError::TimerStalled`], not a hang.
     async fn sleep(&mut self, duration: Duration) -> BackendResult<()>;
@@ -362,6 +369,13 @@ macro_rules! delegate_backend_setup {
 
         fn now_ms(&self) -> u64 {
             self.$inner.now_ms()
+        }
+
+        async fn probe_group_beside(
+            &mut self,
+            probe_group: &str,
+        ) -> $crate::backend::BackendResult<String> {
+            self.$inner.probe_group_beside(probe_group).await
         }
 
         async fn group_config_names(
@@ -575,6 +589,7 @@ async fn await_coordinator_view<B: Backend>(
     if topics.is_empty() {
         return Ok(());
     }
+    let probe_group = &backend.probe_group_beside(probe_group).await?;
     let topology = Topology::default().with_subtopologies(vec![Subtopology::default()
         .with_subtopology_id("0")
         .with_source_topics(topics.to_vec())]);

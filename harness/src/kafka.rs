@@ -4,6 +4,7 @@
 //! APIs: topics here, configs (`kafka/configs.rs`), ACLs (`kafka/acls.rs`) and what `streamspec
 //! clean` lists and removes (`kafka/clean.rs`).
 
+use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use kafka_protocol::messages::create_acls_response::AclCreationResult;
@@ -32,15 +33,22 @@ mod acls;
 mod backend;
 mod clean;
 mod configs;
+mod coordinators;
 pub use backend::KafkaConnector;
 pub use clean::{AclResourcePattern, ACL_PATTERN_PREFIXED};
 
-/// Connections to a broker: the bootstrap one for set-up, and one to the group's coordinator.
+/// Connections to a broker: the bootstrap one for set-up, and one to each group coordinator
+/// met. On a cluster, groups have different coordinators, none of them necessarily the
+/// bootstrap broker; on a single broker, all are one connection.
 #[derive(Debug)]
 pub struct KafkaTarget {
     bootstrap: Connection,
-    coordinator: Connection,
-    /// The node id of the group's coordinator, for its broker configs.
+    /// Connections to group coordinators, by node id.
+    coordinators: BTreeMap<i32, Connection>,
+    /// The coordinator's node id of each group asked about so far.
+    group_nodes: BTreeMap<String, i32>,
+    /// The node id of the scenario group's coordinator, for its broker configs and for
+    /// requests without a readable group id.
     coordinator_node: i32,
     timeout: Duration,
     /// The replication factor of the topics the harness creates; -1 asks for the broker's default.
@@ -114,7 +122,8 @@ impl KafkaTarget {
         let coordinator = Connection::connect(&coordinator_address, timeout).await?;
         Ok(KafkaTarget {
             bootstrap,
-            coordinator,
+            coordinators: BTreeMap::from([(coordinator_node, coordinator)]),
+            group_nodes: BTreeMap::from([(group_id.to_owned(), coordinator_node)]),
             coordinator_node,
             timeout,
             replication_factor,
@@ -125,7 +134,8 @@ impl KafkaTarget {
     }
 
     /// Creates topics and waits, within `deadline`, until metadata shows a leader for every
-    /// partition.
+    /// partition, on the bootstrap broker and on every coordinator met: a group coordinator
+    /// reads topics from its own broker's metadata, which may lag behind the bootstrap's.
     pub async fn create_topics(
         &mut self,
         topics: &[(String, i32)],
@@ -220,12 +230,13 @@ impl KafkaTarget {
         let names: Vec<String> = topics.iter().map(|(name, _)| name.clone()).collect();
         let started = Instant::now();
         loop {
-            let partitions = self.partition_counts(&names).await?;
-            if partitions
-                .iter()
-                .zip(topics)
-                .all(|(found, (_, wanted))| *found == Some(*wanted))
-            {
+            let counted = |partitions: &[Option<i32>]| {
+                partitions
+                    .iter()
+                    .zip(topics)
+                    .all(|(found, (_, wanted))| *found == Some(*wanted))
+            };
+            if self.every_node_shows(&names, counted).await? {
                 return Ok(());
             }
             self.pause_or_give_up(started, deadline, || {
@@ -235,44 +246,33 @@ impl KafkaTarget {
         }
     }
 
-    /// Partition counts of `names` with a leader for every partition; `None` for a topic that
-    /// does not exist (yet) or has a partition without leader.
+    /// Whether the partition counts of `names` in the metadata of the bootstrap broker and of
+    /// every coordinator met are all as `wanted`.
+    async fn every_node_shows(
+        &mut self,
+        names: &[String],
+        wanted: impl Fn(&[Option<i32>]) -> bool,
+    ) -> TransportResult<bool> {
+        if !wanted(&partition_counts(&mut self.bootstrap, names).await?) {
+            return Ok(false);
+        }
+        for connection in self.coordinators.values_mut() {
+            if !wanted(&partition_counts(connection, names).await?) {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// Partition counts of `names` in the bootstrap broker's metadata (see [`partition_counts`]).
     pub async fn partition_counts(
         &mut self,
         names: &[String],
     ) -> TransportResult<Vec<Option<i32>>> {
-        // Never auto-created: asking about a deleted topic must not bring it back.
-        let request = MetadataRequest::default()
-            .with_allow_auto_topic_creation(false)
-            .with_topics(Some(
-                names
-                    .iter()
-                    .map(|name| {
-                        MetadataRequestTopic::default()
-                            .with_name(Some(TopicName(StrBytes::from_string(name.clone()))))
-                    })
-                    .collect(),
-            ));
-        let response = self.bootstrap.call_kafka(12, &request, "Metadata").await?;
-        Ok(names
-            .iter()
-            .map(|name| {
-                let topic = response.topics.iter().find(|topic| {
-                    topic
-                        .name
-                        .as_ref()
-                        .is_some_and(|found| found.0.as_str() == name)
-                })?;
-                let led = topic
-                    .partitions
-                    .iter()
-                    .all(|partition| partition.leader_id.0 >= 0);
-                (topic.error_code == 0 && led).then_some(topic.partitions.len() as i32)
-            })
-            .collect())
+        partition_counts(&mut self.bootstrap, names).await
     }
 
-    /// Waits, within `deadline`, until metadata no longer shows `names`, so that they can be
+    /// Waits, within `deadline`, until no node met shows `names` any longer, so that they can be
     /// created again.
     pub async fn await_topics_gone(
         &mut self,
@@ -280,12 +280,8 @@ impl KafkaTarget {
         deadline: Duration,
     ) -> TransportResult<()> {
         let started = Instant::now();
-        while self
-            .partition_counts(names)
-            .await?
-            .iter()
-            .any(Option::is_some)
-        {
+        let gone = |partitions: &[Option<i32>]| partitions.iter().all(Option::is_none);
+        while !self.every_node_shows(names, gone).await? {
             self.pause_or_give_up(started, deadline, || {
                 format!("the topics {names:?} to be deleted")
             })
@@ -348,7 +344,8 @@ impl KafkaTarget {
             ))
             .with_topic_partitions(Some(Vec::new()));
         let response = self
-            .coordinator
+            .coordinator(Some(group_id))
+            .await?
             .call_kafka(1, &request, "ConsumerGroupHeartbeat")
             .await?;
         if response.error_code != 0 {
@@ -360,6 +357,44 @@ impl KafkaTarget {
         }
         Ok(())
     }
+}
+
+/// Partition counts of `names` with a leader for every partition in the metadata of the broker
+/// at `connection`; `None` for a topic that does not exist (yet) or has a partition without
+/// leader.
+async fn partition_counts(
+    connection: &mut Connection,
+    names: &[String],
+) -> TransportResult<Vec<Option<i32>>> {
+    // Never auto-created: asking about a deleted topic must not bring it back.
+    let request = MetadataRequest::default()
+        .with_allow_auto_topic_creation(false)
+        .with_topics(Some(
+            names
+                .iter()
+                .map(|name| {
+                    MetadataRequestTopic::default()
+                        .with_name(Some(TopicName(StrBytes::from_string(name.clone()))))
+                })
+                .collect(),
+        ));
+    let response = connection.call_kafka(12, &request, "Metadata").await?;
+    Ok(names
+        .iter()
+        .map(|name| {
+            let topic = response.topics.iter().find(|topic| {
+                topic
+                    .name
+                    .as_ref()
+                    .is_some_and(|found| found.0.as_str() == name)
+            })?;
+            let led = topic
+                .partitions
+                .iter()
+                .all(|partition| partition.leader_id.0 >= 0);
+            (topic.error_code == 0 && led).then_some(topic.partitions.len() as i32)
+        })
+        .collect())
 }
 
 /// The address and node id of the coordinator of `group_id` (FindCoordinator v4, key type 0:

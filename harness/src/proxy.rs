@@ -1,6 +1,7 @@
-//! A Kafka-protocol proxy in front of one broker: it forwards every request and response as it
-//! is, except that it keeps clients on itself (broker addresses in Metadata and FindCoordinator
-//! answers become its own), can lower the versions ApiVersions advertises, and can refuse topics
+//! A Kafka-protocol proxy in front of one broker or a cluster: it forwards every request and
+//! response as it is, except that it keeps clients on itself (broker addresses in Metadata,
+//! FindCoordinator and DescribeCluster answers become its own; in front of a cluster each broker
+//! gets a listener of its own, which carries its connections to that broker), can lower the versions ApiVersions advertises, and can refuse topics
 //! created with the broker's default replication factor, and can carry the KIP draft's
 //! heartbeats to a broker that speaks Kafka's (`draft.rs`), and can apply faults on purpose (drop,
 //! duplicate or delay heartbeat exchanges, refuse an api: `faults.rs`). It reads request headers
@@ -11,6 +12,7 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -22,8 +24,9 @@ use bytes::BytesMut;
 use kafka_protocol::messages::create_topics_response::CreatableTopicResult;
 use kafka_protocol::messages::{
     ApiVersionsRequest, ApiVersionsResponse, CreateTopicsRequest, CreateTopicsResponse,
-    FindCoordinatorRequest, FindCoordinatorResponse, MetadataRequest, MetadataResponse,
-    ProduceRequest, RequestHeader, ResponseHeader,
+    DescribeClusterRequest, DescribeClusterResponse, FindCoordinatorRequest,
+    FindCoordinatorResponse, MetadataRequest, MetadataResponse, ProduceRequest, RequestHeader,
+    ResponseHeader,
 };
 use kafka_protocol::protocol::{Decodable, Encodable, HeaderVersion, Request, StrBytes};
 use streamspec_coordinator::kip_draft::{InFlight, KipDraft};
@@ -32,8 +35,10 @@ use streamspec_protocol::frame;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::mpsc;
+use tokio::task::JoinSet;
 
 use crate::draft::Dialect;
+use crate::transport::Connection;
 use crate::wire_bounds::{self, Bounded};
 use faults::{ConnectionId, FaultConfig, FaultDraws, Faults};
 
@@ -45,6 +50,10 @@ const IN_FLIGHT_MAX: usize = 256;
 const IDLE_MAX: Duration = Duration::from_secs(600);
 /// Bound on connecting to the upstream broker.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+/// The most upstream brokers given a listener each.
+pub const BROKERS_MAX: usize = 64;
+/// DescribeCluster's endpoint type of brokers (2 asks for the controllers, left as they are).
+const ENDPOINT_TYPE_BROKERS: i8 = 1;
 /// The message of a refused default replication factor.
 pub const DEFAULT_REPLICATION_FACTOR_REFUSED: &str = "Replication factor must be set explicitly";
 
@@ -73,19 +82,54 @@ pub fn parse_version_cap(text: &str) -> Result<(i16, i16), String> {
     parsed.ok_or_else(|| format!("not a version cap: {text:?} (use API=MAX, e.g. 88=0)"))
 }
 
-/// Where clients are sent back to: the proxy's own address.
+/// One of the proxy's own addresses, which clients are sent back to.
 #[derive(Debug, Clone)]
 struct Advertised {
     host: StrBytes,
     port: i32,
 }
 
+impl Advertised {
+    fn of(listener: &TcpListener) -> Result<Advertised, String> {
+        let local = listener.local_addr().map_err(|error| error.to_string())?;
+        Ok(Advertised {
+            host: StrBytes::from_string(local.ip().to_string()),
+            port: i32::from(local.port()),
+        })
+    }
+}
+
+/// The proxy's addresses that broker addresses in answers become: with one upstream broker
+/// always the main listener's; in front of a cluster, each broker's own listener (by node id),
+/// and the main listener for a broker that joined after the proxy started.
+#[derive(Debug, Clone)]
+struct Addresses {
+    main: Advertised,
+    brokers: BTreeMap<i32, Advertised>,
+}
+
+impl Addresses {
+    fn of(&self, node_id: i32) -> &Advertised {
+        self.brokers.get(&node_id).unwrap_or(&self.main)
+    }
+}
+
+/// A listener of the proxy and the upstream broker its connections go to.
+#[derive(Debug)]
+struct Route {
+    listener: TcpListener,
+    upstream: String,
+}
+
 /// A proxy listening for clients.
 #[derive(Debug)]
 pub struct Proxy {
-    listener: TcpListener,
+    /// The main listener (to `config.upstream`), then one per upstream broker of a cluster.
+    routes: Vec<Route>,
+    /// Each upstream broker of a cluster by node id, with its upstream address.
+    brokers: Vec<(i32, String)>,
     config: Arc<ProxyConfig>,
-    advertised: Advertised,
+    addresses: Arc<Addresses>,
     /// The draft adapter's state, shared by every connection, under `--dialect kip-draft`.
     draft: Option<Arc<Mutex<KipDraft>>>,
     /// Judges the Streams group exchanges of every connection.
@@ -93,7 +137,10 @@ pub struct Proxy {
 }
 
 impl Proxy {
-    /// Listens at `listen` (HOST:PORT; port 0 picks one).
+    /// Listens at `listen` (HOST:PORT; port 0 picks one). When the upstream's metadata lists
+    /// more than one broker, each gets a listener on the same host: on the ports after the
+    /// main one, in the order of node ids, or on ports the system picks when `listen` has port
+    /// 0. An upstream that does not tell its brokers is served as one broker.
     pub async fn bind(listen: &str, mut config: ProxyConfig) -> Result<Proxy, String> {
         let listener = TcpListener::bind(listen)
             .await
@@ -101,6 +148,50 @@ impl Proxy {
         let local = listener
             .local_addr()
             .map_err(|error| format!("{listen}: {error}"))?;
+        let main = Advertised::of(&listener).map_err(|error| format!("{listen}: {error}"))?;
+        let mut routes = vec![Route {
+            listener,
+            upstream: config.upstream.clone(),
+        }];
+        let brokers = match upstream_brokers(&config.upstream).await {
+            Ok(brokers) if brokers.len() > 1 => brokers,
+            Ok(_) => Vec::new(),
+            Err(reason) => {
+                eprintln!(
+                    "streamspec proxy: the brokers of {} are unknown ({reason}); serving it as one broker",
+                    config.upstream
+                );
+                Vec::new()
+            }
+        };
+        if brokers.len() > BROKERS_MAX {
+            return Err(format!(
+                "{} lists {} brokers; the proxy gives at most {BROKERS_MAX} a listener each",
+                config.upstream,
+                brokers.len()
+            ));
+        }
+        let mut addresses = Addresses {
+            main,
+            brokers: BTreeMap::new(),
+        };
+        for (index, (node_id, upstream)) in brokers.iter().enumerate() {
+            let port = match local.port() {
+                0 => 0,
+                main_port => u16::try_from(usize::from(main_port) + 1 + index)
+                    .map_err(|_| format!("no port after {main_port} for broker {node_id}"))?,
+            };
+            let at = std::net::SocketAddr::new(local.ip(), port);
+            let listener = TcpListener::bind(at)
+                .await
+                .map_err(|error| format!("cannot listen at {at} for broker {node_id}: {error}"))?;
+            let advertised = Advertised::of(&listener).map_err(|error| format!("{at}: {error}"))?;
+            addresses.brokers.insert(*node_id, advertised);
+            routes.push(Route {
+                listener,
+                upstream: upstream.clone(),
+            });
+        }
         let draft = (config.dialect == Dialect::KipDraft).then(|| {
             // The draft defines one version of the heartbeat.
             let cap = config
@@ -114,20 +205,35 @@ impl Proxy {
             config.version_caps.insert(key, faults::NO_VERSION);
         }
         Ok(Proxy {
-            listener,
+            routes,
+            brokers,
             draft,
             observer: Arc::new(observe::Observer::new(&config.upstream, &config.trace_dir)),
             config: Arc::new(config),
-            advertised: Advertised {
-                host: StrBytes::from_string(local.ip().to_string()),
-                port: i32::from(local.port()),
-            },
+            addresses: Arc::new(addresses),
         })
     }
 
     /// The address clients connect to.
     pub fn address(&self) -> String {
-        format!("{}:{}", self.advertised.host, self.advertised.port)
+        let main = &self.addresses.main;
+        format!("{}:{}", main.host, main.port)
+    }
+
+    /// In front of a cluster, each upstream broker (node id, address) with the proxy's listener
+    /// for it, in the order of node ids; empty in front of one broker.
+    pub fn broker_listeners(&self) -> Vec<(i32, String, String)> {
+        self.brokers
+            .iter()
+            .map(|(node_id, upstream)| {
+                let own = self.addresses.of(*node_id);
+                (
+                    *node_id,
+                    upstream.clone(),
+                    format!("{}:{}", own.host, own.port),
+                )
+            })
+            .collect()
     }
 
     /// What the proxy judged of the traffic it passed on.
@@ -137,30 +243,83 @@ impl Proxy {
 
     /// Serves clients until the task is dropped, each connection on a task of its own.
     pub async fn serve(self) {
-        for index in 0.. {
-            let Ok((client, peer)) = self.listener.accept().await else {
-                continue;
-            };
-            let connection = ConnectionId { index, peer };
+        // Dropping the set (when this future is dropped) stops every listener.
+        let mut listeners = JoinSet::new();
+        // Connections are numbered across listeners, in the order accepted (faults.rs seeds by it).
+        let accepted = Arc::new(AtomicU64::new(0));
+        for route in self.routes {
             let config = Arc::clone(&self.config);
-            let advertised = self.advertised.clone();
+            let addresses = Arc::clone(&self.addresses);
             let draft = self.draft.clone();
             let observer = Arc::clone(&self.observer);
-            tokio::spawn(async move {
-                let relayed = relay(
-                    client,
-                    &config,
-                    &advertised,
-                    draft.as_deref(),
-                    connection,
-                    &observer,
-                );
-                if let Err(error) = relayed.await {
-                    eprintln!("streamspec proxy: connection from {peer}: {error}");
-                }
-            });
+            let accepted = Arc::clone(&accepted);
+            listeners.spawn(accept(route, config, addresses, draft, observer, accepted));
         }
+        while listeners.join_next().await.is_some() {}
     }
+}
+
+/// Takes the connections of one listener, each to its route's upstream broker.
+async fn accept(
+    route: Route,
+    config: Arc<ProxyConfig>,
+    addresses: Arc<Addresses>,
+    draft: Option<Arc<Mutex<KipDraft>>>,
+    observer: Arc<observe::Observer>,
+    accepted: Arc<AtomicU64>,
+) {
+    let upstream: Arc<str> = route.upstream.into();
+    loop {
+        let Ok((client, peer)) = route.listener.accept().await else {
+            continue;
+        };
+        let connection = ConnectionId {
+            index: accepted.fetch_add(1, Ordering::Relaxed),
+            peer,
+        };
+        let config = Arc::clone(&config);
+        let addresses = Arc::clone(&addresses);
+        let draft = draft.clone();
+        let upstream = Arc::clone(&upstream);
+        let observer = Arc::clone(&observer);
+        tokio::spawn(async move {
+            let relayed = relay(
+                client,
+                &upstream,
+                &config,
+                &addresses,
+                draft.as_deref(),
+                connection,
+                &observer,
+            )
+            .await;
+            if let Err(error) = relayed {
+                eprintln!("streamspec proxy: connection from {peer}: {error}");
+            }
+        });
+    }
+}
+
+/// The brokers the upstream's metadata lists: node id and address, in the order of node ids.
+async fn upstream_brokers(upstream: &str) -> Result<Vec<(i32, String)>, String> {
+    let mut connection = Connection::connect(upstream, CONNECT_TIMEOUT)
+        .await
+        .map_err(|error| error.to_string())?;
+    // No topics: only the brokers are of interest.
+    let request = MetadataRequest::default()
+        .with_topics(Some(Vec::new()))
+        .with_allow_auto_topic_creation(false);
+    let metadata = connection
+        .call_kafka(12, &request, "Metadata")
+        .await
+        .map_err(|error| error.to_string())?;
+    let mut brokers: Vec<(i32, String)> = metadata
+        .brokers
+        .iter()
+        .map(|broker| (broker.node_id.0, format!("{}:{}", broker.host, broker.port)))
+        .collect();
+    brokers.sort();
+    Ok(brokers)
 }
 
 /// Why a proxied connection ended early.
@@ -215,19 +374,20 @@ enum Answer {
     Refused,
 }
 
-/// Carries one client connection to the upstream broker and back.
+/// Carries one client connection to the upstream broker `to` and back.
 async fn relay(
     client: TcpStream,
+    to: &str,
     config: &ProxyConfig,
-    advertised: &Advertised,
+    addresses: &Addresses,
     draft: Option<&Mutex<KipDraft>>,
     connection: ConnectionId,
     observer: &observe::Observer,
 ) -> Result<(), RelayError> {
-    let upstream = tokio::time::timeout(CONNECT_TIMEOUT, TcpStream::connect(&config.upstream))
+    let upstream = tokio::time::timeout(CONNECT_TIMEOUT, TcpStream::connect(to))
         .await
-        .map_err(|_| RelayError::Upstream(format!("no connection to {} in time", config.upstream)))?
-        .map_err(|error| RelayError::Upstream(format!("{}: {error}", config.upstream)))?;
+        .map_err(|_| RelayError::Upstream(format!("no connection to {to} in time")))?
+        .map_err(|error| RelayError::Upstream(format!("{to}: {error}")))?;
     client.set_nodelay(true).ok();
     upstream.set_nodelay(true).ok();
     let (mut client_read, mut client_write) = client.into_split();
@@ -325,7 +485,7 @@ async fn relay(
                                     &response,
                                 );
                             }
-                            rewrite_response(&pending, refused, &response, config, advertised)
+                            rewrite_response(&pending, refused, &response, config, addresses)
                                 .unwrap_or_else(|| with_size_prefix(&response))
                         }
                         _ => with_size_prefix(&response),
@@ -557,7 +717,7 @@ fn rewrite_response(
     refused: &[CreatableTopicResult],
     response: &[u8],
     config: &ProxyConfig,
-    advertised: &Advertised,
+    addresses: &Addresses,
 ) -> Option<Vec<u8>> {
     let (version, correlation_id) = (pending.version, pending.correlation_id);
     match pending.api_key {
@@ -569,20 +729,31 @@ fn rewrite_response(
         MetadataRequest::KEY => {
             let mut answer: MetadataResponse = decode_response(response, version)?;
             for broker in &mut answer.brokers {
-                broker.host = advertised.host.clone();
-                broker.port = advertised.port;
+                let own = addresses.of(broker.node_id.0);
+                (broker.host, broker.port) = (own.host.clone(), own.port);
             }
             encode_response(correlation_id, version, &answer)
         }
         FindCoordinatorRequest::KEY => {
             let mut answer: FindCoordinatorResponse = decode_response(response, version)?;
             if answer.error_code == 0 && version < 4 {
-                answer.host = advertised.host.clone();
-                answer.port = advertised.port;
+                let own = addresses.of(answer.node_id.0);
+                (answer.host, answer.port) = (own.host.clone(), own.port);
             }
             for coordinator in answer.coordinators.iter_mut().filter(|c| c.error_code == 0) {
-                coordinator.host = advertised.host.clone();
-                coordinator.port = advertised.port;
+                let own = addresses.of(coordinator.node_id.0);
+                (coordinator.host, coordinator.port) = (own.host.clone(), own.port);
+            }
+            encode_response(correlation_id, version, &answer)
+        }
+        DescribeClusterRequest::KEY => {
+            let mut answer: DescribeClusterResponse = decode_response(response, version)?;
+            // Version 0 knows only brokers; controllers (endpoint type 2) are not the proxy's.
+            if version == 0 || answer.endpoint_type == ENDPOINT_TYPE_BROKERS {
+                for broker in &mut answer.brokers {
+                    let own = addresses.of(broker.broker_id.0);
+                    (broker.host, broker.port) = (own.host.clone(), own.port);
+                }
             }
             encode_response(correlation_id, version, &answer)
         }
@@ -624,6 +795,9 @@ pub async fn run(
     };
     let proxy = Proxy::bind(listen, config).await?;
     let refused = proxy.config.faults.refused();
+    for (node_id, upstream, own) in proxy.broker_listeners() {
+        eprintln!("streamspec proxy: {own} -> broker {node_id} at {upstream}");
+    }
     let caps: Vec<String> = proxy
         .config
         .version_caps
@@ -678,15 +852,18 @@ mod tests {
             faults: Faults::default(),
             watched: None,
         };
-        let advertised = Advertised {
-            host: StrBytes::from_static_str("127.0.0.1"),
-            port: 9,
+        let addresses = Addresses {
+            main: Advertised {
+                host: StrBytes::from_static_str("127.0.0.1"),
+                port: 9,
+            },
+            brokers: BTreeMap::new(),
         };
         // Response header v1 (correlation id, no tagged fields), throttle_time_ms, brokers.
         let response = [&[0, 0, 0, 7, 0, 0, 0, 0, 0][..], &COMPACT_2_POW_31_MINUS_1].concat();
         let config = ProxyConfig::default();
         assert_eq!(
-            rewrite_response(&pending, &[], &response, &config, &advertised),
+            rewrite_response(&pending, &[], &response, &config, &addresses),
             None
         );
     }

@@ -12,9 +12,9 @@ use std::fmt;
 use kafka_protocol::messages::{
     ApiVersionsResponse, ConsumerGroupHeartbeatResponse, CreateAclsResponse,
     CreatePartitionsResponse, CreateTopicsRequest, CreateTopicsResponse, DeleteAclsResponse,
-    DeleteTopicsResponse, DescribeAclsResponse, DescribeConfigsResponse, FindCoordinatorResponse,
-    IncrementalAlterConfigsResponse, ListConfigResourcesResponse, ListGroupsResponse,
-    MetadataResponse, ProduceRequest,
+    DeleteTopicsResponse, DescribeAclsResponse, DescribeClusterResponse, DescribeConfigsResponse,
+    FindCoordinatorResponse, IncrementalAlterConfigsResponse, ListConfigResourcesResponse,
+    ListGroupsResponse, MetadataResponse, ProduceRequest,
 };
 use kafka_protocol::protocol::{Decodable, Encodable, Message};
 
@@ -400,6 +400,7 @@ bounded! {
     ApiVersionsResponse => API_VERSIONS_RESPONSE,
     MetadataResponse => METADATA_RESPONSE,
     FindCoordinatorResponse => FIND_COORDINATOR_RESPONSE,
+    DescribeClusterResponse => DESCRIBE_CLUSTER_RESPONSE,
     CreateTopicsRequest => CREATE_TOPICS_REQUEST,
     CreateTopicsResponse => CREATE_TOPICS_RESPONSE,
     DeleteTopicsResponse => DELETE_TOPICS_RESPONSE,

@@ -112,21 +112,29 @@ fn wrong_answers() -> Vec<Vec<u8>> {
     vec![assigned("a", 2), assigned("b", 2), lowered, describe]
 }
 
-/// A broker on a thread that answers each request of its first connection with the next of
-/// `answers`.
+/// A broker on a thread that answers each request of its first connection of Streams group
+/// traffic with the next of `answers`; other connections (the proxy asking for the brokers at
+/// start) are closed unanswered.
 fn wrong_broker(answers: Vec<Vec<u8>>) -> String {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let address = listener.local_addr().unwrap().to_string();
     std::thread::spawn(move || {
-        let Ok((mut stream, _)) = listener.accept() else {
+        let mut answers = answers.into_iter();
+        while let Ok((mut stream, _)) = listener.accept() {
+            let mut request = read_frame(&mut stream);
+            let api_key = |frame: &[u8]| i16::from_be_bytes([frame[0], frame[1]]);
+            if !request.as_deref().is_some_and(|frame| [88, 89].contains(&api_key(frame))) {
+                continue;
+            }
+            while let Some(frame) = request {
+                let Some(body) = answers.next() else {
+                    return;
+                };
+                let correlation_id = i32::from_be_bytes(frame[4..8].try_into().unwrap());
+                stream.write_all(&answer(correlation_id, body)).unwrap();
+                request = read_frame(&mut stream);
+            }
             return;
-        };
-        for body in answers {
-            let Some(request) = read_frame(&mut stream) else {
-                return;
-            };
-            let correlation_id = i32::from_be_bytes(request[4..8].try_into().unwrap());
-            stream.write_all(&answer(correlation_id, body)).unwrap();
         }
     });
     address
@@ -157,8 +165,15 @@ fn a_wrong_broker_behind_the_proxy_is_reported_traced_and_fails_the_run() {
         .spawn()
         .unwrap();
     let mut stderr = BufReader::new(proxy.stderr.take().unwrap());
+    // The line naming the proxy's address, after any warning on the upstream's brokers.
     let mut first = String::new();
-    stderr.read_line(&mut first).unwrap();
+    loop {
+        first.clear();
+        stderr.read_line(&mut first).unwrap();
+        if first.is_empty() || !first.starts_with("streamspec proxy: the brokers of") {
+            break;
+        }
+    }
     // "streamspec proxy: HOST:PORT -> upstream; ..."
     let listen = first
         .strip_prefix("streamspec proxy: ")

@@ -10,12 +10,14 @@ use bytes::BytesMut;
 use kafka_protocol::messages::api_versions_response::ApiVersion;
 use kafka_protocol::messages::create_topics_request::CreatableTopic;
 use kafka_protocol::messages::create_topics_response::CreatableTopicResult;
+use kafka_protocol::messages::describe_cluster_response::DescribeClusterBroker;
 use kafka_protocol::messages::find_coordinator_response::Coordinator;
 use kafka_protocol::messages::metadata_response::MetadataResponseBroker;
 use kafka_protocol::messages::{
     ApiVersionsRequest, ApiVersionsResponse, BrokerId, CreateTopicsRequest, CreateTopicsResponse,
-    FindCoordinatorRequest, FindCoordinatorResponse, MetadataRequest, MetadataResponse,
-    RequestHeader, ResponseHeader, TopicName,
+    DescribeClusterRequest, DescribeClusterResponse, FindCoordinatorRequest,
+    FindCoordinatorResponse, MetadataRequest, MetadataResponse, RequestHeader, ResponseHeader,
+    TopicName,
 };
 use kafka_protocol::protocol::{Decodable, Encodable, HeaderVersion, Request, StrBytes};
 use std::time::{Duration, Instant};
@@ -64,6 +66,20 @@ fn respond<R: Encodable + HeaderVersion>(
     })
 }
 
+fn api_versions(spans: &[(i16, i16, i16)]) -> ApiVersionsResponse {
+    ApiVersionsResponse::default().with_api_keys(
+        spans
+            .iter()
+            .map(|&(key, min, max)| {
+                ApiVersion::default()
+                    .with_api_key(key)
+                    .with_min_version(min)
+                    .with_max_version(max)
+            })
+            .collect(),
+    )
+}
+
 /// A broker that answers ApiVersions, Metadata, FindCoordinator and CreateTopics (every topic
 /// created), advertising itself as UPSTREAM_HOST:UPSTREAM_PORT. Clients here use flexible
 /// versions only, whose request header is v2.
@@ -102,17 +118,13 @@ fn fake_broker_seeing(created: Created, seen: Seen) -> String {
                         ApiVersionsRequest::KEY => respond(
                             id,
                             version,
-                            &ApiVersionsResponse::default().with_api_keys(
-                                [(18, 0, 4), (3, 0, 13), (19, 2, 7), (88, 0, 1), (89, 0, 1)]
-                                    .into_iter()
-                                    .map(|(key, min, max)| {
-                                        ApiVersion::default()
-                                            .with_api_key(key)
-                                            .with_min_version(min)
-                                            .with_max_version(max)
-                                    })
-                                    .collect(),
-                            ),
+                            &api_versions(&[
+                                (18, 0, 4),
+                                (3, 0, 13),
+                                (19, 2, 7),
+                                (88, 0, 1),
+                                (89, 0, 1),
+                            ]),
                         ),
                         MetadataRequest::KEY => respond(
                             id,
@@ -173,15 +185,26 @@ fn fake_broker_seeing(created: Created, seen: Seen) -> String {
 
 /// Starts a proxy in front of `upstream` on a thread of its own; returns its address.
 fn start_proxy(upstream: String, version_caps: &[(i16, i16)], refuse: bool) -> String {
-    start_proxy_with(ProxyConfig {
+    let (address, brokers) = start_proxy_with(ProxyConfig {
         upstream,
         version_caps: version_caps.iter().copied().collect(),
         refuse_default_replication_factor: refuse,
         ..ProxyConfig::default()
-    })
+    });
+    assert_eq!(
+        brokers,
+        [],
+        "one upstream broker gets no listener of its own"
+    );
+    address
 }
 
-fn start_proxy_with(config: ProxyConfig) -> String {
+/// Each upstream broker of a cluster: node id, its address, the proxy's listener for it.
+type BrokerListeners = Vec<(i32, String, String)>;
+
+/// Starts a proxy with `config` on a thread of its own; returns its address and its listeners
+/// for the brokers of a cluster.
+fn start_proxy_with(config: ProxyConfig) -> (String, BrokerListeners) {
     let (address_tx, address_rx) = mpsc::channel();
     std::thread::spawn(move || {
         let runtime = tokio::runtime::Builder::new_current_thread()
@@ -190,7 +213,9 @@ fn start_proxy_with(config: ProxyConfig) -> String {
             .unwrap();
         runtime.block_on(async {
             let proxy = Proxy::bind("127.0.0.1:0", config).await.unwrap();
-            address_tx.send(proxy.address()).unwrap();
+            address_tx
+                .send((proxy.address(), proxy.broker_listeners()))
+                .unwrap();
             proxy.serve().await;
         });
     });
@@ -403,11 +428,13 @@ fn garbage_from_a_client_closes_its_connection_and_the_proxy_serves_on() {
 fn faulty_proxy(faults: FaultConfig) -> (String, Seen) {
     let seen = Seen::default();
     let upstream = fake_broker_seeing(Created::default(), Arc::clone(&seen));
-    let proxy = start_proxy_with(ProxyConfig {
+    let (proxy, _) = start_proxy_with(ProxyConfig {
         upstream,
         faults,
         ..ProxyConfig::default()
     });
+    // What the proxy asked at start for the upstream's brokers is its own, not a client's.
+    seen.lock().unwrap().clear();
     (proxy, seen)
 }
 
@@ -599,4 +626,201 @@ fn a_refused_api_is_not_advertised_and_a_request_of_it_closes_the_connection_una
     );
     assert_closed(&mut client);
     assert_eq!(*seen.lock().unwrap(), [(18, 1), (88, 2)]);
+}
+
+/// Three brokers of one cluster (node ids 1, 2, 3), each advertising its real address. Each
+/// answers Metadata (every broker; its own node id as cluster id, to tell who answered),
+/// FindCoordinator (node 2 for every key) and DescribeCluster (every broker, or for endpoint
+/// type 2 one controller at 127.0.0.1:1). Returns their addresses.
+fn fake_cluster() -> Vec<String> {
+    let listeners: Vec<TcpListener> = (0..3)
+        .map(|_| TcpListener::bind("127.0.0.1:0").unwrap())
+        .collect();
+    let addresses: Vec<String> = listeners
+        .iter()
+        .map(|listener| listener.local_addr().unwrap().to_string())
+        .collect();
+    let nodes: Vec<(i32, String, i32)> = listeners
+        .iter()
+        .enumerate()
+        .map(|(index, listener)| {
+            let local = listener.local_addr().unwrap();
+            (
+                index as i32 + 1,
+                local.ip().to_string(),
+                i32::from(local.port()),
+            )
+        })
+        .collect();
+    for (listener, (node_id, _, _)) in listeners.into_iter().zip(nodes.clone()) {
+        let nodes = nodes.clone();
+        std::thread::spawn(move || {
+            for mut stream in listener.incoming().flatten() {
+                let nodes = nodes.clone();
+                std::thread::spawn(move || {
+                    while let Some(request) = read_frame(&mut stream) {
+                        let mut body = &request[..];
+                        let header = RequestHeader::decode(&mut body, 2).unwrap();
+                        let (id, version) = (header.correlation_id, header.request_api_version);
+                        let answer = match header.request_api_key {
+                            ApiVersionsRequest::KEY => respond(
+                                id,
+                                version,
+                                &api_versions(&[(18, 0, 4), (3, 0, 13), (10, 0, 6), (60, 0, 2)]),
+                            ),
+                            MetadataRequest::KEY => respond(
+                                id,
+                                version,
+                                &MetadataResponse::default()
+                                    .with_cluster_id(Some(StrBytes::from_string(format!(
+                                        "node-{node_id}"
+                                    ))))
+                                    .with_brokers(
+                                        nodes
+                                            .iter()
+                                            .map(|(node, host, port)| {
+                                                MetadataResponseBroker::default()
+                                                    .with_node_id(BrokerId(*node))
+                                                    .with_host(StrBytes::from_string(host.clone()))
+                                                    .with_port(*port)
+                                            })
+                                            .collect(),
+                                    ),
+                            ),
+                            FindCoordinatorRequest::KEY => {
+                                let (_, host, port) = &nodes[1];
+                                respond(
+                                    id,
+                                    version,
+                                    &FindCoordinatorResponse::default().with_coordinators(vec![
+                                        Coordinator::default()
+                                            .with_key(StrBytes::from_static_str("g"))
+                                            .with_node_id(BrokerId(2))
+                                            .with_host(StrBytes::from_string(host.clone()))
+                                            .with_port(*port),
+                                    ]),
+                                )
+                            }
+                            DescribeClusterRequest::KEY => {
+                                let request =
+                                    DescribeClusterRequest::decode(&mut body, version).unwrap();
+                                let brokers = match request.endpoint_type {
+                                    2 => vec![(1, "127.0.0.1".to_owned(), 1)],
+                                    _ => nodes.clone(),
+                                };
+                                respond(
+                                    id,
+                                    version,
+                                    &DescribeClusterResponse::default()
+                                        .with_endpoint_type(request.endpoint_type)
+                                        .with_brokers(
+                                            brokers
+                                                .into_iter()
+                                                .map(|(node, host, port)| {
+                                                    DescribeClusterBroker::default()
+                                                        .with_broker_id(BrokerId(node))
+                                                        .with_host(StrBytes::from_string(host))
+                                                        .with_port(port)
+                                                })
+                                                .collect(),
+                                        ),
+                                )
+                            }
+                            other => panic!("the fake broker got api key {other}"),
+                        };
+                        stream.write_all(&answer).unwrap();
+                    }
+                });
+            }
+        });
+    }
+    addresses
+}
+
+fn host_port(address: &str) -> (String, i32) {
+    let (host, port) = address.rsplit_once(':').unwrap();
+    (host.to_owned(), port.parse().unwrap())
+}
+
+#[test]
+fn in_front_of_a_cluster_each_broker_gets_a_listener_and_answers_name_them() {
+    let upstream = fake_cluster();
+    let (proxy, listeners) = start_proxy_with(ProxyConfig {
+        upstream: upstream[0].clone(),
+        ..ProxyConfig::default()
+    });
+    let (proxy_host, proxy_port) = host_port(&proxy);
+    assert_eq!(proxy_host, "127.0.0.1");
+    // One listener per broker, in node id order, on the proxy's host, each its own port.
+    let nodes: Vec<(i32, String)> = listeners
+        .iter()
+        .map(|(node, to, _)| (*node, to.clone()))
+        .collect();
+    assert_eq!(
+        nodes,
+        [
+            (1, upstream[0].clone()),
+            (2, upstream[1].clone()),
+            (3, upstream[2].clone())
+        ]
+    );
+    let own: Vec<(String, i32)> = listeners.iter().map(|(_, _, own)| host_port(own)).collect();
+    let mut ports: Vec<i32> = own.iter().map(|(_, port)| *port).collect();
+    ports.push(proxy_port);
+    ports.sort_unstable();
+    ports.dedup();
+    assert_eq!(ports.len(), 4, "{own:?} {proxy_port}");
+    assert!(own.iter().all(|(host, _)| host == "127.0.0.1"));
+
+    let mut client = TcpStream::connect(&proxy).unwrap();
+    let metadata = call(&mut client, 1, 12, &MetadataRequest::default());
+    assert_eq!(metadata.cluster_id.as_ref().unwrap().as_str(), "node-1");
+    let brokers: Vec<(i32, (String, i32))> = metadata
+        .brokers
+        .iter()
+        .map(|b| (b.node_id.0, (b.host.to_string(), b.port)))
+        .collect();
+    assert_eq!(
+        brokers,
+        [
+            (1, own[0].clone()),
+            (2, own[1].clone()),
+            (3, own[2].clone())
+        ]
+    );
+    let coordinator = call(&mut client, 2, 4, &FindCoordinatorRequest::default());
+    let coordinators: Vec<(i32, String, i32)> = coordinator
+        .coordinators
+        .iter()
+        .map(|c| (c.node_id.0, c.host.to_string(), c.port))
+        .collect();
+    assert_eq!(coordinators, [(2, own[1].0.clone(), own[1].1)]);
+    let described = |endpoint_type: i8, client: &mut TcpStream| -> Vec<(i32, String, i32)> {
+        let request = DescribeClusterRequest::default().with_endpoint_type(endpoint_type);
+        call(client, 3, 2, &request)
+            .brokers
+            .iter()
+            .map(|b| (b.broker_id.0, b.host.to_string(), b.port))
+            .collect()
+    };
+    assert_eq!(
+        described(1, &mut client),
+        [
+            (1, own[0].0.clone(), own[0].1),
+            (2, own[1].0.clone(), own[1].1),
+            (3, own[2].0.clone(), own[2].1)
+        ]
+    );
+    // Controllers are not the proxy's to stand in for.
+    assert_eq!(described(2, &mut client), [(1, "127.0.0.1".to_owned(), 1)]);
+
+    // A connection on a broker's listener reaches that broker.
+    for (node, _, own) in &listeners {
+        let mut client = TcpStream::connect(own).unwrap();
+        let metadata = call(&mut client, 1, 12, &MetadataRequest::default());
+        assert_eq!(
+            metadata.cluster_id.as_ref().unwrap().to_string(),
+            format!("node-{node}")
+        );
+    }
 }

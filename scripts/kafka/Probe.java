@@ -7,6 +7,9 @@
 //   --pid P          fail at once if process P dies while waiting
 //   --group ID       streams group id to describe (default streamspec-readiness-probe)
 //   --once           one attempt, no retries (exit 1 if not ready)
+//   --coordinator    once ready, also find the group coordinator of ID (raw FindCoordinator v4)
+//                    and print it: on a cluster it is the leader of the group's partition of
+//                    __consumer_offsets, not necessarily the broker asked
 //
 // Ready means, in this order:
 //   1. a raw ApiVersions v4 request is answered, and lists api keys 88 (StreamsGroupHeartbeat)
@@ -24,6 +27,7 @@
 //   finalized_features=group.version:1 streams.version:1 ...
 //   streams_group_describe group=... result=GROUP_ID_NOT_FOUND
 //   READY
+//   coordinator group=... node=2 address=127.0.0.1:9502   (with --coordinator)
 // Exit codes: 0 ready, 1 timed out, 2 the broker answers but the protocol is off (no key 88/89,
 // or describe answered UNSUPPORTED_VERSION), 3 the process given by --pid died.
 
@@ -47,6 +51,7 @@ import org.apache.kafka.clients.admin.StreamsGroupDescription;
 import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.apache.kafka.common.errors.UnsupportedVersionException;
 import org.apache.kafka.common.message.ApiVersionsResponseData;
+import org.apache.kafka.common.message.FindCoordinatorResponseData;
 import org.apache.kafka.common.protocol.ByteBufferAccessor;
 
 public class Probe {
@@ -56,6 +61,11 @@ public class Probe {
     static final short API_VERSIONS_VERSION = 4;
     static final short STREAMS_HEARTBEAT = 88;
     static final short STREAMS_DESCRIBE = 89;
+    static final short FIND_COORDINATOR_KEY = 10;
+    // v4 (KIP-699): the first version with a batch of keys; header v2, response header v1.
+    static final short FIND_COORDINATOR_VERSION = 4;
+    static final short COORDINATOR_LOAD_IN_PROGRESS = 14;
+    static final short COORDINATOR_NOT_AVAILABLE = 15;
 
     static final class Fatal extends Exception {
         final int code;
@@ -64,7 +74,7 @@ public class Probe {
 
     public static void main(String[] args) throws Exception {
         if (args.length < 1) {
-            System.err.println("usage: Probe HOST:PORT [--timeout-ms N] [--pid P] [--group ID] [--once]");
+            System.err.println("usage: Probe HOST:PORT [--timeout-ms N] [--pid P] [--group ID] [--once] [--coordinator]");
             System.exit(64);
         }
         String bootstrap = args[0];
@@ -72,12 +82,14 @@ public class Probe {
         long pid = -1;
         String group = "streamspec-readiness-probe";
         boolean once = false;
+        boolean coordinator = false;
         for (int i = 1; i < args.length; i++) {
             switch (args[i]) {
                 case "--timeout-ms": timeoutMs = Long.parseLong(args[++i]); break;
                 case "--pid": pid = Long.parseLong(args[++i]); break;
                 case "--group": group = args[++i]; break;
                 case "--once": once = true; break;
+                case "--coordinator": coordinator = true; break;
                 default:
                     System.err.println("unknown argument: " + args[i]);
                     System.exit(64);
@@ -89,6 +101,7 @@ public class Probe {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
         try {
             int code = run(host, port, bootstrap, group, pid, deadline, once);
+            if (code == 0 && coordinator) code = printCoordinator(host, port, group, pid, deadline, once);
             System.out.flush();
             System.exit(code);
         } catch (Fatal f) {
@@ -207,6 +220,73 @@ public class Probe {
         return 0;
     }
 
+    // Asks the broker for the coordinator of `group` until one is known (the coordinator may still
+    // be loading its partition of __consumer_offsets) and prints it.
+    static int printCoordinator(String host, int port, String group, long pid, long deadline, boolean once)
+            throws Exception {
+        String lastError = "no attempt";
+        while (true) {
+            checkAlive(pid);
+            try {
+                FindCoordinatorResponseData answer =
+                    findCoordinator(host, port, group, (int) Math.max(500, Math.min(5000, remainingMs(deadline))));
+                if (answer.coordinators().size() != 1) {
+                    lastError = "FindCoordinator answered " + answer.coordinators().size() + " coordinators for one key";
+                } else {
+                    FindCoordinatorResponseData.Coordinator c = answer.coordinators().get(0);
+                    if (c.errorCode() == 0) {
+                        System.out.println("coordinator group=" + group + " node=" + c.nodeId()
+                            + " address=" + c.host() + ":" + c.port());
+                        return 0;
+                    }
+                    if (c.errorCode() != COORDINATOR_NOT_AVAILABLE && c.errorCode() != COORDINATOR_LOAD_IN_PROGRESS) {
+                        System.err.println("probe: FindCoordinator error_code=" + c.errorCode() + " " + c.errorMessage());
+                        return 1;
+                    }
+                    lastError = "FindCoordinator error_code=" + c.errorCode();
+                }
+            } catch (IOException e) {
+                lastError = "FindCoordinator: " + e;
+            }
+            if (once || remainingMs(deadline) <= 0) {
+                System.err.println("probe: no coordinator: " + lastError);
+                return 1;
+            }
+            pause(deadline);
+        }
+    }
+
+    static FindCoordinatorResponseData findCoordinator(String host, int port, String group, int timeoutMs)
+            throws IOException {
+        int correlationId = 2;
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        DataOutputStream out = new DataOutputStream(body);
+        writeRequestHeader(out, FIND_COORDINATOR_KEY, FIND_COORDINATOR_VERSION, correlationId);
+        out.writeByte(0);                  // key_type: group
+        writeUnsignedVarint(out, 1 + 1);   // coordinator_keys: compact array of one
+        writeCompactString(out, group);
+        out.writeByte(0);                  // body tagged fields: none
+        out.flush();
+        ByteBuffer buf = exchange(host, port, body.toByteArray(), correlationId, timeoutMs);
+        // response header v1: tagged fields after the correlation id
+        int tagged = readUnsignedVarint(buf);
+        for (int i = 0; i < tagged; i++) {
+            readUnsignedVarint(buf);       // tag
+            buf.position(buf.position() + readUnsignedVarint(buf));
+        }
+        return new FindCoordinatorResponseData(new ByteBufferAccessor(buf), FIND_COORDINATOR_VERSION);
+    }
+
+    static int readUnsignedVarint(ByteBuffer buf) throws IOException {
+        int value = 0;
+        for (int shift = 0; shift < 35; shift += 7) {
+            byte b = buf.get();
+            value |= (b & 0x7f) << shift;
+            if ((b & 0x80) == 0) return value;
+        }
+        throw new IOException("varint longer than 5 bytes");
+    }
+
     static void printApi(ApiVersionsResponseData av, short key, String name) {
         ApiVersionsResponseData.ApiVersion v = av.apiKeys().find(key);
         System.out.println("api_key=" + key + " name=" + name + " min_version=" + v.minVersion()
@@ -218,19 +298,30 @@ public class Probe {
         int correlationId = 1;
         ByteArrayOutputStream body = new ByteArrayOutputStream();
         DataOutputStream out = new DataOutputStream(body);
-        out.writeShort(API_VERSIONS_KEY);
-        out.writeShort(API_VERSIONS_VERSION);
+        writeRequestHeader(out, API_VERSIONS_KEY, API_VERSIONS_VERSION, correlationId);
+        writeCompactString(out, "streamspec-probe");  // client_software_name
+        writeCompactString(out, "1");                 // client_software_version
+        out.writeByte(0);                  // body tagged fields: none
+        out.flush();
+        ByteBuffer buf = exchange(host, port, body.toByteArray(), correlationId, timeoutMs);
+        return new ApiVersionsResponseData(new ByteBufferAccessor(buf), API_VERSIONS_VERSION);
+    }
+
+    // Request header v2: api key, version, correlation id, client id, no tagged fields.
+    static void writeRequestHeader(DataOutputStream out, short apiKey, short version, int correlationId)
+            throws IOException {
+        out.writeShort(apiKey);
+        out.writeShort(version);
         out.writeInt(correlationId);
         byte[] clientId = "streamspec-probe".getBytes(StandardCharsets.UTF_8);
         out.writeShort(clientId.length);   // client_id: nullable string (int16 length)
         out.write(clientId);
         out.writeByte(0);                  // header tagged fields: none
-        writeCompactString(out, "streamspec-probe");  // client_software_name
-        writeCompactString(out, "1");                 // client_software_version
-        out.writeByte(0);                  // body tagged fields: none
-        out.flush();
-        byte[] req = body.toByteArray();
+    }
 
+    // Sends one request frame and returns its response after the correlation id.
+    static ByteBuffer exchange(String host, int port, byte[] req, int correlationId, int timeoutMs)
+            throws IOException {
         try (Socket s = new Socket()) {
             s.connect(new InetSocketAddress(host, port), timeoutMs);
             s.setSoTimeout(timeoutMs);
@@ -246,7 +337,7 @@ public class Probe {
             ByteBuffer buf = ByteBuffer.wrap(resp);
             int corr = buf.getInt();
             if (corr != correlationId) throw new IOException("correlation id " + corr + " != " + correlationId);
-            return new ApiVersionsResponseData(new ByteBufferAccessor(buf), API_VERSIONS_VERSION);
+            return buf;
         }
     }
 

@@ -9,6 +9,11 @@ KAFKA_VERSION="${KAFKA_VERSION:-4.4.0}"
 KAFKA_PORT="${KAFKA_PORT:-9092}"
 KAFKA_CONTROLLER_PORT="${KAFKA_CONTROLLER_PORT:-$((KAFKA_PORT + 1))}"
 KAFKA_HOST=127.0.0.1
+# One node of a cluster (cluster.sh sets these): its id, every controller of the quorum, the
+# cluster id all nodes format with, and the replication factor of internal and default topics.
+KAFKA_NODE_ID="${KAFKA_NODE_ID:-1}"
+KAFKA_QUORUM_VOTERS="${KAFKA_QUORUM_VOTERS:-$KAFKA_NODE_ID@$KAFKA_HOST:$KAFKA_CONTROLLER_PORT}"
+KAFKA_REPLICATION_FACTOR="${KAFKA_REPLICATION_FACTOR:-1}"
 KH="${STREAMSPEC_KAFKA_HOME:-/tmp/streamspec-kafka}"
 RUN="$KH/broker-$KAFKA_PORT"
 TIMEOUT="${KAFKA_START_TIMEOUT:-90}"
@@ -50,7 +55,8 @@ PROBE_DIR="$KH/probe-$KAFKA_VERSION-$PROBE_SUM"
 if [ ! -f "$PROBE_DIR/Probe.class" ]; then
   rm -rf "$PROBE_DIR.tmp.$$" && mkdir -p "$PROBE_DIR.tmp.$$"
   if "$JAVAC" -nowarn -d "$PROBE_DIR.tmp.$$" -cp "$CP" "$HERE/Probe.java" >"$KH/javac.log" 2>&1; then
-    rm -rf "$PROBE_DIR" && mv "$PROBE_DIR.tmp.$$" "$PROBE_DIR"
+    # The nodes of a cluster start at once: the first rename wins, the others drop their copy.
+    mv -T "$PROBE_DIR.tmp.$$" "$PROBE_DIR" 2>/dev/null || rm -rf "$PROBE_DIR.tmp.$$"
   else
     rm -rf "$PROBE_DIR.tmp.$$"
     log "javac failed (see $KH/javac.log); falling back to the source launcher"
@@ -90,8 +96,8 @@ EOF
   cat <<EOF
 # written by scripts/kafka/start.sh for Kafka $KAFKA_VERSION
 process.roles=broker,controller
-node.id=1
-controller.quorum.voters=1@$KAFKA_HOST:$KAFKA_CONTROLLER_PORT
+node.id=$KAFKA_NODE_ID
+controller.quorum.voters=$KAFKA_QUORUM_VOTERS
 listeners=PLAINTEXT://$KAFKA_HOST:$KAFKA_PORT,CONTROLLER://$KAFKA_HOST:$KAFKA_CONTROLLER_PORT
 advertised.listeners=PLAINTEXT://$KAFKA_HOST:$KAFKA_PORT,CONTROLLER://$KAFKA_HOST:$KAFKA_CONTROLLER_PORT
 controller.listener.names=CONTROLLER
@@ -99,15 +105,15 @@ inter.broker.listener.name=PLAINTEXT
 listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT
 log.dirs=$RUN/data
 
-# single node: every internal topic with replication factor 1
-offsets.topic.replication.factor=1
+# every internal topic with replication factor $KAFKA_REPLICATION_FACTOR (1 on a single node)
+offsets.topic.replication.factor=$KAFKA_REPLICATION_FACTOR
 offsets.topic.num.partitions=1
-transaction.state.log.replication.factor=1
+transaction.state.log.replication.factor=$KAFKA_REPLICATION_FACTOR
 transaction.state.log.min.isr=1
-share.coordinator.state.topic.replication.factor=1
+share.coordinator.state.topic.replication.factor=$KAFKA_REPLICATION_FACTOR
 share.coordinator.state.topic.min.isr=1
 num.partitions=1
-default.replication.factor=1
+default.replication.factor=$KAFKA_REPLICATION_FACTOR
 min.insync.replicas=1
 auto.create.topics.enable=true
 
@@ -179,7 +185,8 @@ EOF
 # ---- 4. format the KRaft storage ---------------------------------------------------------------
 L4J="-Dlog4j2.configurationFile=$RUN/log4j2.properties"
 # cluster id: 16 random bytes, base64url without padding (22 chars); must not start with '-'
-CID=""
+# (KAFKA_CLUSTER_ID: the one every node of a cluster shares)
+CID="${KAFKA_CLUSTER_ID:-}"
 while [ -z "$CID" ] || [ "${CID:0:1}" = "-" ]; do
   CID=$(head -c 16 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=\n')
 done

@@ -28,10 +28,17 @@ impl Backend for KafkaTarget {
             StreamsApi::Heartbeat => format!("StreamsGroupHeartbeatRequest v{version}"),
             StreamsApi::Describe => format!("StreamsGroupDescribeRequest v{version}"),
         };
-        Ok(self
-            .coordinator
-            .call_streams(api.api_key(), version, request, &what)
-            .await?)
+        // On a cluster each group has its own coordinator.
+        Ok(match api {
+            StreamsApi::Heartbeat => {
+                self.heartbeat_to_coordinator(version, request, &what)
+                    .await?
+            }
+            StreamsApi::Describe => {
+                self.describe_across_coordinators(version, request, &what)
+                    .await?
+            }
+        })
     }
 
     async fn create_topics(&mut self, topics: &[(String, i32)]) -> BackendResult<()> {
@@ -54,6 +61,10 @@ impl Backend for KafkaTarget {
 
     fn now_ms(&self) -> u64 {
         self.opened.elapsed().as_millis() as u64
+    }
+
+    async fn probe_group_beside(&mut self, probe_group: &str) -> BackendResult<String> {
+        Ok(KafkaTarget::probe_group_beside(self, probe_group).await?)
     }
 
     async fn broker_configs(&mut self, names: &[String]) -> BackendResult<Vec<Option<String>>> {

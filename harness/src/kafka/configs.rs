@@ -9,7 +9,7 @@ use kafka_protocol::messages::incremental_alter_configs_request::{
 use kafka_protocol::messages::{DescribeConfigsRequest, IncrementalAlterConfigsRequest};
 use kafka_protocol::protocol::StrBytes;
 
-use crate::transport::TransportResult;
+use crate::transport::{Connection, TransportResult};
 
 use super::{first_failure, KafkaTarget};
 
@@ -111,14 +111,15 @@ impl KafkaTarget {
     }
 
     /// The values of group-level configs of `group_id`, in the order of `names`; a config never
-    /// set reads as the broker's default.
+    /// set reads as the broker's default. Read on the group's coordinator, whose metadata the
+    /// group follows: on a cluster another broker may see a change earlier.
     pub async fn group_configs(
         &mut self,
         group_id: &str,
         names: &[String],
     ) -> TransportResult<Vec<Option<String>>> {
-        self.describe_configs(RESOURCE_TYPE_GROUP, group_id, names)
-            .await
+        let coordinator = self.coordinator(Some(group_id)).await?;
+        describe_configs(coordinator, RESOURCE_TYPE_GROUP, group_id, names).await
     }
 
     /// Every group-level config of `group_id` the broker lists (DescribeConfigs of a GROUP
@@ -154,47 +155,48 @@ impl KafkaTarget {
         Ok(configs.into_iter().map(|(name, _)| name).collect())
     }
 
-    /// The values of configs of the coordinator's broker, in the order of `names`.
+    /// The values of configs of the coordinator's broker, in the order of `names`. Asked of that
+    /// broker: a broker describes only its own configs.
     pub async fn broker_configs(
         &mut self,
         names: &[String],
     ) -> TransportResult<Vec<Option<String>>> {
         let node = self.coordinator_node.to_string();
-        self.describe_configs(RESOURCE_TYPE_BROKER, &node, names)
-            .await
+        let coordinator = self.coordinator(None).await?;
+        describe_configs(coordinator, RESOURCE_TYPE_BROKER, &node, names).await
     }
+}
 
-    async fn describe_configs(
-        &mut self,
-        resource_type: i8,
-        resource: &str,
-        names: &[String],
-    ) -> TransportResult<Vec<Option<String>>> {
-        let describe = DescribeConfigsRequest::default().with_resources(vec![
-            DescribeConfigsResource::default()
-                .with_resource_type(resource_type)
-                .with_resource_name(StrBytes::from_string(resource.to_owned()))
-                .with_configuration_keys(Some(
-                    names
-                        .iter()
-                        .map(|name| StrBytes::from_string(name.clone()))
-                        .collect(),
-                )),
-        ]);
-        let response = self
-            .bootstrap
-            .call_kafka(4, &describe, "DescribeConfigs")
-            .await?;
-        Ok(names
-            .iter()
-            .map(|name| {
-                response
-                    .results
+/// The values of configs `names` of one resource, in their order, as the broker at `connection`
+/// describes them.
+async fn describe_configs(
+    connection: &mut Connection,
+    resource_type: i8,
+    resource: &str,
+    names: &[String],
+) -> TransportResult<Vec<Option<String>>> {
+    let describe =
+        DescribeConfigsRequest::default().with_resources(vec![DescribeConfigsResource::default()
+            .with_resource_type(resource_type)
+            .with_resource_name(StrBytes::from_string(resource.to_owned()))
+            .with_configuration_keys(Some(
+                names
                     .iter()
-                    .flat_map(|result| &result.configs)
-                    .find(|config| config.name.as_str() == name)
-                    .and_then(|config| config.value.as_ref().map(|v| v.to_string()))
-            })
-            .collect())
-    }
+                    .map(|name| StrBytes::from_string(name.clone()))
+                    .collect(),
+            ))]);
+    let response = connection
+        .call_kafka(4, &describe, "DescribeConfigs")
+        .await?;
+    Ok(names
+        .iter()
+        .map(|name| {
+            response
+                .results
+                .iter()
+                .flat_map(|result| &result.configs)
+                .find(|config| config.name.as_str() == name)
+                .and_then(|config| config.value.as_ref().map(|v| v.to_string()))
+        })
+        .collect())
 }

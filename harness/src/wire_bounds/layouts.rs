@@ -119,6 +119,34 @@ const COORDINATOR: &[Field] = &[
     field("error_message", ALL, STRING),
 ];
 
+pub(super) const DESCRIBE_CLUSTER_RESPONSE: Layout = Layout {
+    name: "DescribeClusterResponse",
+    versions: span(0, 2),
+    flexible: ALL,
+    fields: &[
+        field("throttle_time_ms", ALL, INT32),
+        field("error_code", ALL, INT16),
+        field("error_message", ALL, STRING),
+        field("endpoint_type", from(1), INT8),
+        field("cluster_id", ALL, STRING),
+        field("controller_id", ALL, INT32),
+        field(
+            "brokers",
+            ALL,
+            Kind::Array(&Kind::Struct(DESCRIBE_CLUSTER_BROKER)),
+        ),
+        field("cluster_authorized_operations", ALL, INT32),
+    ],
+};
+
+const DESCRIBE_CLUSTER_BROKER: &[Field] = &[
+    field("broker_id", ALL, INT32),
+    field("host", ALL, STRING),
+    field("port", ALL, INT32),
+    field("rack", ALL, STRING),
+    field("is_fenced", from(2), BOOL),
+];
+
 pub(super) const CREATE_TOPICS_REQUEST: Layout = Layout {
     name: "CreateTopicsRequest",
     versions: span(2, 7),

@@ -55,9 +55,13 @@ pub const LIVE: [&Property; 9] = [
 pub fn exchanges_judging(property: &Property, judge: &LiveJudge) -> u64 {
     if property.name == oracle::WELL_FORMED.name {
         judge.judged
-    } else if [&oracle::EPOCH_ORDER, &oracle::ONE_ACTIVE_OWNER, &oracle::ROLES_APART]
-        .iter()
-        .any(|described| described.name == property.name)
+    } else if [
+        &oracle::EPOCH_ORDER,
+        &oracle::ONE_ACTIVE_OWNER,
+        &oracle::ROLES_APART,
+    ]
+    .iter()
+    .any(|described| described.name == property.name)
     {
         judge.describes
     } else {
