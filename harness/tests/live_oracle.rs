@@ -123,7 +123,10 @@ fn wrong_broker(answers: Vec<Vec<u8>>) -> String {
         while let Ok((mut stream, _)) = listener.accept() {
             let mut request = read_frame(&mut stream);
             let api_key = |frame: &[u8]| i16::from_be_bytes([frame[0], frame[1]]);
-            if !request.as_deref().is_some_and(|frame| [88, 89].contains(&api_key(frame))) {
+            if !request
+                .as_deref()
+                .is_some_and(|frame| [88, 89].contains(&api_key(frame)))
+            {
                 continue;
             }
             while let Some(frame) = request {
