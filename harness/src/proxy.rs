@@ -175,10 +175,16 @@ impl Proxy {
             main,
             brokers: BTreeMap::new(),
         };
+        let asked_port = listen
+            .rsplit_once(':')
+            .and_then(|(_, port)| port.parse::<u16>().ok());
+        let main_port = local.port();
         for (index, (node_id, upstream)) in brokers.iter().enumerate() {
-            let port = match local.port() {
-                0 => 0,
-                main_port => u16::try_from(usize::from(main_port) + 1 + index)
+            // Port 0 asked for: each broker's listener gets a port the system picks too (the
+            // port after the main one may be taken).
+            let port = match asked_port {
+                Some(0) => 0,
+                _ => u16::try_from(usize::from(main_port) + 1 + index)
                     .map_err(|_| format!("no port after {main_port} for broker {node_id}"))?,
             };
             let at = std::net::SocketAddr::new(local.ip(), port);
