@@ -204,7 +204,13 @@ type BrokerListeners = Vec<(i32, String, String)>;
 
 /// Starts a proxy with `config` on a thread of its own; returns its address and its listeners
 /// for the brokers of a cluster.
-fn start_proxy_with(config: ProxyConfig) -> (String, BrokerListeners) {
+fn start_proxy_with(mut config: ProxyConfig) -> (String, BrokerListeners) {
+    // The fake brokers' answers break the oracle's properties: their live traces go to a
+    // scratch folder, never into the source tree (the working directory of a test).
+    if config.trace_dir.as_os_str().is_empty() {
+        config.trace_dir =
+            std::env::temp_dir().join(format!("streamspec-proxy-test-{}", std::process::id()));
+    }
     let (address_tx, address_rx) = mpsc::channel();
     std::thread::spawn(move || {
         let runtime = tokio::runtime::Builder::new_current_thread()
