@@ -10,9 +10,10 @@ use streamspec::backend::{BackendResult, Connect};
 use streamspec::embedded::{EmbeddedConnector, EmbeddedTarget};
 use streamspec::{Backend, StreamsApi};
 use streamspec_protocol::codes::{
-    ERROR_FENCED_MEMBER_EPOCH, ERROR_NONE, ERROR_UNKNOWN_MEMBER_ID, STATUS_SHUTDOWN_APPLICATION,
+    ERROR_FENCED_MEMBER_EPOCH, ERROR_NONE, ERROR_UNKNOWN_MEMBER_ID, STATUS_ASSIGNMENT_DELAYED,
+    STATUS_MISSING_CLIENT_TAGS, STATUS_SHUTDOWN_APPLICATION, STATUS_STALE_TOPOLOGY,
 };
-use streamspec_protocol::kafka::streams_group_heartbeat_response::TaskIds;
+use streamspec_protocol::kafka::streams_group_heartbeat_response::{Status, TaskIds};
 use streamspec_protocol::kafka::{StreamsGroupHeartbeatRequest, StreamsGroupHeartbeatResponse};
 use streamspec_protocol::WireMessage;
 
@@ -42,6 +43,16 @@ pub enum Bug {
     /// SHUTDOWN_APPLICATION is shown only to the member that asked for it (R43 asks for every
     /// member).
     ShutdownOnlyToRequester,
+    /// A heartbeat at the member's previous epoch is taken as one at its epoch without checking
+    /// that the tasks it owns are among those it is assigned (R24 tolerates a lost answer only
+    /// then).
+    ToleratesLostAnswerUnchecked,
+    /// A shutdown request outlives the group: members joining after every member left still see
+    /// SHUTDOWN_APPLICATION (R44 forgets the request when the group empties).
+    ShutdownOutlivesTheGroup,
+    /// The member's topology epoch is compared with the group's by `<=` instead of `<`, so a
+    /// member holding the group's own topology is told it is stale (R38).
+    StaleAtEqualTopologyEpoch,
 }
 
 /// The `group.streams.max.size` a [`Bug::MaxSizeOffByOne`] coordinator reports.
@@ -52,9 +63,14 @@ pub const CONFIGURED_MAX_SIZE: usize = 3;
 pub struct Buggy {
     inner: EmbeddedTarget,
     bug: Bug,
-    /// What the bugs remember of earlier answers: each member's epoch and task lists, and who
-    /// asked for a shutdown.
+    /// What the bugs remember of earlier answers: each member's epoch, the one before it, its
+    /// task lists and topology epoch; who asked for a shutdown; each group's shutdown status
+    /// and topology epoch.
     epochs: BTreeMap<String, i32>,
+    previous_epochs: BTreeMap<String, i32>,
+    topology_epochs: BTreeMap<String, i32>,
+    group_topology_epochs: BTreeMap<String, i32>,
+    shutdown_statuses: BTreeMap<String, Status>,
     task_lists: BTreeMap<String, [Option<Vec<TaskIds>>; 3]>,
     shutdown_requested_by: Option<String>,
 }
@@ -62,14 +78,44 @@ pub struct Buggy {
 impl Buggy {
     /// The request as the bug reads it.
     fn misread(&self, mut request: StreamsGroupHeartbeatRequest) -> StreamsGroupHeartbeatRequest {
-        if self.bug == Bug::AcceptsEpochAboveMember {
-            if let Some(epoch) = self.epochs.get(&request.member_id) {
-                if *epoch > 0 && request.member_epoch == epoch + 1 {
-                    request.member_epoch = *epoch;
-                }
+        let epoch = self.epochs.get(&request.member_id).copied();
+        match (self.bug, epoch) {
+            (Bug::AcceptsEpochAboveMember, Some(epoch))
+                if epoch > 0 && request.member_epoch == epoch + 1 =>
+            {
+                request.member_epoch = epoch;
             }
+            (Bug::ToleratesLostAnswerUnchecked, Some(epoch))
+                if request.member_epoch > 0
+                    && self.previous_epochs.get(&request.member_id)
+                        == Some(&request.member_epoch) =>
+            {
+                request.member_epoch = epoch;
+            }
+            _ => {}
         }
         request
+    }
+
+    /// Remembers what a successful answer to `request` tells the bugs.
+    fn remember(
+        &mut self,
+        request: &StreamsGroupHeartbeatRequest,
+        response: &StreamsGroupHeartbeatResponse,
+    ) {
+        let member = &request.member_id;
+        if let Some(old) = self.epochs.insert(member.clone(), response.member_epoch) {
+            if old != response.member_epoch {
+                self.previous_epochs.insert(member.clone(), old);
+            }
+        }
+        if let Some(topology) = &request.topology {
+            // The group keeps the first topology it is given (spec 5.2), also when it empties.
+            self.topology_epochs.insert(member.clone(), topology.epoch);
+            self.group_topology_epochs
+                .entry(request.group_id.clone())
+                .or_insert(topology.epoch);
+        }
     }
 
     /// Rewrites the reference's answer to `request` as the bug would have it.
@@ -79,7 +125,54 @@ impl Buggy {
         mut response: StreamsGroupHeartbeatResponse,
     ) -> StreamsGroupHeartbeatResponse {
         match self.bug {
-            Bug::None | Bug::AcceptsEpochAboveMember | Bug::MaxSizeOffByOne => {}
+            Bug::None
+            | Bug::AcceptsEpochAboveMember
+            | Bug::MaxSizeOffByOne
+            | Bug::ToleratesLostAnswerUnchecked => {}
+            Bug::ShutdownOutlivesTheGroup => {
+                let shown = response.status.as_ref().and_then(|statuses| {
+                    statuses
+                        .iter()
+                        .find(|status| status.status_code == STATUS_SHUTDOWN_APPLICATION)
+                });
+                match shown {
+                    Some(status) => {
+                        self.shutdown_statuses
+                            .insert(request.group_id.clone(), status.clone());
+                    }
+                    None if request.member_epoch >= 0 => {
+                        if let (Some(status), Some(statuses)) = (
+                            self.shutdown_statuses.get(&request.group_id),
+                            &mut response.status,
+                        ) {
+                            insert_in_order(statuses, status.clone());
+                        }
+                    }
+                    None => {}
+                }
+            }
+            Bug::StaleAtEqualTopologyEpoch => {
+                let member_epoch = self.topology_epochs.get(&request.member_id);
+                let group_epoch = self.group_topology_epochs.get(&request.group_id);
+                if let (Some(&member), Some(&group), Some(statuses)) =
+                    (member_epoch, group_epoch, &mut response.status)
+                {
+                    let shown = statuses
+                        .iter()
+                        .any(|status| status.status_code == STATUS_STALE_TOPOLOGY);
+                    if member == group && !shown {
+                        let detail = format!(
+                            "The member's topology epoch {member} is behind the group's topology epoch {group}."
+                        );
+                        insert_in_order(
+                            statuses,
+                            Status::default()
+                                .with_status_code(STATUS_STALE_TOPOLOGY)
+                                .with_status_detail(detail),
+                        );
+                    }
+                }
+            }
             Bug::UnknownMemberAnsweredFenced => {
                 if response.error_code == ERROR_UNKNOWN_MEMBER_ID {
                     response.error_code = ERROR_FENCED_MEMBER_EPOCH;
@@ -167,8 +260,7 @@ impl Backend for Buggy {
         let response = StreamsGroupHeartbeatResponse::decode_exact(&answer, version)
             .expect("the reference answers well-formed responses");
         if response.error_code == ERROR_NONE {
-            self.epochs
-                .insert(request.member_id.clone(), response.member_epoch);
+            self.remember(&request, &response);
         }
         Ok(self
             .plant(&request, response)
@@ -217,6 +309,10 @@ impl Connect for WithBug {
             inner: EmbeddedConnector.open(group_id, &configs).await?,
             bug: self.0,
             epochs: BTreeMap::new(),
+            previous_epochs: BTreeMap::new(),
+            topology_epochs: BTreeMap::new(),
+            group_topology_epochs: BTreeMap::new(),
+            shutdown_statuses: BTreeMap::new(),
             task_lists: BTreeMap::new(),
             shutdown_requested_by: None,
         })
@@ -225,4 +321,22 @@ impl Connect for WithBug {
     fn name(&self) -> String {
         format!("buggy-{:?}", self.0)
     }
+}
+
+/// Adds `status` to a successful answer's list where Kafka's fixed order puts it (spec 7.2):
+/// STALE_TOPOLOGY, ASSIGNMENT_DELAYED, the topology's configuration status,
+/// SHUTDOWN_APPLICATION, MISSING_CLIENT_TAGS.
+fn insert_in_order(statuses: &mut Vec<Status>, status: Status) {
+    let rank = |code: i8| match code {
+        STATUS_STALE_TOPOLOGY => 0,
+        STATUS_ASSIGNMENT_DELAYED => 1,
+        STATUS_SHUTDOWN_APPLICATION => 3,
+        STATUS_MISSING_CLIENT_TAGS => 4,
+        _ => 2,
+    };
+    let position = statuses
+        .iter()
+        .position(|present| rank(present.status_code) > rank(status.status_code))
+        .unwrap_or(statuses.len());
+    statuses.insert(position, status);
 }

@@ -120,6 +120,70 @@ fn sharing_a_task_fails_the_assignment_rules() {
     );
 }
 
+#[test]
+fn tolerating_a_lost_answer_unchecked_fails_the_previous_epoch_rules() {
+    assert_eq!(
+        check(Bug::ToleratesLostAnswerUnchecked),
+        (
+            RunVerdict::Failed,
+            failed(&[
+                "R24-previous-epoch-null-owned-fenced",
+                "R24-previous-epoch-tolerated",
+                "R24-smaller-epoch-fenced-message",
+                "R49-static-rejoin-new-member-id-inherits-epoch",
+                "R50-replaced-static-member-fenced",
+                REFERENCE_DIVERGENCE,
+            ])
+        )
+    );
+    // Every answer is safe: only the differential campaign sees it (below).
+    assert_eq!(campaign(Bug::ToleratesLostAnswerUnchecked), None);
+}
+
+#[test]
+fn a_shutdown_outliving_the_group_fails_r44() {
+    assert_eq!(
+        check(Bug::ShutdownOutlivesTheGroup),
+        (
+            RunVerdict::Failed,
+            failed(&["R44-shutdown-cleared-when-empty", REFERENCE_DIVERGENCE])
+        )
+    );
+    assert_eq!(campaign(Bug::ShutdownOutlivesTheGroup), None);
+}
+
+#[test]
+fn a_stale_topology_at_the_groups_own_epoch_fails_every_status_check() {
+    let (verdict, not_passing) = check(Bug::StaleAtEqualTopologyEpoch);
+    assert_eq!(verdict, RunVerdict::Failed);
+    // Every successful answer now carries STALE_TOPOLOGY: most scenarios stop at their first
+    // `status` expectation, failed where it is the check and unmet where it is a precondition.
+    let count = |wanted: Verdict| {
+        not_passing
+            .values()
+            .filter(|verdict| **verdict == wanted)
+            .count()
+    };
+    assert_eq!(
+        (
+            count(Verdict::Fail),
+            count(Verdict::PreconditionNotMet),
+            count(Verdict::Timeout)
+        ),
+        (28, 40, 7),
+        "{not_passing:?}"
+    );
+    assert_eq!(
+        not_passing.get("R38-stale-topology-epoch"),
+        Some(&Verdict::PreconditionNotMet)
+    );
+    assert_eq!(
+        not_passing.get("R25-join-first-assignment"),
+        Some(&Verdict::Fail)
+    );
+    assert_eq!(campaign(Bug::StaleAtEqualTopologyEpoch), None);
+}
+
 proptest! {
     #![proptest_config(Config {
         cases: 8,
@@ -231,6 +295,20 @@ fn the_differential_campaign_catches_every_planted_bug() {
     assert_eq!(
         differential_campaign(Bug::ShutdownOnlyToRequester),
         diverges(".status[0].statusCode, .status[1] (rules R25, R43, R44, R45)")
+    );
+    assert_eq!(
+        differential_campaign(Bug::ToleratesLostAnswerUnchecked),
+        diverges(
+            ".errorCode, .memberId, .memberEpoch, .heartbeatIntervalMs, 5 more (rules R23, R24, R38, R46, spec 7.6)"
+        )
+    );
+    assert_eq!(
+        differential_campaign(Bug::ShutdownOutlivesTheGroup),
+        diverges(".status[0] (rules R43, R44, R45)")
+    );
+    assert_eq!(
+        differential_campaign(Bug::StaleAtEqualTopologyEpoch),
+        diverges(".status[0].statusCode, .status[1].statusCode, .status[2] (rules R38, R34, R25)")
     );
     assert_eq!(
         differential_campaign(Bug::SharesTaskZero),
