@@ -266,52 +266,55 @@ fn differential_campaign(bug: Bug) -> Option<(&'static str, String)> {
 
 #[test]
 fn the_differential_campaign_catches_every_planted_bug() {
-    let diverges = |fields: &str| Some((oracle::ANSWERS_EQUAL.name, fields.to_owned()));
     assert_eq!(differential_campaign(Bug::None), None);
-    assert_eq!(
-        differential_campaign(Bug::AcceptsStaleEpochs),
-        diverges(".errorCode, .memberId, .memberEpoch, .heartbeatIntervalMs (rules R23, R24)")
-    );
-    assert_eq!(
-        differential_campaign(Bug::AcceptsEpochAboveMember),
-        diverges(
-            ".errorCode, .memberId, .memberEpoch, .heartbeatIntervalMs, 6 more (rules R23, R24, R25)"
-        )
-    );
-    assert_eq!(
-        differential_campaign(Bug::UnknownMemberAnsweredFenced),
-        diverges(".errorCode (rules R23, R24, R21, R32)")
-    );
-    assert_eq!(
-        differential_campaign(Bug::TaskListsOnEveryHeartbeat),
-        diverges(".activeTasks, .standbyTasks, .warmupTasks (rules R26, R27, R28, R31, spec 7.3, R41, R12)")
-    );
-    assert_eq!(
-        differential_campaign(Bug::MaxSizeOffByOne),
-        diverges(
-            ".errorCode, .memberId, .memberEpoch, .heartbeatIntervalMs, 9 more (rules R22, R51, R38, R25, R46, spec 7.6)"
-        )
-    );
-    assert_eq!(
-        differential_campaign(Bug::ShutdownOnlyToRequester),
-        diverges(".status[0].statusCode, .status[1] (rules R25, R43, R44, R45)")
-    );
-    assert_eq!(
-        differential_campaign(Bug::ToleratesLostAnswerUnchecked),
-        diverges(
-            ".errorCode, .memberId, .memberEpoch, .heartbeatIntervalMs, 5 more (rules R23, R24, R38, R46, spec 7.6)"
-        )
-    );
-    assert_eq!(
-        differential_campaign(Bug::ShutdownOutlivesTheGroup),
-        diverges(".status[0] (rules R43, R44, R45)")
-    );
-    assert_eq!(
-        differential_campaign(Bug::StaleAtEqualTopologyEpoch),
-        diverges(".status[0].statusCode, .status[1].statusCode, .status[2] (rules R38, R34, R25)")
-    );
-    assert_eq!(
-        differential_campaign(Bug::SharesTaskZero),
-        diverges(".activeTasks[0].partitions (rules R26, R27, R28, R31, spec 7.3)")
-    );
+    // Each bug, and the fields and rules of the first difference the campaign meets.
+    let expected = [
+        (
+            Bug::AcceptsStaleEpochs,
+            ".errorCode, .memberId, .memberEpoch, .heartbeatIntervalMs (rules R23, R24)",
+        ),
+        (
+            Bug::AcceptsEpochAboveMember,
+            ".errorCode, .memberId, .memberEpoch, .heartbeatIntervalMs, 6 more (rules R23, R24, R25)",
+        ),
+        (
+            Bug::UnknownMemberAnsweredFenced,
+            ".errorCode (rules R23, R24, R21, R32)",
+        ),
+        (
+            Bug::TaskListsOnEveryHeartbeat,
+            ".activeTasks, .standbyTasks, .warmupTasks (rules R26, R27, R28, R31, spec 7.3, R41, R12)",
+        ),
+        (
+            Bug::MaxSizeOffByOne,
+            ".errorCode, .memberId, .memberEpoch, .heartbeatIntervalMs, 9 more (rules R22, R51, R38, R25, R46, spec 7.6)",
+        ),
+        (
+            Bug::ShutdownOnlyToRequester,
+            ".status[0].statusCode, .status[1] (rules R25, R43, R44, R45)",
+        ),
+        (
+            Bug::ToleratesLostAnswerUnchecked,
+            ".errorCode, .memberId, .memberEpoch, .heartbeatIntervalMs, 5 more (rules R23, R24, R38, R46, spec 7.6)",
+        ),
+        (
+            Bug::ShutdownOutlivesTheGroup,
+            ".status[0] (rules R43, R44, R45)",
+        ),
+        (
+            Bug::StaleAtEqualTopologyEpoch,
+            ".status[0].statusCode, .status[1].statusCode, .status[2] (rules R38, R34, R25)",
+        ),
+        (
+            Bug::SharesTaskZero,
+            ".activeTasks[0].partitions (rules R26, R27, R28, R31, spec 7.3)",
+        ),
+    ];
+    for (bug, fields) in expected {
+        assert_eq!(
+            differential_campaign(bug),
+            Some((oracle::ANSWERS_EQUAL.name, fields.to_owned())),
+            "{bug:?}"
+        );
+    }
 }
