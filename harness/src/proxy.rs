@@ -4,7 +4,7 @@
 //! gets a listener of its own, which carries its connections to that broker), can lower the versions ApiVersions advertises, and can refuse topics
 //! created with the broker's default replication factor, and can carry the KIP draft's
 //! heartbeats to a broker that speaks Kafka's (`draft.rs`), and can apply faults on purpose (drop,
-//! duplicate or delay heartbeat exchanges, refuse an api: `faults.rs`). It reads request headers
+//! duplicate or delay heartbeat exchanges, tell members stale epochs, refuse an api: `faults.rs`). It reads request headers
 //! to match each response to its request; traffic it cannot read is forwarded untouched, and so
 //! is a body whose counts or lengths exceed its bytes, which it does not decode (see
 //! `wire_bounds`). It judges the StreamsGroupHeartbeat and StreamsGroupDescribe exchanges it
@@ -40,7 +40,7 @@ use tokio::task::JoinSet;
 use crate::draft::Dialect;
 use crate::transport::Connection;
 use crate::wire_bounds::{self, Bounded};
-use faults::{ConnectionId, FaultConfig, FaultDraws, Faults};
+use faults::{ConnectionId, FaultConfig, FaultDraws, Faults, StaleEpochDraws};
 
 /// The largest frame passed on either way, as Kafka's `socket.request.max.bytes` default.
 const FRAME_SIZE_MAX: usize = 100 << 20;
@@ -401,6 +401,7 @@ async fn relay(
     let (pending_tx, mut pending_rx) = mpsc::channel::<Pending>(IN_FLIGHT_MAX);
 
     let mut fault_draws = FaultDraws::new(&config.faults, connection);
+    let mut stale_epoch_draws = StaleEpochDraws::new(&config.faults, connection);
 
     let requests = async {
         let mut buffer = BytesMut::new();
@@ -482,7 +483,24 @@ async fn relay(
                             draft::carry_answer(&response, in_flight.clone(), draft)?
                         }
                         (Answer::Upstream { refused }, _) => {
-                            // Judged before the client sees it (observe.rs says why).
+                            let stale = pending
+                                .watched
+                                .as_ref()
+                                .filter(|_| pending.api_key == faults::FAULTED_KEY)
+                                .and_then(|request| {
+                                    stale_epoch_draws.alter(pending.version, request, &response)
+                                });
+                            if let Some(stale) = &stale {
+                                connection.log(
+                                    id,
+                                    &format!(
+                                        "stale-epoch: member epoch {} answered as {}",
+                                        stale.answered, stale.told
+                                    ),
+                                );
+                            }
+                            let response = stale.map_or(response.to_vec(), |stale| stale.frame);
+                            // Judged as the client sees it, before it does (observe.rs says why).
                             if let Some(request) = &pending.watched {
                                 observer.record(
                                     pending.api_key,

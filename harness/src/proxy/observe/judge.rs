@@ -207,7 +207,7 @@ pub struct LiveJudge {
 pub const UNKNOWN_GROUP: &str = "(request not decoded)";
 
 /// A body after its header, decoded strictly (no byte left over).
-fn decode_body<M: WireMessage + HeaderVersion>(
+pub(crate) fn decode_body<M: WireMessage + HeaderVersion>(
     frame: &[u8],
     version: i16,
     response: bool,
