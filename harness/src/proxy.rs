@@ -72,6 +72,8 @@ pub struct ProxyConfig {
     pub faults: FaultConfig,
     /// Where live traces are written (`observe`); empty: the working directory.
     pub trace_dir: std::path::PathBuf,
+    /// Write every group's trace on exit too (`--capture`).
+    pub capture: bool,
 }
 
 /// `API=MAX`, e.g. `88=0`, for `--cap-version`.
@@ -508,6 +510,8 @@ async fn relay(
                                     request,
                                     &response,
                                 );
+                            } else if observe::shows_topics(pending.api_key) {
+                                observer.record_topics(pending.api_key, pending.version, &response);
                             }
                             rewrite_response(&pending, refused, &response, config, addresses)
                                 .unwrap_or_else(|| with_size_prefix(&response))
@@ -727,7 +731,7 @@ fn encode_response<R: Encodable + HeaderVersion>(
     Some(frame.to_vec())
 }
 
-fn decode_response<R: Bounded + HeaderVersion>(frame: &[u8], version: i16) -> Option<R> {
+pub(crate) fn decode_response<R: Bounded + HeaderVersion>(frame: &[u8], version: i16) -> Option<R> {
     let mut body = frame;
     ResponseHeader::decode(&mut body, R::header_version(version)).ok()?;
     let response = wire_bounds::decode(version, &mut body).ok()?;
@@ -842,6 +846,7 @@ pub async fn run(
     );
     let observer = proxy.observer();
     let address = proxy.address();
+    let capture = proxy.config.capture;
     let until = async {
         match duration {
             Some(duration) => tokio::time::sleep(duration).await,
@@ -854,6 +859,14 @@ pub async fn run(
         caught = tokio::signal::ctrl_c() => {
             caught.map_err(|error| format!("cannot catch Ctrl-C: {error}"))?;
             eprintln!("\nstreamspec proxy: stopped by Ctrl-C");
+        }
+    }
+    if capture {
+        for written in observer.capture() {
+            match written {
+                Ok(path) => eprintln!("streamspec proxy: captured {}", path.display()),
+                Err(error) => eprintln!("streamspec proxy: not captured: {error}"),
+            }
         }
     }
     Ok(observer.report(&address))

@@ -230,6 +230,11 @@ pub(crate) fn decode_body<M: WireMessage + HeaderVersion>(
 }
 
 impl LiveJudge {
+    /// The groups followed, by name.
+    pub fn groups(&self) -> impl Iterator<Item = &str> {
+        self.groups.keys().map(String::as_str)
+    }
+
     /// The record of `group`, if it is followed.
     pub fn group(&self, group: &str) -> Option<&GroupRecord> {
         self.groups.get(group)
