@@ -179,3 +179,143 @@ impl Topics {
         });
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bytes::BytesMut;
+    use kafka_protocol::messages::create_topics_response::CreatableTopicResult;
+    use kafka_protocol::messages::delete_topics_response::DeletableTopicResult;
+    use kafka_protocol::messages::describe_configs_response::{
+        DescribeConfigsResourceResult, DescribeConfigsResult,
+    };
+    use kafka_protocol::messages::metadata_response::{
+        MetadataResponsePartition, MetadataResponseTopic,
+    };
+    use kafka_protocol::messages::{ResponseHeader, TopicName};
+    use kafka_protocol::protocol::{Encodable, HeaderVersion, StrBytes};
+
+    /// An answer frame (header, then body) of `response` at `version`.
+    fn frame<R: Encodable + HeaderVersion>(response: &R, version: i16) -> Vec<u8> {
+        let mut frame = BytesMut::new();
+        ResponseHeader::default()
+            .with_correlation_id(1)
+            .encode(&mut frame, R::header_version(version))
+            .unwrap();
+        response.encode(&mut frame, version).unwrap();
+        frame.to_vec()
+    }
+
+    fn name(text: &str) -> TopicName {
+        TopicName(StrBytes::from_string(text.to_owned()))
+    }
+
+    fn metadata(topics: &[(&str, i16, usize)]) -> Vec<u8> {
+        let topics = topics
+            .iter()
+            .map(|(topic, error_code, partitions)| {
+                MetadataResponseTopic::default()
+                    .with_name(Some(name(topic)))
+                    .with_error_code(*error_code)
+                    .with_partitions(vec![MetadataResponsePartition::default(); *partitions])
+            })
+            .collect();
+        frame(&MetadataResponse::default().with_topics(topics), 12)
+    }
+
+    fn group_configs(configs: &[(&str, &str, i8)]) -> Vec<u8> {
+        let configs = configs
+            .iter()
+            .map(|(name, value, source)| {
+                DescribeConfigsResourceResult::default()
+                    .with_name(StrBytes::from_string((*name).to_owned()))
+                    .with_value(Some(StrBytes::from_string((*value).to_owned())))
+                    .with_config_source(*source)
+            })
+            .collect();
+        let result = DescribeConfigsResult::default()
+            .with_resource_type(RESOURCE_TYPE_GROUP)
+            .with_resource_name(StrBytes::from_static_str("g"))
+            .with_configs(configs);
+        frame(
+            &DescribeConfigsResponse::default().with_results(vec![result]),
+            4,
+        )
+    }
+
+    fn seen(at_ms: u64, topic: &str, partitions: Option<i32>) -> TopicSeen {
+        TopicSeen {
+            at_ms,
+            topic: topic.to_owned(),
+            partitions,
+        }
+    }
+
+    #[test]
+    fn changes_of_partition_counts_are_recorded_once_each() {
+        let mut topics = Topics::default();
+        let created = CreatableTopicResult::default()
+            .with_name(name("in"))
+            .with_num_partitions(2);
+        let create = CreateTopicsResponse::default().with_topics(vec![created]);
+        topics.seen(1, CreateTopicsRequest::KEY, 7, &frame(&create, 7));
+        // The same count again is no change; a partition added and an unknown topic are.
+        topics.seen(2, MetadataRequest::KEY, 12, &metadata(&[("in", 0, 2)]));
+        topics.seen(
+            3,
+            MetadataRequest::KEY,
+            12,
+            &metadata(&[("in", 0, 3), ("x", 3, 0)]),
+        );
+        let deleted = DeletableTopicResult::default().with_name(Some(name("in")));
+        let delete = DeleteTopicsResponse::default().with_responses(vec![deleted]);
+        topics.seen(4, DeleteTopicsRequest::KEY, 6, &frame(&delete, 6));
+        // Unknown once deleted: no change; an answer cut short shows nothing.
+        topics.seen(5, MetadataRequest::KEY, 12, &metadata(&[("in", 3, 0)]));
+        topics.seen(6, MetadataRequest::KEY, 12, &metadata(&[("in", 0, 4)])[..9]);
+        assert_eq!(
+            topics.changes(),
+            [
+                seen(1, "in", Some(2)),
+                seen(3, "in", Some(3)),
+                seen(4, "in", None)
+            ]
+        );
+    }
+
+    #[test]
+    fn configs_set_on_a_group_are_recorded_until_back_at_their_default() {
+        let mut topics = Topics::default();
+        let key = DescribeConfigsRequest::KEY;
+        let standbys = "streams.num.standby.replicas";
+        let session = "streams.session.timeout.ms";
+        // Defaults (source 5) are not recorded until the config was set on the group.
+        topics.seen(
+            1,
+            key,
+            4,
+            &group_configs(&[(standbys, "0", 5), (session, "45000", 5)]),
+        );
+        topics.seen(
+            2,
+            key,
+            4,
+            &group_configs(&[(standbys, "1", CONFIG_SOURCE_GROUP)]),
+        );
+        topics.seen(
+            3,
+            key,
+            4,
+            &group_configs(&[(standbys, "1", CONFIG_SOURCE_GROUP)]),
+        );
+        topics.seen(4, key, 4, &group_configs(&[(standbys, "0", 5)]));
+        let change = |at_ms, value: &str| GroupConfigSeen {
+            at_ms,
+            group: "g".to_owned(),
+            name: standbys.to_owned(),
+            value: value.to_owned(),
+        };
+        assert_eq!(topics.config_changes("g"), [change(2, "1"), change(4, "0")]);
+        assert_eq!(topics.config_changes("other"), []);
+    }
+}
