@@ -310,8 +310,8 @@ enum Command {
     },
     /// A Kafka-protocol proxy in front of one broker: keeps clients on itself, and can lower
     /// advertised versions, refuse the default replication factor or an api, and drop, duplicate
-    /// or delay heartbeat exchanges; judges the Streams group traffic it passes with the oracle
-    /// (exit 1 on a violation).
+    /// or delay heartbeat exchanges, or tell members stale epochs; judges the Streams group
+    /// traffic it passes with the oracle (exit 1 on a violation).
     Proxy {
         /// Where clients connect, HOST:PORT.
         #[arg(long, value_name = "HOST:PORT")]
