@@ -139,6 +139,31 @@ impl EmbeddedTarget {
         self.coordinator.handle_metadata(self.metadata.clone());
     }
 
+    /// The cluster with `topic` at `partitions` partitions, or without it for `None`, as a
+    /// broker's metadata showed it (a live trace's topic changes).
+    pub fn set_topic(&mut self, topic: &str, partitions: Option<i32>) {
+        match partitions {
+            Some(count) => self.metadata.set_topic(topic, count),
+            None => self.metadata.remove_topic(topic),
+        }
+        self.coordinator.handle_metadata(self.metadata.clone());
+    }
+
+    /// Sets group-level configs of `group_id`, as IncrementalAlterConfigs does on a broker.
+    pub fn set_group_configs_now(
+        &mut self,
+        group_id: &str,
+        configs: &[(&str, &str)],
+    ) -> BackendResult<()> {
+        self.coordinator
+            .set_group_configs(group_id, configs)
+            .map_err(|message| BackendError::Refused {
+                what: "setting group configs".to_owned(),
+                error_code: ERROR_INVALID_CONFIG,
+                message: Some(message),
+            })
+    }
+
     /// Answers a request of `api` at `version`, both as bodies of bytes.
     pub fn answer(
         &mut self,
@@ -361,13 +386,7 @@ impl Backend for EmbeddedTarget {
             .iter()
             .map(|(name, value)| (name.as_str(), value.as_str()))
             .collect();
-        self.coordinator
-            .set_group_configs(group_id, &configs)
-            .map_err(|message| BackendError::Refused {
-                what: "setting group configs".to_owned(),
-                error_code: ERROR_INVALID_CONFIG,
-                message: Some(message),
-            })
+        self.set_group_configs_now(group_id, &configs)
     }
 
     /// A consumer group that the coordinator holds beside its streams groups.

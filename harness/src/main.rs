@@ -277,7 +277,8 @@ enum Command {
         #[arg(long, value_enum, default_value_t = Dialect::Kafka)]
         dialect: Dialect,
         /// Compares every answer with the reference coordinator's, as `fuzz --differential`
-        /// does; on without it for a trace found so.
+        /// does; on without it for a trace found so. For a live trace: its requests answered
+        /// again by the reference, compared with the broker's answers.
         #[arg(long)]
         differential: bool,
         /// In a differential replay: known differences of the target's answers, by field and
@@ -309,8 +310,8 @@ enum Command {
     },
     /// A Kafka-protocol proxy in front of one broker: keeps clients on itself, and can lower
     /// advertised versions, refuse the default replication factor or an api, and drop, duplicate
-    /// or delay heartbeat exchanges; judges the Streams group traffic it passes with the oracle
-    /// (exit 1 on a violation).
+    /// or delay heartbeat exchanges, or tell members stale epochs; judges the Streams group
+    /// traffic it passes with the oracle (exit 1 on a violation).
     Proxy {
         /// Where clients connect, HOST:PORT.
         #[arg(long, value_name = "HOST:PORT")]
@@ -338,6 +339,10 @@ enum Command {
         /// README's "Live checking"); `streamspec replay` judges it again.
         #[arg(long, value_name = "DIR", default_value = ".")]
         trace_dir: PathBuf,
+        /// On exit, also writes every group's exchanges, and the topics seen, as
+        /// streamspec-capture-GROUP.json in the trace folder, for `replay --differential`.
+        #[arg(long)]
+        capture: bool,
         /// Reports of what was judged, written on exit.
         #[command(flatten)]
         reports: ReportFiles,
@@ -1088,6 +1093,7 @@ fn main() -> ExitCode {
             dialect,
             faults,
             trace_dir,
+            capture,
             reports,
         } => proxy(
             &runtime,
@@ -1099,6 +1105,7 @@ fn main() -> ExitCode {
                 dialect,
                 faults,
                 trace_dir,
+                capture,
             },
             duration,
             &reports,
@@ -1178,6 +1185,25 @@ fn main() -> ExitCode {
             let timeout = Duration::from_millis(timeout_ms);
             // A live trace is judged again from its bytes: no target is involved.
             match streamspec::proxy::observe::read_live_trace(&file) {
+                Ok(Some(trace)) if differential => {
+                    // Real clients cannot be driven again: only the reference answers again.
+                    if !matches!(target, TargetSpec::Embedded) {
+                        eprintln!(
+                            "streamspec: a live trace is answered again only by the reference (--target embedded)"
+                        );
+                        return ExitCode::from(2);
+                    }
+                    return match streamspec::proxy::observe::reference::answer_again(&trace) {
+                        Ok(answered) => {
+                            out!("{}", answered.text);
+                            ExitCode::from(u8::from(answered.differing > 0))
+                        }
+                        Err(message) => {
+                            eprintln!("streamspec: {}: {message}", file.display());
+                            ExitCode::from(2)
+                        }
+                    };
+                }
                 Ok(Some(trace)) => {
                     let rejudged = streamspec::proxy::observe::rejudge(&trace, history);
                     out!("{}", rejudged.text);

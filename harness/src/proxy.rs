@@ -4,7 +4,7 @@
 //! gets a listener of its own, which carries its connections to that broker), can lower the versions ApiVersions advertises, and can refuse topics
 //! created with the broker's default replication factor, and can carry the KIP draft's
 //! heartbeats to a broker that speaks Kafka's (`draft.rs`), and can apply faults on purpose (drop,
-//! duplicate or delay heartbeat exchanges, refuse an api: `faults.rs`). It reads request headers
+//! duplicate or delay heartbeat exchanges, tell members stale epochs, refuse an api: `faults.rs`). It reads request headers
 //! to match each response to its request; traffic it cannot read is forwarded untouched, and so
 //! is a body whose counts or lengths exceed its bytes, which it does not decode (see
 //! `wire_bounds`). It judges the StreamsGroupHeartbeat and StreamsGroupDescribe exchanges it
@@ -40,7 +40,7 @@ use tokio::task::JoinSet;
 use crate::draft::Dialect;
 use crate::transport::Connection;
 use crate::wire_bounds::{self, Bounded};
-use faults::{ConnectionId, FaultConfig, FaultDraws, Faults};
+use faults::{ConnectionId, FaultConfig, FaultDraws, Faults, StaleEpochDraws};
 
 /// The largest frame passed on either way, as Kafka's `socket.request.max.bytes` default.
 const FRAME_SIZE_MAX: usize = 100 << 20;
@@ -72,6 +72,8 @@ pub struct ProxyConfig {
     pub faults: FaultConfig,
     /// Where live traces are written (`observe`); empty: the working directory.
     pub trace_dir: std::path::PathBuf,
+    /// Write every group's trace on exit too (`--capture`).
+    pub capture: bool,
 }
 
 /// `API=MAX`, e.g. `88=0`, for `--cap-version`.
@@ -401,6 +403,7 @@ async fn relay(
     let (pending_tx, mut pending_rx) = mpsc::channel::<Pending>(IN_FLIGHT_MAX);
 
     let mut fault_draws = FaultDraws::new(&config.faults, connection);
+    let mut stale_epoch_draws = StaleEpochDraws::new(&config.faults, connection);
 
     let requests = async {
         let mut buffer = BytesMut::new();
@@ -482,7 +485,24 @@ async fn relay(
                             draft::carry_answer(&response, in_flight.clone(), draft)?
                         }
                         (Answer::Upstream { refused }, _) => {
-                            // Judged before the client sees it (observe.rs says why).
+                            let stale = pending
+                                .watched
+                                .as_ref()
+                                .filter(|_| pending.api_key == faults::FAULTED_KEY)
+                                .and_then(|request| {
+                                    stale_epoch_draws.alter(pending.version, request, &response)
+                                });
+                            if let Some(stale) = &stale {
+                                connection.log(
+                                    id,
+                                    &format!(
+                                        "stale-epoch: member epoch {} answered as {}",
+                                        stale.answered, stale.told
+                                    ),
+                                );
+                            }
+                            let response = stale.map_or(response.to_vec(), |stale| stale.frame);
+                            // Judged as the client sees it, before it does (observe.rs says why).
                             if let Some(request) = &pending.watched {
                                 observer.record(
                                     pending.api_key,
@@ -490,6 +510,8 @@ async fn relay(
                                     request,
                                     &response,
                                 );
+                            } else if observe::shows_topics(pending.api_key) {
+                                observer.record_topics(pending.api_key, pending.version, &response);
                             }
                             rewrite_response(&pending, refused, &response, config, addresses)
                                 .unwrap_or_else(|| with_size_prefix(&response))
@@ -709,7 +731,7 @@ fn encode_response<R: Encodable + HeaderVersion>(
     Some(frame.to_vec())
 }
 
-fn decode_response<R: Bounded + HeaderVersion>(frame: &[u8], version: i16) -> Option<R> {
+pub(crate) fn decode_response<R: Bounded + HeaderVersion>(frame: &[u8], version: i16) -> Option<R> {
     let mut body = frame;
     ResponseHeader::decode(&mut body, R::header_version(version)).ok()?;
     let response = wire_bounds::decode(version, &mut body).ok()?;
@@ -824,6 +846,7 @@ pub async fn run(
     );
     let observer = proxy.observer();
     let address = proxy.address();
+    let capture = proxy.config.capture;
     let until = async {
         match duration {
             Some(duration) => tokio::time::sleep(duration).await,
@@ -836,6 +859,14 @@ pub async fn run(
         caught = tokio::signal::ctrl_c() => {
             caught.map_err(|error| format!("cannot catch Ctrl-C: {error}"))?;
             eprintln!("\nstreamspec proxy: stopped by Ctrl-C");
+        }
+    }
+    if capture {
+        for written in observer.capture() {
+            match written {
+                Ok(path) => eprintln!("streamspec proxy: captured {}", path.display()),
+                Err(error) => eprintln!("streamspec proxy: not captured: {error}"),
+            }
         }
     }
     Ok(observer.report(&address))

@@ -542,6 +542,11 @@ fn bad_proxy_fault_values_are_usage_errors_naming_the_value() {
             "not a duration: \"3x\" (use e.g. 60s, 2m, 500ms)",
         ),
         ("--refuse-api", "999", "unknown api key: 999"),
+        (
+            "--stale-epoch",
+            "2",
+            "not a fraction: \"2\" (use a number from 0 to 1, e.g. 0.1)",
+        ),
     ] {
         let output = streamspec(&[&base[..], &[flag, value]].concat());
         assert_eq!(output.status.code(), Some(2));

@@ -4,7 +4,7 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
-use std::process::{Command, Stdio};
+use std::process::{Child, ChildStderr, Command, Stdio};
 use std::time::Duration;
 
 use bytes::BytesMut;
@@ -150,19 +150,21 @@ fn heartbeat(member: &str, epoch: i32) -> StreamsGroupHeartbeatRequest {
         .with_member_epoch(epoch)
 }
 
-#[test]
-fn a_wrong_broker_behind_the_proxy_is_reported_traced_and_fails_the_run() {
-    let folder = std::env::temp_dir().join(format!("streamspec-live-test-{}", std::process::id()));
-    std::fs::remove_dir_all(&folder).ok();
-    std::fs::create_dir_all(&folder).unwrap();
-    let upstream = wrong_broker(wrong_answers());
-    let report = folder.join("report.json");
+/// `streamspec proxy` for 3 s in front of `upstream` with `extra` flags, writing traces and its
+/// JSON report into `folder`: the child, its stderr after the line naming its address, and that
+/// address.
+fn start_proxy(
+    upstream: &str,
+    folder: &std::path::Path,
+    extra: &[&str],
+) -> (Child, BufReader<ChildStderr>, String) {
     let mut proxy = Command::new(BINARY)
-        .args(["proxy", "--listen", "127.0.0.1:0", "--upstream", &upstream])
+        .args(["proxy", "--listen", "127.0.0.1:0", "--upstream", upstream])
         .args(["--duration", "3s", "--trace-dir"])
-        .arg(&folder)
+        .arg(folder)
         .arg("--json")
-        .arg(&report)
+        .arg(folder.join("report.json"))
+        .args(extra)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -183,6 +185,33 @@ fn a_wrong_broker_behind_the_proxy_is_reported_traced_and_fails_the_run() {
         .and_then(|rest| rest.split_once(" -> "))
         .map(|(listen, _)| listen.to_owned())
         .unwrap_or_else(|| panic!("no address in {first:?}"));
+    (proxy, stderr, listen)
+}
+
+/// An empty folder of its own for a test's traces and report.
+fn fresh_folder(name: &str) -> std::path::PathBuf {
+    let folder = std::env::temp_dir().join(format!("streamspec-{name}-{}", std::process::id()));
+    std::fs::remove_dir_all(&folder).ok();
+    std::fs::create_dir_all(&folder).unwrap();
+    folder
+}
+
+/// The verdict the JSON report gives the scenario labelled `label`.
+fn verdict_of(json: &serde_json::Value, label: &str) -> Option<String> {
+    json["scenarios"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|outcome| outcome["scenario"] == label)
+        .map(|outcome| outcome["verdict"].as_str().unwrap().to_owned())
+}
+
+#[test]
+fn a_wrong_broker_behind_the_proxy_is_reported_traced_and_fails_the_run() {
+    let folder = fresh_folder("live-test");
+    let upstream = wrong_broker(wrong_answers());
+    let report = folder.join("report.json");
+    let (mut proxy, mut stderr, listen) = start_proxy(&upstream, &folder, &[]);
 
     let mut client = TcpStream::connect(&listen).unwrap();
     client
@@ -243,14 +272,7 @@ fn a_wrong_broker_behind_the_proxy_is_reported_traced_and_fails_the_run() {
         serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
     assert_eq!(json["command"], "proxy");
     assert_eq!(json["exit_code"], 1);
-    let verdict_of = |label: &str| {
-        json["scenarios"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|outcome| outcome["scenario"] == label)
-            .map(|outcome| outcome["verdict"].as_str().unwrap().to_owned())
-    };
+    let verdict_of = |label: &str| verdict_of(&json, label);
     assert_eq!(
         verdict_of("always: a member's epoch never decreases").as_deref(),
         Some("fail")
@@ -312,5 +334,125 @@ fn a_wrong_broker_behind_the_proxy_is_reported_traced_and_fails_the_run() {
         )),
         "{err}"
     );
+    std::fs::remove_dir_all(&folder).ok();
+}
+
+/// A heartbeat answer to a member that stays at `epoch` with its tasks unchanged: no task lists.
+fn kept(member: &str, epoch: i32) -> Vec<u8> {
+    StreamsGroupHeartbeatResponse::default()
+        .with_member_id(member)
+        .with_member_epoch(epoch)
+        .with_heartbeat_interval_ms(5000)
+        .encode_to_vec(VERSION)
+        .unwrap()
+}
+
+#[test]
+fn a_stale_epoch_the_proxy_plants_is_reported_traced_and_replayed() {
+    let folder = fresh_folder("stale-epoch-test");
+    // A correct broker: `a` joins at epoch 3 with task 0_0 and keeps both.
+    let upstream = wrong_broker(vec![assigned("a", 3), kept("a", 3)]);
+    let (mut proxy, mut stderr, listen) = start_proxy(
+        &upstream,
+        &folder,
+        &["--stale-epoch", "1", "--fault-seed", "7"],
+    );
+    let mut client = TcpStream::connect(&listen).unwrap();
+    client
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let peer = client.local_addr().unwrap();
+    // The join holds no epoch yet: its answer is forwarded as the broker gave it.
+    client
+        .write_all(&request(88, 1, &heartbeat("a", 0)))
+        .unwrap();
+    assert_eq!(
+        read_frame(&mut client).expect("an answer"),
+        [&1i32.to_be_bytes()[..], &[0], &assigned("a", 3)].concat()
+    );
+    // The member at epoch 3 is told 2, in an answer of the broker's size.
+    client
+        .write_all(&request(88, 2, &heartbeat("a", 3)))
+        .unwrap();
+    let stale = read_frame(&mut client).expect("an answer");
+    assert_eq!(
+        stale,
+        [&2i32.to_be_bytes()[..], &[0], &kept("a", 2)].concat()
+    );
+    assert_eq!(stale.len(), 5 + kept("a", 3).len());
+    drop(client);
+
+    let mut rest = String::new();
+    stderr.read_to_string(&mut rest).unwrap();
+    let mut console = String::new();
+    proxy
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut console)
+        .unwrap();
+    let status = proxy.wait().unwrap();
+    assert_eq!(status.code(), Some(1), "stderr: {rest}");
+    let trace = folder.join("streamspec-live-1-g.json");
+    let violation = "always: a member's epoch never decreases (spec 4.6-5) in group g, member a: a went from epoch 3 to 2\n";
+    let lines: Vec<&str> = rest.lines().collect();
+    assert_eq!(
+        lines[0],
+        format!("streamspec proxy: connection 0 from {peer}: correlation id 2: stale-epoch: member epoch 3 answered as 2")
+    );
+    assert_eq!(
+        format!("{}\n", lines[1]),
+        format!("streamspec proxy: VIOLATION {violation}")
+    );
+    // The two exchanges that show it: the join answered 3, the heartbeat at 3 answered 2.
+    assert!(lines[2].starts_with("  [op 1 at "), "{rest}");
+    assert!(lines[3].contains(r#""memberEpoch":3,"#), "{rest}");
+    assert!(lines[4].starts_with("  [op 2 at "), "{rest}");
+    assert!(lines[5].contains(r#""memberEpoch":2,"#), "{rest}");
+    assert_eq!(lines[6], format!("  trace: {}", trace.display()));
+    assert_eq!(rest.matches("VIOLATION").count(), 1, "{rest}");
+    assert!(
+        console.lines().any(
+            |line| line.starts_with("always: a member's epoch never decreases ")
+                && line.contains(" fail ")
+        ),
+        "{console}"
+    );
+
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(folder.join("report.json")).unwrap())
+            .unwrap();
+    assert_eq!(json["exit_code"], 1);
+    assert_eq!(
+        verdict_of(&json, "always: a member's epoch never decreases").as_deref(),
+        Some("fail")
+    );
+    assert_eq!(
+        verdict_of(&json, "always: the member id is echoed").as_deref(),
+        Some("pass")
+    );
+
+    // The trace holds both exchanges as the client saw them; replay finds the violation again.
+    let recorded: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&trace).unwrap()).unwrap();
+    assert_eq!(
+        recorded["property"],
+        "always: a member's epoch never decreases"
+    );
+    assert_eq!(recorded["violation"], "a went from epoch 3 to 2");
+    assert_eq!(recorded["exchanges"].as_array().unwrap().len(), 2);
+    let replayed = Command::new(BINARY)
+        .arg("replay")
+        .arg(&trace)
+        .output()
+        .unwrap();
+    let out = String::from_utf8(replayed.stdout).unwrap();
+    assert_eq!(replayed.status.code(), Some(1), "{out}");
+    assert!(
+        out.starts_with("judging again the 2 exchanges of group g"),
+        "{out}"
+    );
+    assert!(out.contains(&format!("VIOLATION: {violation}")), "{out}");
+    assert_eq!(out.matches("VIOLATION: ").count(), 1, "{out}");
     std::fs::remove_dir_all(&folder).ok();
 }

@@ -8,7 +8,11 @@
 # Environment: STREAMSPEC_KAFKA (a broker to use; else Kafka 4.4.0 is started on APP_KAFKA_PORT,
 # default 9492, and stopped at exit), APP_PROXY_PORT (9490), STREAMSPEC_BIN
 # (./target/debug/streamspec), APP_PROXY_ARGS (more proxy flags), APP_TIMEOUT_S (bound on each
-# wait, 120), APP_RECORDS (6000), APP_KEYS (23).
+# wait, 120), APP_RECORDS (6000), APP_KEYS (23), APP_CAPTURE_DIR (where to keep the group's
+# captured trace; by default it is removed with the run's files).
+# After the run, the group's captured trace (every heartbeat and describe, the topics and group
+# configs seen) is answered again by the reference coordinator: every answer must equal Kafka's
+# under the differential equivalence (`streamspec replay --differential`).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 
@@ -74,7 +78,7 @@ fi
 # The proxy judges every heartbeat and describe of the real clients with the oracle (README,
 # "Live checking"); a violation writes a trace to $WORK and fails the run at the end.
 "$BIN" proxy --listen "127.0.0.1:$PROXY_PORT" --upstream "$UPSTREAM" --trace-dir "$WORK" \
-  --json "$WORK/live.json" ${APP_PROXY_ARGS:-} >"$WORK/proxy.log" 2>&1 &
+  --json "$WORK/live.json" --capture ${APP_PROXY_ARGS:-} >"$WORK/proxy.log" 2>&1 &
 PROXY_PID=$!
 BOOTSTRAP=127.0.0.1:$PROXY_PORT
 for _ in $(seq 100); do
@@ -176,5 +180,15 @@ wait_exit "$PROXY_PID" || die "the proxy did not stop within ${TIMEOUT_S} s"
 PROXY_PID=""
 grep -E 'PASSED|FAILED|NOTHING CHECKED' "$WORK/proxy.log" | tail -n 1 || true
 [ "$EXIT_STATUS" -eq 0 ] || die "the live oracle found a violation in the real clients' traffic (exit $EXIT_STATUS; traces in $WORK)"
+CAPTURED="$WORK/streamspec-capture-$APP_ID.json"
+[ -f "$CAPTURED" ] || die "the proxy captured no trace of group $APP_ID"
+if [ -n "${APP_CAPTURE_DIR:-}" ]; then
+  mkdir -p "$APP_CAPTURE_DIR"
+  cp "$CAPTURED" "$APP_CAPTURE_DIR"/
+  log "captured trace kept in $APP_CAPTURE_DIR"
+fi
+"$BIN" replay "$CAPTURED" --differential >"$WORK/differential.txt" 2>&1 ||
+  { head -n 80 "$WORK/differential.txt"; die "the reference answered the captured traffic otherwise than Kafka (see $WORK/differential.txt)"; }
+log "the reference answered the captured traffic as Kafka did: $(tail -n 1 "$WORK/differential.txt")"
 proxy_errors=$(grep -c 'streamspec proxy: connection from' "$WORK/proxy.log" || true)
 log "passed in $(($(date +%s) - T0)) s, no violation in the live traffic; connections the proxy ended on an error: $proxy_errors"

@@ -10,7 +10,10 @@
 //!   which the reference in process does not have.
 //! - Order where Kafka's is a hash order: task lists (by subtopology id, partitions ascending),
 //!   the endpoint map (by host and port, its partitions by topic), describe's members (by member
-//!   id) and subtopologies (by id). The status list keeps its order (spec 7.2 fixes it).
+//!   id) and subtopologies (by id), and a described member's task offsets and end offsets (by
+//!   subtopology and partition: Kafka lists them by partition whatever order the member sent,
+//!   seen on a real Streams client's traffic). The status list keeps its order (spec 7.2 fixes
+//!   it).
 //!
 //! Everything else must be equal, member ids, heartbeat intervals and endpoint epochs included:
 //! in Kafka's dialect the client chooses member ids, the reference is started with the target's
@@ -367,6 +370,11 @@ impl Comparable for StreamsGroupDescribeResponse {
             for member in &mut group.members {
                 member.client_id.clear();
                 member.client_host.clear();
+                for offsets in [&mut member.task_offsets, &mut member.task_end_offsets] {
+                    offsets.sort_by(|a, b| {
+                        (&a.subtopology_id, a.partition).cmp(&(&b.subtopology_id, b.partition))
+                    });
+                }
                 for assignment in [&mut member.assignment, &mut member.target_assignment] {
                     sort_described_tasks(&mut assignment.active_tasks);
                     sort_described_tasks(&mut assignment.standby_tasks);
@@ -441,6 +449,49 @@ mod tests {
         other.active_tasks.as_mut().unwrap()[1].partitions = vec![0, 2];
         other.error_message = Some("text".to_owned());
         assert_eq!(compare(&answer(3), &other), None);
+    }
+
+    fn described_offsets(order: &[(&str, i32, i64)]) -> StreamsGroupDescribeResponse {
+        let offsets: Vec<describe::TaskOffset> = order
+            .iter()
+            .map(|(subtopology, partition, offset)| {
+                describe::TaskOffset::default()
+                    .with_subtopology_id(*subtopology)
+                    .with_partition(*partition)
+                    .with_offset(*offset)
+            })
+            .collect();
+        let member = describe::Member::default()
+            .with_member_id("m")
+            .with_task_offsets(offsets.clone())
+            .with_task_end_offsets(offsets);
+        StreamsGroupDescribeResponse::default().with_groups(vec![
+            describe::DescribedGroup::default()
+                .with_group_id("g")
+                .with_members(vec![member]),
+        ])
+    }
+
+    #[test]
+    fn described_task_offsets_may_come_in_another_order_but_not_with_other_values() {
+        // Kafka 4.4.0 described 1_2, 1_3, 1_5 for a member that sent 1_5, 1_2, 1_3.
+        let kafka = described_offsets(&[("1", 2, 0), ("1", 3, 19), ("1", 5, 24)]);
+        let sent = described_offsets(&[("1", 5, 24), ("1", 2, 0), ("1", 3, 19)]);
+        assert_eq!(compare(&kafka, &sent), None);
+        let other = described_offsets(&[("1", 5, 25), ("1", 2, 0), ("1", 3, 19)]);
+        let paths: Vec<String> = compare(&kafka, &other)
+            .expect("an offset differs")
+            .differences()
+            .into_iter()
+            .map(|difference| difference.path)
+            .collect();
+        assert_eq!(
+            paths,
+            [
+                ".groups[0].members[0].taskOffsets[2].offset",
+                ".groups[0].members[0].taskEndOffsets[2].offset"
+            ]
+        );
     }
 
     #[test]

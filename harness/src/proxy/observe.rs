@@ -17,11 +17,17 @@ use crate::scenario::Grade;
 use crate::simulation::oracle::{self, Property};
 
 pub mod judge;
+pub mod reference;
+mod topics;
+
+pub use topics::{shows_topics, GroupConfigSeen, TopicSeen, TOPIC_CHANGES_MAX};
 
 pub use judge::{LiveJudge, LiveViolation, Passed, DESCRIBE_KEY, HEARTBEAT_KEY};
 
 /// The `kind` of a live trace, which tells it apart from a campaign's.
 pub const LIVE_TRACE_KIND: &str = "live";
+/// The `property` of a trace `--capture` wrote, which no violation made.
+pub const CAPTURED: &str = "(captured)";
 
 /// A group's exchanges up to a violation, as the proxy saw them.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -39,6 +45,13 @@ pub struct LiveTrace {
     pub dropped: u64,
     /// Oldest first, the one that showed the violation last.
     pub exchanges: Vec<Passed>,
+    /// Every change of a topic's partition count the proxy saw until the trace was written,
+    /// oldest first: what the reference needs to answer the exchanges again.
+    #[serde(default)]
+    pub topics: Vec<TopicSeen>,
+    /// Every change of the group's group-level configs the proxy saw, oldest first.
+    #[serde(default)]
+    pub group_configs: Vec<GroupConfigSeen>,
 }
 
 /// The first violation of one property in one group, and how often it was seen.
@@ -55,6 +68,7 @@ struct State {
     /// By property name, then group.
     seen: BTreeMap<&'static str, BTreeMap<String, Seen>>,
     traces_written: u64,
+    topics: topics::Topics,
 }
 
 /// Judges the exchanges of every connection of a proxy, shared by all of them.
@@ -99,6 +113,17 @@ impl Observer {
         }
     }
 
+    /// Follows the topics' partition counts a Metadata, CreateTopics or DeleteTopics answer
+    /// shows (frames without size prefix), for the traces.
+    pub fn record_topics(&self, api_key: i16, version: i16, response: &[u8]) {
+        let at_ms = self.started.elapsed().as_millis() as u64;
+        let mut state = self
+            .state
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        state.topics.seen(at_ms, api_key, version, response);
+    }
+
     /// Judges a request frame and its answer (both without size prefix) of `api_key` at
     /// `version`, before the answer goes on to the client. A violation is printed the first
     /// time its property fails in its group, and that group's trace written.
@@ -129,7 +154,7 @@ impl Observer {
             }
             state.traces_written += 1;
             let number = state.traces_written;
-            let trace = self.write_trace(&state.judge, &violation, number);
+            let trace = self.write_trace(&state, &violation, number);
             let where_to = match &trace {
                 Ok(path) => format!("trace: {}", path.display()),
                 Err(error) => format!("no trace written: {error}"),
@@ -157,27 +182,75 @@ impl Observer {
     /// trace folder.
     fn write_trace(
         &self,
-        judge: &LiveJudge,
+        state: &State,
         violation: &LiveViolation,
         number: u64,
     ) -> Result<PathBuf, String> {
-        let record = judge
-            .group(&violation.group)
-            .ok_or_else(|| format!("group {} is not followed", violation.group))?;
-        let trace = LiveTrace {
-            kind: LIVE_TRACE_KIND.to_owned(),
-            upstream: self.upstream.clone(),
-            group: violation.group.clone(),
-            property: violation.property.label(),
-            violation: violation.detail.clone(),
-            dropped: record.dropped,
-            exchanges: record.passed.clone(),
-        };
         let path = self.trace_dir.join(format!(
             "{}live-{number}-{}.json",
             crate::NAME_PREFIX,
             file_safe(&violation.group)
         ));
+        self.write_group(
+            state,
+            &violation.group,
+            violation.property.label(),
+            violation.detail.clone(),
+            path,
+        )
+    }
+
+    /// Writes the exchanges of every followed group as `streamspec-capture-GROUP.json` in the
+    /// trace folder (`--capture`): what `streamspec replay --differential` answers again with
+    /// the reference. Returns each file written, or why it was not.
+    pub fn capture(&self) -> Vec<Result<PathBuf, String>> {
+        let state = self
+            .state
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        state
+            .judge
+            .groups()
+            .map(|group| {
+                let path = self.trace_dir.join(format!(
+                    "{}capture-{}.json",
+                    crate::NAME_PREFIX,
+                    file_safe(group)
+                ));
+                self.write_group(
+                    &state,
+                    group,
+                    CAPTURED.to_owned(),
+                    "written when the proxy stopped".to_owned(),
+                    path,
+                )
+            })
+            .collect()
+    }
+
+    fn write_group(
+        &self,
+        state: &State,
+        group: &str,
+        property: String,
+        violation: String,
+        path: PathBuf,
+    ) -> Result<PathBuf, String> {
+        let record = state
+            .judge
+            .group(group)
+            .ok_or_else(|| format!("group {group} is not followed"))?;
+        let trace = LiveTrace {
+            kind: LIVE_TRACE_KIND.to_owned(),
+            upstream: self.upstream.clone(),
+            group: group.to_owned(),
+            property,
+            violation,
+            dropped: record.dropped,
+            exchanges: record.passed.clone(),
+            topics: state.topics.changes().to_vec(),
+            group_configs: state.topics.config_changes(group),
+        };
         let text = serde_json::to_string_pretty(&trace).map_err(|error| error.to_string())?;
         std::fs::write(&path, text).map_err(|error| format!("{}: {error}", path.display()))?;
         Ok(path)
@@ -213,6 +286,12 @@ impl Observer {
                 "{} exchanges of groups past the first {} were not judged",
                 judge.unfollowed,
                 judge::GROUPS_MAX
+            ));
+        }
+        if state.topics.unrecorded > 0 {
+            report.warnings.push(format!(
+                "{} changes of topics or group configs past the first {TOPIC_CHANGES_MAX} were not recorded in traces",
+                state.topics.unrecorded
             ));
         }
         if judge.undecoded_requests > 0 {

@@ -207,7 +207,7 @@ pub struct LiveJudge {
 pub const UNKNOWN_GROUP: &str = "(request not decoded)";
 
 /// A body after its header, decoded strictly (no byte left over).
-fn decode_body<M: WireMessage + HeaderVersion>(
+pub(crate) fn decode_body<M: WireMessage + HeaderVersion>(
     frame: &[u8],
     version: i16,
     response: bool,
@@ -230,6 +230,11 @@ fn decode_body<M: WireMessage + HeaderVersion>(
 }
 
 impl LiveJudge {
+    /// The groups followed, by name.
+    pub fn groups(&self) -> impl Iterator<Item = &str> {
+        self.groups.keys().map(String::as_str)
+    }
+
     /// The record of `group`, if it is followed.
     pub fn group(&self, group: &str) -> Option<&GroupRecord> {
         self.groups.get(group)

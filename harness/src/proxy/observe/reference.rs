@@ -1,0 +1,153 @@
+//! A live trace answered again by the reference coordinator (`streamspec replay LIVE-TRACE
+//! --differential`): its requests are sent to the reference in the order and at the times the
+//! proxy saw them, the topics' partition counts and the group's configs set as the trace
+//! recorded them, and each answer
+//! compared with the broker's under the equivalence of `fuzz --differential`
+//! ([`crate::differential::compare`]).
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use kafka_protocol::messages::RequestHeader;
+use kafka_protocol::protocol::{Decodable, HeaderVersion};
+use streamspec_protocol::kafka::{
+    StreamsGroupDescribeRequest, StreamsGroupDescribeResponse, StreamsGroupHeartbeatRequest,
+    StreamsGroupHeartbeatResponse,
+};
+use streamspec_protocol::WireMessage;
+
+use super::judge::{decode_body, Passed, DESCRIBE_KEY, HEARTBEAT_KEY};
+use super::LiveTrace;
+use crate::backend::StreamsApi;
+use crate::differential::compare::{self, Comparable, SideBySide};
+use crate::embedded::EmbeddedTarget;
+
+/// Differing exchanges shown in full; the rest are counted by field.
+const SHOWN_MAX: usize = 5;
+
+/// What answering a live trace again found.
+#[derive(Debug)]
+pub struct Answered {
+    pub text: String,
+    /// Exchanges whose answers differ under the equivalence.
+    pub differing: usize,
+}
+
+/// The request body after its header; `None` when the header does not decode.
+fn body_of<M: HeaderVersion>(request: &[u8], version: i16) -> Option<&[u8]> {
+    let mut body = request;
+    RequestHeader::decode(&mut body, M::header_version(version)).ok()?;
+    Some(body)
+}
+
+/// The broker's answer beside the reference's to one exchange: `Ok(None)` when equal.
+fn compared<Req, Resp>(
+    reference: &mut EmbeddedTarget,
+    api: StreamsApi,
+    passed: &Passed,
+) -> Result<Option<SideBySide>, String>
+where
+    Req: WireMessage + HeaderVersion,
+    Resp: WireMessage + HeaderVersion + Comparable,
+{
+    let body = body_of::<Req>(&passed.request, passed.version)
+        .ok_or_else(|| format!("a request header of api {} does not decode", passed.api_key))?;
+    let broker: Resp = decode_body(&passed.response, passed.version, true)?;
+    let answer = reference
+        .answer(api, passed.version, body)
+        .map_err(|error| error.to_string())?;
+    let answer = Resp::decode_exact(&answer, passed.version).map_err(|error| error.to_string())?;
+    Ok(compare::compare(&broker, &answer))
+}
+
+/// Sends the trace's requests to a fresh reference (the test broker profile's settings), each
+/// at its time with the topics as they then were, and compares every answer with the broker's.
+/// A trace missing its group's earliest exchanges cannot be answered again: an error.
+pub fn answer_again(trace: &LiveTrace) -> Result<Answered, String> {
+    if trace.dropped > 0 {
+        return Err(format!(
+            "the trace lacks the {} earliest exchanges of group {}: the reference cannot be brought to the state they made",
+            trace.dropped, trace.group
+        ));
+    }
+    let mut reference = EmbeddedTarget::default();
+    let mut topics = trace.topics.iter().peekable();
+    let mut configs = trace.group_configs.iter().peekable();
+    let mut text = format!(
+        "answering again with the reference the {} exchanges of group {} seen in front of {} ({} topic and {} group config changes recorded)\n",
+        trace.exchanges.len(),
+        trace.group,
+        trace.upstream,
+        trace.topics.len(),
+        trace.group_configs.len()
+    );
+    let mut differing = 0;
+    let mut fields: BTreeMap<String, usize> = BTreeMap::new();
+    for (index, passed) in trace.exchanges.iter().enumerate() {
+        // A topic the broker showed by this exchange's answer is one the reference knows.
+        while let Some(change) = topics.next_if(|change| change.at_ms <= passed.at_ms) {
+            reference.set_topic(&change.topic, change.partitions);
+        }
+        while let Some(change) = configs.next_if(|change| change.at_ms <= passed.at_ms) {
+            reference
+                .set_group_configs_now(&change.group, &[(&change.name, &change.value)])
+                .map_err(|error| format!("group config {}: {error}", change.name))?;
+        }
+        reference
+            .advance_to(passed.at_ms)
+            .map_err(|stalled| stalled.to_string())?;
+        let side_by_side = match passed.api_key {
+            HEARTBEAT_KEY => {
+                compared::<StreamsGroupHeartbeatRequest, StreamsGroupHeartbeatResponse>(
+                    &mut reference,
+                    StreamsApi::Heartbeat,
+                    passed,
+                )
+            }
+            DESCRIBE_KEY => compared::<StreamsGroupDescribeRequest, StreamsGroupDescribeResponse>(
+                &mut reference,
+                StreamsApi::Describe,
+                passed,
+            ),
+            other => Err(format!("api key {other} is not a Streams group api")),
+        }
+        .map_err(|error| format!("exchange {} (at {} ms): {error}", index + 1, passed.at_ms))?;
+        let Some(side_by_side) = side_by_side else {
+            continue;
+        };
+        differing += 1;
+        for difference in side_by_side.differences() {
+            *fields.entry(difference.field()).or_default() += 1;
+        }
+        if differing <= SHOWN_MAX {
+            let _ = writeln!(
+                text,
+                "exchange {} (api {} at {} ms): the broker's answer (target) differs from the reference's:\n{}",
+                index + 1,
+                passed.api_key,
+                passed.at_ms,
+                side_by_side.render()
+            );
+        }
+    }
+    if differing == 0 {
+        let _ = writeln!(
+            text,
+            "{} exchanges, every answer equal to the reference's",
+            trace.exchanges.len()
+        );
+    } else {
+        let by_field: Vec<String> = fields
+            .iter()
+            .map(|(field, count)| format!("{field} {count}"))
+            .collect();
+        let _ = writeln!(
+            text,
+            "{differing} of {} exchanges answered otherwise than the reference (the first {} shown); differing fields: {}",
+            trace.exchanges.len(),
+            differing.min(SHOWN_MAX),
+            by_field.join(", ")
+        );
+    }
+    Ok(Answered { text, differing })
+}

@@ -1,0 +1,219 @@
+//! `streamspec replay LIVE-TRACE --differential`: a captured group's requests answered again by
+//! the reference, at their times, with the topics the trace recorded, each answer compared with
+//! the broker's. The broker's answers here are the reference's own, so the trace must replay
+//! clean; an altered answer, or the topics left out, must not.
+
+use std::process::Command;
+
+use bytes::BytesMut;
+use kafka_protocol::messages::{RequestHeader, ResponseHeader};
+use kafka_protocol::protocol::{Encodable, StrBytes};
+use streamspec::backend::StreamsApi;
+use streamspec::embedded::EmbeddedTarget;
+use streamspec::proxy::observe::{LiveTrace, Passed, TopicSeen, CAPTURED, LIVE_TRACE_KIND};
+use streamspec_protocol::kafka::streams_group_heartbeat_request::{Subtopology, Topology};
+use streamspec_protocol::kafka::{
+    StreamsGroupDescribeRequest, StreamsGroupHeartbeatRequest, StreamsGroupHeartbeatResponse,
+};
+use streamspec_protocol::WireMessage;
+
+const BINARY: &str = env!("CARGO_BIN_EXE_streamspec");
+
+fn request_frame<M: WireMessage>(api_key: i16, correlation_id: i32, message: &M) -> Vec<u8> {
+    let mut frame = BytesMut::new();
+    RequestHeader::default()
+        .with_request_api_key(api_key)
+        .with_correlation_id(correlation_id)
+        .with_client_id(Some(StrBytes::from_static_str("test")))
+        .encode(&mut frame, 2)
+        .unwrap();
+    frame.extend_from_slice(&message.encode_to_vec(0).unwrap());
+    frame.to_vec()
+}
+
+fn answer_frame(correlation_id: i32, body: &[u8]) -> Vec<u8> {
+    let mut frame = BytesMut::new();
+    ResponseHeader::default()
+        .with_correlation_id(correlation_id)
+        .encode(&mut frame, 1)
+        .unwrap();
+    frame.extend_from_slice(body);
+    frame.to_vec()
+}
+
+fn join() -> StreamsGroupHeartbeatRequest {
+    let topology = Topology::default().with_subtopologies(vec![Subtopology::default()
+        .with_subtopology_id("0")
+        .with_source_topics(vec!["in".to_owned()])]);
+    StreamsGroupHeartbeatRequest::default()
+        .with_group_id("g")
+        .with_member_id("a")
+        .with_rebalance_timeout_ms(30_000)
+        .with_topology(Some(topology))
+        .with_active_tasks(Some(Vec::new()))
+        .with_standby_tasks(Some(Vec::new()))
+        .with_warmup_tasks(Some(Vec::new()))
+        .with_process_id(Some("p".to_owned()))
+        .with_client_tags(Some(Vec::new()))
+}
+
+/// A trace of group `g` as a proxy in front of the reference would capture it: topic `in` with
+/// two partitions, `a` joining at 0 ms, heartbeating at its epoch at 1000 ms, a describe at
+/// 1500 ms.
+fn captured() -> LiveTrace {
+    let mut broker = EmbeddedTarget::default();
+    broker.set_topic("in", Some(2));
+    let mut exchanges = Vec::new();
+    let mut exchange = |api: StreamsApi, at_ms: u64, request: Vec<u8>, body_at: usize| {
+        broker.advance_to(at_ms).unwrap();
+        let body = broker.answer(api, 0, &request[body_at..]).unwrap();
+        let correlation_id = exchanges.len() as i32 + 1;
+        exchanges.push(Passed {
+            at_ms,
+            api_key: api.api_key(),
+            version: 0,
+            request,
+            response: answer_frame(correlation_id, &body),
+        });
+        body
+    };
+    // Request header v2 of client id "test": api key, version, correlation id, the id, no tags.
+    let header = 2 + 2 + 4 + 2 + 4 + 1;
+    let joined = exchange(
+        StreamsApi::Heartbeat,
+        0,
+        request_frame(88, 1, &join()),
+        header,
+    );
+    let epoch = StreamsGroupHeartbeatResponse::decode_exact(&joined, 0)
+        .unwrap()
+        .member_epoch;
+    let heartbeat = StreamsGroupHeartbeatRequest::default()
+        .with_group_id("g")
+        .with_member_id("a")
+        .with_member_epoch(epoch);
+    exchange(
+        StreamsApi::Heartbeat,
+        1000,
+        request_frame(88, 2, &heartbeat),
+        header,
+    );
+    let describe = StreamsGroupDescribeRequest::default().with_group_ids(vec!["g".to_owned()]);
+    exchange(
+        StreamsApi::Describe,
+        1500,
+        request_frame(89, 3, &describe),
+        header,
+    );
+    LiveTrace {
+        kind: LIVE_TRACE_KIND.to_owned(),
+        upstream: "test".to_owned(),
+        group: "g".to_owned(),
+        property: CAPTURED.to_owned(),
+        violation: "written when the proxy stopped".to_owned(),
+        dropped: 0,
+        exchanges,
+        topics: vec![TopicSeen {
+            at_ms: 0,
+            topic: "in".to_owned(),
+            partitions: Some(2),
+        }],
+        group_configs: Vec::new(),
+    }
+}
+
+/// `streamspec replay` of `trace` with `args`: exit code, stdout, stderr.
+fn replay(name: &str, trace: &LiveTrace, args: &[&str]) -> (Option<i32>, String, String) {
+    let file = std::env::temp_dir().join(format!(
+        "streamspec-live-differential-{name}-{}.json",
+        std::process::id()
+    ));
+    std::fs::write(&file, serde_json::to_string(trace).unwrap()).unwrap();
+    let output = Command::new(BINARY)
+        .arg("replay")
+        .arg(&file)
+        .args(args)
+        .output()
+        .unwrap();
+    std::fs::remove_file(&file).ok();
+    (
+        output.status.code(),
+        String::from_utf8(output.stdout).unwrap(),
+        String::from_utf8(output.stderr).unwrap(),
+    )
+}
+
+const OPENING: &str = "answering again with the reference the 3 exchanges of group g seen in front of test (1 topic and 0 group config changes recorded)\n";
+
+#[test]
+fn a_captured_trace_of_answers_the_reference_gives_replays_clean() {
+    let (code, out, err) = replay("clean", &captured(), &["--differential"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert_eq!(
+        out,
+        format!("{OPENING}3 exchanges, every answer equal to the reference's\n")
+    );
+}
+
+#[test]
+fn an_answer_the_reference_would_not_give_is_shown_side_by_side() {
+    let mut trace = captured();
+    // The heartbeat's answer tells a later epoch than the reference's.
+    let answer = &mut trace.exchanges[1].response;
+    let mut body = StreamsGroupHeartbeatResponse::decode_exact(&answer[5..], 0).unwrap();
+    body.member_epoch += 1;
+    *answer = answer_frame(2, &body.encode_to_vec(0).unwrap());
+    let (code, out, err) = replay("altered", &trace, &["--differential"]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(out.starts_with(OPENING), "{out}");
+    assert!(
+        out.contains("exchange 2 (api 88 at 1000 ms): the broker's answer (target) differs from the reference's:\n"),
+        "{out}"
+    );
+    assert!(out.contains("  * .memberEpoch "), "{out}");
+    assert!(
+        out.ends_with("1 of 3 exchanges answered otherwise than the reference (the first 1 shown); differing fields: .memberEpoch 1\n"),
+        "{out}"
+    );
+}
+
+#[test]
+fn without_the_recorded_topics_the_reference_answers_otherwise() {
+    let mut trace = captured();
+    trace.topics.clear();
+    let (code, out, err) = replay("no-topics", &trace, &["--differential"]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(
+        out.contains("exchange 1 (api 88 at 0 ms): the broker's answer (target) differs"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_live_trace_is_answered_again_only_by_the_reference_and_only_whole() {
+    let (code, _, err) = replay(
+        "broker",
+        &captured(),
+        &["--differential", "--target", "127.0.0.1:9"],
+    );
+    assert_eq!(code, Some(2));
+    assert_eq!(
+        err,
+        "streamspec: a live trace is answered again only by the reference (--target embedded)\n"
+    );
+    let mut trace = captured();
+    trace.dropped = 1024;
+    let (code, _, err) = replay("dropped", &trace, &["--differential"]);
+    assert_eq!(code, Some(2));
+    assert!(
+        err.ends_with(": the trace lacks the 1024 earliest exchanges of group g: the reference cannot be brought to the state they made\n"),
+        "{err}"
+    );
+    // Without --differential the same trace is judged again by the oracle, as before.
+    let (code, out, _) = replay("judged", &captured(), &[]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(
+        out.ends_with("3 exchanges, no violation in group g\n"),
+        "{out}"
+    );
+}
