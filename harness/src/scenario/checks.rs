@@ -122,12 +122,14 @@ impl TopicStates {
             (TopicChange::Grow { partitions, .. }, Some(now)) if *partitions > now => {
                 Some(*partitions)
             }
-            (TopicChange::Grow { partitions, .. }, Some(now)) => return Err(invalid(
-                step_path(index, &["topic", "partitions"]),
-                format!(
+            (TopicChange::Grow { partitions, .. }, Some(now)) => {
+                return Err(invalid(
+                    step_path(index, &["topic", "partitions"]),
+                    format!(
                     "topic {name:?} has {now} partitions here; grow needs more, not {partitions}"
                 ),
-            )),
+                ))
+            }
             (TopicChange::Delete { .. }, Some(_)) => None,
             (TopicChange::Create { .. }, Some(_)) => {
                 return Err(invalid(
