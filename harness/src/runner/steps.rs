@@ -550,6 +550,115 @@ mod tests {
         );
     }
 
+    /// The reference, except that a topic made, grown or deleted never reaches its coordinator,
+    /// and that it cannot grow topics at all.
+    struct Frozen(crate::embedded::EmbeddedTarget);
+
+    impl Backend for Frozen {
+        async fn call(
+            &mut self,
+            api: backend::StreamsApi,
+            version: i16,
+            request: &[u8],
+        ) -> backend::BackendResult<Vec<u8>> {
+            self.0.call(api, version, request).await
+        }
+        async fn create_topics(&mut self, _: &[(String, i32)]) -> backend::BackendResult<()> {
+            Ok(())
+        }
+        async fn delete_topics(&mut self, _: &[String]) -> backend::BackendResult<()> {
+            Ok(())
+        }
+        async fn sleep(&mut self, duration: Duration) -> backend::BackendResult<()> {
+            self.0.sleep(duration).await
+        }
+        fn now_ms(&self) -> u64 {
+            self.0.now_ms()
+        }
+    }
+
+    fn context_with_topics() -> Context {
+        Context {
+            variables: BTreeMap::from([
+                ("group".to_owned(), json!("g")),
+                ("in".to_owned(), json!("t-in")),
+                ("late".to_owned(), json!("t-late")),
+            ]),
+            members: BTreeMap::new(),
+            topology: json!({"epoch": 0, "subtopologies": []}),
+            denied: Vec::new(),
+            configured: Vec::new(),
+            step: 2,
+            exchanges: None,
+            partitions: BTreeMap::from([("t-in".to_owned(), 2)]),
+            last_describe: None,
+            io_timeout: Duration::from_secs(1),
+        }
+    }
+
+    fn topic_step(json: &str) -> Step {
+        serde_json::from_str(json).unwrap()
+    }
+
+    #[test]
+    fn a_target_that_cannot_grow_topics_skips_the_scenario_saying_so() {
+        let mut target = Frozen(crate::embedded::EmbeddedTarget::default());
+        let mut context = context_with_topics();
+        let grow = topic_step(r#"{"topic": {"grow": "in", "partitions": 3}}"#);
+        let Err(failure) = backend::block_on(run_step(&mut target, &grow, &mut context)) else {
+            panic!("growing should fail");
+        };
+        assert_eq!(failure.verdict, Verdict::Skip);
+        assert_eq!(failure.reason, "the target cannot grow topics");
+        assert_eq!(context.partitions["t-in"], 2);
+    }
+
+    #[test]
+    fn a_topic_the_coordinator_never_sees_ends_the_wait_at_its_bound() {
+        let mut target = Frozen(crate::embedded::EmbeddedTarget::default());
+        let mut context = context_with_topics();
+        let create = topic_step(r#"{"topic": {"create": "late", "partitions": 2}}"#);
+        let Err(failure) = backend::block_on(run_step(&mut target, &create, &mut context)) else {
+            panic!("the wait should end");
+        };
+        assert_eq!(failure.verdict, Verdict::Error);
+        assert!(
+            failure
+                .reason
+                .contains("a join that sees the topics [\"t-late\"] created")
+                && failure.reason.contains("1000 ms"),
+            "{}",
+            failure.reason
+        );
+        // The wait ran on the target's clock, just past its bound.
+        assert_eq!(target.now_ms(), 1050);
+        assert!(!context.partitions.contains_key("t-late"));
+    }
+
+    #[test]
+    fn topic_steps_change_the_topics_the_coordinator_sees() {
+        let mut target = crate::embedded::EmbeddedTarget::default();
+        let mut context = context_with_topics();
+        backend::block_on(async {
+            for (step, partitions) in [
+                (r#"{"topic": {"create": "late", "partitions": 2}}"#, Some(2)),
+                (r#"{"topic": {"grow": "late", "partitions": 5}}"#, Some(5)),
+                (r#"{"topic": {"delete": "late"}}"#, None),
+            ] {
+                assert!(run_step(&mut target, &topic_step(step), &mut context)
+                    .await
+                    .is_ok());
+                assert_eq!(
+                    context.partitions.get("t-late").copied(),
+                    partitions,
+                    "{step}"
+                );
+            }
+        });
+        // The coordinator saw each change at once: no probe had to wait.
+        assert_eq!(target.now_ms(), 0);
+    }
+
     #[test]
     fn a_coordinator_whose_timer_does_not_advance_is_a_step_error() {
         let steps = crate::scenario::parse(

@@ -731,6 +731,30 @@ mod tests {
         assert_eq!(note.as_deref(), Some("n"));
         assert_eq!(join.captured_names().collect::<Vec<_>>(), ["e"]);
         assert_eq!(
+            step(r#"{"topic": {"grow": "in", "partitions": 3}}"#).unwrap(),
+            Step::Topic {
+                change: TopicChange::Grow {
+                    topic: "in".to_owned(),
+                    partitions: 3
+                },
+                note: None
+            }
+        );
+        let Step::Tasks { check, .. } =
+            step(r#"{"tasks": {"members": ["a"], "union": "all"}}"#).unwrap()
+        else {
+            panic!("a tasks step");
+        };
+        assert_eq!(
+            (check.kind, check.from, check.union, check.disjoint),
+            (
+                TaskKind::Active,
+                TasksSource::Answers,
+                Some(TaskUnion::All),
+                false
+            )
+        );
+        assert_eq!(
             step(r#"{"sleep_ms": 5}"#).unwrap(),
             Step::Sleep { ms: 5, note: None }
         );
@@ -753,6 +777,13 @@ mod tests {
             r#"{"consumer_group": {"topics": ["${in}"]}}"#,
             r#"{"deny": {"operation": "READ", "resource": "GROUP", "name": "${group}"}}"#,
             r#"{"sleep_ms": 7000}"#,
+            r#"{"topic": {"create": "late", "partitions": 2}}"#,
+            r#"{"topic": {"grow": "in", "partitions": 3}, "note": "n"}"#,
+            r#"{"topic": {"delete": "in"}}"#,
+            r#"{"tasks": {"members": ["a", "b"], "union": "all", "disjoint": true}}"#,
+            r#"{"tasks": {"members": ["a"], "kind": "standby", "from": "describe", "count": 0,
+                "disjoint_per_process": true,
+                "union": [{"subtopologyId": "0", "partitions": [1]}]}}"#,
         ] {
             let read = step(text).unwrap();
             let written = serde_json::to_string(&read).unwrap();
@@ -784,6 +815,22 @@ mod tests {
             (
                 r#"{"describe": {}, "expect": {"$nope": 1}}"#,
                 "expect: unknown operator $nope",
+            ),
+            (
+                r#"{"topic": {"delete": "in"}, "expect": {}}"#,
+                "sleep_ms, deny, consumer_group, topic and tasks take no expect, capture or until",
+            ),
+            (
+                r#"{"topic": {"delete": "in", "partitions": 1}}"#,
+                "topic: delete takes no partitions",
+            ),
+            (
+                r#"{"tasks": {"members": [], "count": 1}}"#,
+                "tasks: members names no member",
+            ),
+            (
+                r#"{"tasks": {"members": ["a"], "count": 1}, "precondition": true}"#,
+                "a precondition needs an expect: what the set-up must answer",
             ),
             (
                 r#"{"sleep_ms": 1, "precondition": true}"#,
