@@ -35,6 +35,15 @@
 //!   GROUP resource), e.g. `{ "streams.num.standby.replicas": "1" }`. Without `expect` a refusal
 //!   fails the step; with one, `{"errorCode": .., "errorMessage": ..}` of the answer is matched
 //!   (0 and null when the configs were set).
+//! - `topic` creates, grows or deletes one of the scenario's `topics` mid-scenario
+//!   (`{"create": "late", "partitions": 2}`, `{"grow": "in", "partitions": 3}`,
+//!   `{"delete": "late"}`) and waits until the coordinator sees the change; a target that cannot
+//!   grow topics skips the scenario.
+//! - `tasks` judges the tasks of several `members` together, from their latest heartbeat answers
+//!   or (`"from": "describe"`) the latest describe: `union` (`"all"` or a list of tasks),
+//!   `disjoint`, `disjoint_per_process`, `count`, of one `kind` (`active`, `standby`, `warmup`).
+//! - `rules` are the spec's `R1` to [`SPEC_RULES`], or ids of another catalogue of the form
+//!   `[A-Z][A-Z0-9-]*` (`KAFKA-19233`).
 //! - `group_configs` (top level) sets group-level configs on the scenario's group before its
 //!   first step, e.g. `{ "streams.session.timeout.ms": "6000" }` for a scenario that waits for a
 //!   session timeout. Every group also gets [`BASELINE_GROUP_CONFIGS`] (no initial rebalance
@@ -114,7 +123,8 @@ pub struct Scenario {
     /// Unique within a run; also names the group and topics.
     pub name: String,
     pub title: String,
-    /// Rule ids of section 12 of the spec, e.g. `R25`.
+    /// Rule ids of section 12 of the spec, e.g. `R25`, or of another catalogue (`KAFKA-19233`;
+    /// see [`check_rule_id`]).
     pub rules: Vec<String>,
     pub grade: Grade,
     /// Where the real broker differs from the spec text, and how that was established.
