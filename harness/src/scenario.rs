@@ -359,6 +359,14 @@ pub fn check_rule_id(rule: &str) -> Result<(), String> {
     }
 }
 
+/// Where a rule id sorts in listings: the spec's by number, then other catalogues' by id.
+pub fn rule_order(rule: &str) -> (u32, &str) {
+    let number = rule
+        .strip_prefix('R')
+        .and_then(|number| number.parse().ok());
+    (number.unwrap_or(u32::MAX), rule)
+}
+
 /// Loads scenario files: a file, or every `*.json` file below a folder (sorted by path).
 pub fn load_path(path: &Path) -> Result<Vec<Scenario>, ScenarioError> {
     let io_error = |error: std::io::Error| ScenarioError {
