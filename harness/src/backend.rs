@@ -562,7 +562,8 @@ pub async fn create_topics_and_wait<B: Backend>(
     }
     backend.create_topics(topics).await?;
     let names: Vec<String> = topics.iter().map(|(name, _)| name.clone()).collect();
-    await_coordinator_view(backend, probe_group, &names, true, deadline).await
+    let view = CoordinatorView::Present;
+    await_coordinator_view(backend, probe_group, &names, view, deadline).await
 }
 
 /// Deletes `names` and waits, as [`create_topics_and_wait`] does, until the coordinator sees
@@ -574,16 +575,75 @@ pub async fn delete_topics_and_wait<B: Backend>(
     deadline: Duration,
 ) -> BackendResult<()> {
     backend.delete_topics(names).await?;
-    await_coordinator_view(backend, probe_group, names, false, deadline).await
+    let view = CoordinatorView::Missing;
+    await_coordinator_view(backend, probe_group, names, view, deadline).await
 }
 
-/// Waits until a join of `probe_group` that reads `topics` is told they are `present` (or
-/// missing), and has the probe member leave.
+/// Grows `topic` to `partitions` partitions and waits, as [`create_topics_and_wait`] does, until
+/// the coordinator counts them: the probe member, alone in its group, is then assigned one task
+/// per partition.
+pub async fn grow_topic_and_wait<B: Backend>(
+    backend: &mut B,
+    topic: &str,
+    partitions: i32,
+    probe_group: &str,
+    deadline: Duration,
+) -> BackendResult<()> {
+    backend.create_partitions(topic, partitions).await?;
+    let view = CoordinatorView::Partitions(partitions);
+    await_coordinator_view(backend, probe_group, &[topic.to_owned()], view, deadline).await
+}
+
+/// What a probe's join must be told of its topics.
+#[derive(Debug, Clone, Copy)]
+enum CoordinatorView {
+    Present,
+    Missing,
+    /// Present, with this many partitions (one task each, all the probe's).
+    Partitions(i32),
+}
+
+impl CoordinatorView {
+    fn seen_in(self, response: &StreamsGroupHeartbeatResponse) -> bool {
+        let missing = response
+            .status
+            .iter()
+            .flatten()
+            .any(|status| status.status_code == STATUS_MISSING_SOURCE_TOPICS);
+        if response.error_code != 0 {
+            return false;
+        }
+        match self {
+            CoordinatorView::Present => !missing,
+            CoordinatorView::Missing => missing,
+            CoordinatorView::Partitions(count) => {
+                let tasks: usize = response
+                    .active_tasks
+                    .iter()
+                    .flatten()
+                    .map(|tasks| tasks.partitions.len())
+                    .sum();
+                !missing && tasks == count as usize
+            }
+        }
+    }
+
+    fn described(self) -> String {
+        match self {
+            CoordinatorView::Present => "created".to_owned(),
+            CoordinatorView::Missing => "deleted".to_owned(),
+            CoordinatorView::Partitions(count) => format!("with {count} partitions"),
+        }
+    }
+}
+
+/// Waits until a join of `probe_group` that reads `topics` is told of them what `view` says,
+/// and has the probe member leave.
 async fn await_coordinator_view<B: Backend>(
     backend: &mut B,
     probe_group: &str,
     topics: &[String],
-    present: bool,
+    view: CoordinatorView,
     deadline: Duration,
 ) -> BackendResult<()> {
     if topics.is_empty() {
@@ -606,12 +666,7 @@ async fn await_coordinator_view<B: Backend>(
     let started_ms = backend.now_ms();
     loop {
         let (response, _) = backend.heartbeat(version, &join).await?;
-        let missing = response
-            .status
-            .iter()
-            .flatten()
-            .any(|status| status.status_code == STATUS_MISSING_SOURCE_TOPICS);
-        if response.error_code == 0 && missing != present {
+        if view.seen_in(&response) {
             let leave = join
                 .clone()
                 .with_member_epoch(-1)
@@ -628,7 +683,7 @@ async fn await_coordinator_view<B: Backend>(
                 address: "the coordinator".to_owned(),
                 what: format!(
                     "a join that sees the topics {topics:?} {}",
-                    if present { "created" } else { "deleted" }
+                    view.described()
                 ),
                 after: deadline,
             }));

@@ -486,19 +486,19 @@ impl ScenarioSource {
 
 fn list(source: &ScenarioSource, evidence: bool) -> Result<ExitCode, String> {
     let scenarios = source.select()?.scenarios;
-    let mut by_rule: std::collections::BTreeMap<u32, Vec<&Scenario>> = Default::default();
+    let mut by_rule: std::collections::BTreeMap<(u32, &str), Vec<&Scenario>> = Default::default();
     for scenario in &scenarios {
         for rule in &scenario.rules {
             by_rule
-                .entry(rule.trim_start_matches('R').parse().unwrap_or(u32::MAX))
+                .entry(streamspec::scenario::rule_order(rule))
                 .or_default()
                 .push(scenario);
         }
     }
-    for (rule, scenarios) in &by_rule {
+    for ((_, rule), scenarios) in &by_rule {
         for scenario in scenarios {
             outln!(
-                "R{rule:<4} {:<13} {:<40} {}",
+                "{rule:<5} {:<13} {:<40} {}",
                 scenario.grade.to_string(),
                 scenario.name,
                 scenario.title

@@ -200,10 +200,6 @@ fn severity(verdict: Verdict) -> u8 {
     }
 }
 
-fn rule_number(rule: &str) -> u32 {
-    rule.trim_start_matches('R').parse().unwrap_or(u32::MAX)
-}
-
 /// Why a failure of `grade` does not fail the run (errors and timeouts always do).
 fn not_counted_because(grade: Grade) -> &'static str {
     match grade {
@@ -293,7 +289,7 @@ impl Report {
         for outcome in &self.outcomes {
             for rule in &outcome.rules {
                 by_rule
-                    .entry((rule_number(rule), rule))
+                    .entry(crate::scenario::rule_order(rule))
                     .or_default()
                     .push(outcome);
             }

@@ -15,6 +15,7 @@ mod divergences;
 mod names;
 mod requirements;
 mod steps;
+mod tasks;
 
 pub use breaker::Breaker;
 pub use divergences::{apply_divergences, divergences, load_divergences, Divergence};
@@ -192,6 +193,9 @@ pub async fn run_scenario<C: Connect>(
         configured: Vec::new(),
         step: 0,
         exchanges: settings.record_exchanges.then(Vec::new),
+        partitions: created.iter().cloned().collect(),
+        last_describe: None,
+        io_timeout: settings.io_timeout,
     };
     let mut opened = None;
     let mut at_step = None;

@@ -35,6 +35,15 @@
 //!   GROUP resource), e.g. `{ "streams.num.standby.replicas": "1" }`. Without `expect` a refusal
 //!   fails the step; with one, `{"errorCode": .., "errorMessage": ..}` of the answer is matched
 //!   (0 and null when the configs were set).
+//! - `topic` creates, grows or deletes one of the scenario's `topics` mid-scenario
+//!   (`{"create": "late", "partitions": 2}`, `{"grow": "in", "partitions": 3}`,
+//!   `{"delete": "late"}`) and waits until the coordinator sees the change; a target that cannot
+//!   grow topics skips the scenario.
+//! - `tasks` judges the tasks of several `members` together, from their latest heartbeat answers
+//!   or (`"from": "describe"`) the latest describe: `union` (`"all"` or a list of tasks),
+//!   `disjoint`, `disjoint_per_process`, `count`, of one `kind` (`active`, `standby`, `warmup`).
+//! - `rules` are the spec's `R1` to [`SPEC_RULES`], or ids of another catalogue of the form
+//!   `[A-Z][A-Z0-9-]*` (`KAFKA-19233`).
 //! - `group_configs` (top level) sets group-level configs on the scenario's group before its
 //!   first step, e.g. `{ "streams.session.timeout.ms": "6000" }` for a scenario that waits for a
 //!   session timeout. Every group also gets [`BASELINE_GROUP_CONFIGS`] (no initial rebalance
@@ -82,7 +91,8 @@ pub(crate) mod variables;
 pub use checks::{MAX_PARTITIONS, MAX_WAIT_MS};
 pub use step::{
     AclOperation, AclResource, Answer, ConsumerGroupStep, DenyStep, DescribeStep, HeartbeatStep,
-    RawStep, Step, Template, Until,
+    RawStep, Step, TaskKind, TaskList, TaskUnion, TasksSource, TasksStep, Template, TopicChange,
+    TopicStep, Until,
 };
 
 /// How much a scenario's outcome counts.
@@ -113,7 +123,8 @@ pub struct Scenario {
     /// Unique within a run; also names the group and topics.
     pub name: String,
     pub title: String,
-    /// Rule ids of section 12 of the spec, e.g. `R25`.
+    /// Rule ids of section 12 of the spec, e.g. `R25`, or of another catalogue (`KAFKA-19233`;
+    /// see [`check_rule_id`]).
     pub rules: Vec<String>,
     pub grade: Grade,
     /// Where the real broker differs from the spec text, and how that was established.
@@ -300,12 +311,7 @@ pub fn parse(source: &str, text: &str) -> Result<Scenario, ScenarioError> {
         return Err(invalid("names no rule".to_owned()));
     }
     for rule in &scenario.rules {
-        let number = rule.strip_prefix('R').and_then(|n| n.parse::<u32>().ok());
-        if number.is_none() {
-            return Err(invalid(format!(
-                "rule id {rule:?} is not of the form R<number>"
-            )));
-        }
+        check_rule_id(rule).map_err(invalid)?;
     }
     if scenario.steps.is_empty() {
         return Err(invalid("has no steps".to_owned()));
@@ -320,6 +326,45 @@ pub fn parse(source: &str, text: &str) -> Result<Scenario, ScenarioError> {
         }
     })?;
     Ok(scenario)
+}
+
+/// The highest rule id of the spec (section 12): its rules are `R1` to `R54`.
+pub const SPEC_RULES: u32 = 54;
+
+/// A rule id is one of the spec's (`R1` to [`SPEC_RULES`]), or an id of another catalogue of
+/// rules (e.g. a Kafka test's, `KAFKA-GMMT-123`): a capital letter, then capitals, digits and
+/// `-`. An `R` with a number is always the spec's.
+pub fn check_rule_id(rule: &str) -> Result<(), String> {
+    if let Some(number) = rule
+        .strip_prefix('R')
+        .filter(|n| n.bytes().all(|b| b.is_ascii_digit()) && !n.is_empty())
+    {
+        return match number.parse::<u32>() {
+            Ok(n) if (1..=SPEC_RULES).contains(&n) && !number.starts_with('0') => Ok(()),
+            _ => Err(format!(
+                "rule id {rule:?} is no rule of the spec (R1 to R{SPEC_RULES})"
+            )),
+        };
+    }
+    let mut chars = rule.chars();
+    let well_formed = chars.next().is_some_and(|first| first.is_ascii_uppercase())
+        && chars.all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '-');
+    if well_formed {
+        Ok(())
+    } else {
+        Err(format!(
+            "rule id {rule:?} is neither R1 to R{SPEC_RULES} nor an external id of the form \
+             [A-Z][A-Z0-9-]* (e.g. KAFKA-GMMT-123)"
+        ))
+    }
+}
+
+/// Where a rule id sorts in listings: the spec's by number, then other catalogues' by id.
+pub fn rule_order(rule: &str) -> (u32, &str) {
+    let number = rule
+        .strip_prefix('R')
+        .and_then(|number| number.parse().ok());
+    (number.unwrap_or(u32::MAX), rule)
 }
 
 /// Loads scenario files: a file, or every `*.json` file below a folder (sorted by path).

@@ -145,6 +145,25 @@ fn list_names_every_rule_of_the_catalogue() {
 }
 
 #[test]
+fn list_names_an_external_rule_id_as_written_after_the_specs() {
+    let output = streamspec(&["list", "--rules", "KAFKA-*"]);
+    assert_eq!(output.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&output.stdout);
+    let rules: Vec<&str> = text
+        .lines()
+        .filter_map(|line| line.split_whitespace().next())
+        .take(2)
+        .collect();
+    assert_eq!(rules, ["R54", "KAFKA-19233"], "{text}");
+    assert!(
+        text.ends_with(
+            "\n2 rules, 1 scenarios (1 carry evidence from the real broker: --evidence)\n"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
 fn rule_selection_that_matches_nothing_is_a_usage_error() {
     let output = streamspec(&["list", "--rules", "R999"]);
     assert_eq!(output.status.code(), Some(2));

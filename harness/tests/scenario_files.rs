@@ -13,8 +13,13 @@ struct ScenarioFile {
 impl ScenarioFile {
     /// A scenario with topic `in` and these steps, one a line from line 5 on.
     fn with_steps(test: &str, topics: &str, steps: &[&str]) -> Self {
+        Self::with_rules(test, "\"R1\"", topics, steps)
+    }
+
+    /// As [`ScenarioFile::with_steps`], naming `rules` (the JSON list's items).
+    fn with_rules(test: &str, rules: &str, topics: &str, steps: &[&str]) -> Self {
         let text = format!(
-            "{{\n  \"name\": \"bad\", \"title\": \"t\", \"rules\": [\"R1\"], \"grade\": \"MUST\",\n  \"topics\": [{topics}],\n  \"steps\": [\n    {}\n  ]\n}}\n",
+            "{{\n  \"name\": \"bad\", \"title\": \"t\", \"rules\": [{rules}], \"grade\": \"MUST\",\n  \"topics\": [{topics}],\n  \"steps\": [\n    {}\n  ]\n}}\n",
             steps.join(",\n    ")
         );
         let dir = std::env::temp_dir().join(format!(
@@ -304,8 +309,168 @@ fn a_key_the_action_does_not_take() {
     assert_eq!(
         file.refusal(),
         [format!(
-            "streamspec: {}:6:35: sleep_ms, deny and consumer_group take no expect, capture or until",
+            "streamspec: {}:6:35: sleep_ms, deny, consumer_group, topic and tasks take no expect, capture or until",
             file.path
         )]
     );
+}
+
+const LATE: &str = r#"{"name": "in", "partitions": 2}, {"name": "late", "create": false}"#;
+
+/// What `check` says of a file with topics `in` and `late` (not created) and `steps`.
+fn refusal_of(test: &str, steps: &[&str]) -> String {
+    let file = ScenarioFile::with_steps(test, LATE, steps);
+    let refusal = file.refusal();
+    assert_eq!(refusal.len(), 1, "{refusal:?}");
+    refusal[0].replace(&file.path, "FILE")
+}
+
+#[test]
+fn topic_steps_that_cannot_run_as_written() {
+    for (test, step, message) in [
+        (
+            "topic-unknown",
+            r#"{ "topic": {"create": "nope", "partitions": 2} }"#,
+            "6:27: topic \"nope\" is not one of the scenario's topics (in, late); add it to \
+             `topics`, with \"create\": false for one the scenario creates later",
+        ),
+        (
+            "topic-exists",
+            r#"{ "topic": {"create": "in", "partitions": 2} }"#,
+            "6:27: topic \"in\" exists here already",
+        ),
+        (
+            "topic-shrinks",
+            r#"{ "topic": {"grow": "in", "partitions": 2} }"#,
+            "6:45: topic \"in\" has 2 partitions here; grow needs more, not 2",
+        ),
+        (
+            "topic-missing",
+            r#"{ "topic": {"delete": "late"} }"#,
+            "6:27: topic \"late\" does not exist here",
+        ),
+        (
+            "topic-too-big",
+            r#"{ "topic": {"create": "late", "partitions": 10001} }"#,
+            "6:49: partitions 10001 is not in 1 to 10000",
+        ),
+        (
+            "topic-no-partitions",
+            r#"{ "topic": {"grow": "in"} }"#,
+            "6:31: topic: create and grow need partitions",
+        ),
+        (
+            "topic-two-actions",
+            r#"{ "topic": {"grow": "in", "delete": "in"} }"#,
+            "6:47: topic needs exactly one of create, grow, delete (the name of one of the \
+             scenario's topics)",
+        ),
+        (
+            "topic-typo",
+            r#"{ "topic": {"crate": "late", "partitions": 2} }"#,
+            "6:23: unknown field `crate`, expected one of `create`, `grow`, `delete`, `partitions`",
+        ),
+    ] {
+        assert_eq!(
+            refusal_of(test, &[JOIN, step]),
+            format!("streamspec: FILE:{message}"),
+            "{test}"
+        );
+    }
+}
+
+#[test]
+fn tasks_steps_that_cannot_run_as_written() {
+    for (test, step, message) in [
+        (
+            "tasks-unknown-member",
+            r#"{ "tasks": {"members": ["a", "b"], "disjoint": true} }"#,
+            "6:34: member \"b\" sends no heartbeat before this step",
+        ),
+        (
+            "tasks-nothing-judged",
+            r#"{ "tasks": {"members": ["a"]} }"#,
+            "6:35: tasks needs at least one of union, disjoint, disjoint_per_process, count",
+        ),
+        (
+            "tasks-member-twice",
+            r#"{ "tasks": {"members": ["a", "a"], "count": 1} }"#,
+            "6:52: tasks: member \"a\" is named twice",
+        ),
+        (
+            "tasks-no-describe",
+            r#"{ "tasks": {"members": ["a"], "from": "describe", "count": 1} }"#,
+            "6:43: from describe needs a describe step before this one",
+        ),
+        (
+            "tasks-bad-union",
+            r#"{ "tasks": {"members": ["a"], "union": "every"} }"#,
+            "6:51: union is \"all\" or a list of {\"subtopologyId\", \"partitions\"}, found \"every\"",
+        ),
+        (
+            "tasks-union-twice",
+            r#"{ "tasks": {"members": ["a"], "union": [{"subtopologyId": "0", "partitions": [1, 1]}]} }"#,
+            "6:44: task 0_1 is listed twice",
+        ),
+        (
+            "tasks-bad-kind",
+            r#"{ "tasks": {"members": ["a"], "kind": "actives", "count": 1} }"#,
+            "6:51: unknown variant `actives`, expected one of `active`, `standby`, `warmup`",
+        ),
+    ] {
+        assert_eq!(
+            refusal_of(test, &[JOIN, step]),
+            format!("streamspec: FILE:{message}"),
+            "{test}"
+        );
+    }
+}
+
+#[test]
+fn rule_ids_of_the_spec_or_of_another_catalogue() {
+    let file =
+        ScenarioFile::with_rules("rules-external", r#""R54", "KAFKA-GMMT-123""#, IN, &[JOIN]);
+    let output = Command::new(env!("CARGO_BIN_EXE_streamspec"))
+        .args(["check", "--only-scenarios", "--scenarios", &file.path])
+        .output()
+        .expect("the streamspec binary runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{stdout}");
+    assert!(
+        stdout
+            .lines()
+            .any(|line| line.starts_with("KAFKA-GMMT-123 pass ")),
+        "{stdout}"
+    );
+    for (test, rules, message) in [
+        (
+            "rules-lowercase",
+            r#""kafka-1""#,
+            "rule id \"kafka-1\" is neither R1 to R54 nor an external id of the form \
+             [A-Z][A-Z0-9-]* (e.g. KAFKA-GMMT-123)",
+        ),
+        (
+            "rules-digit-first",
+            r#""1R""#,
+            "rule id \"1R\" is neither R1 to R54 nor an external id of the form [A-Z][A-Z0-9-]* \
+             (e.g. KAFKA-GMMT-123)",
+        ),
+        (
+            "rules-beyond-the-spec",
+            r#""R55""#,
+            "rule id \"R55\" is no rule of the spec (R1 to R54)",
+        ),
+        (
+            "rules-leading-zero",
+            r#""R01""#,
+            "rule id \"R01\" is no rule of the spec (R1 to R54)",
+        ),
+    ] {
+        let file = ScenarioFile::with_rules(test, rules, IN, &[JOIN]);
+        assert_eq!(
+            file.refusal(),
+            [format!("streamspec: {}: {message}", file.path)],
+            "{test}"
+        );
+    }
 }

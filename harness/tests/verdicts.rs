@@ -31,12 +31,13 @@ impl Drop for Folder {
     }
 }
 
-/// A scenario of rule R900 with one step.
+/// A scenario of rule X900 (an id of no real catalogue: external ids are `[A-Z][A-Z0-9-]*`, and
+/// `R<n>` must be a rule of the spec) with one step.
 fn scenario(name: &str, grade: &str, step: Value) -> Value {
     serde_json::json!({
         "name": name,
         "title": format!("the {name} case"),
-        "rules": ["R900"],
+        "rules": ["X900"],
         "grade": grade,
         "topics": [{"name": "in", "partitions": 2}],
         "steps": [step]
@@ -83,18 +84,18 @@ fn timing_out(grade: &str) -> Value {
 fn skipped(name: &str) -> Value {
     let mut scenario = passing("MUST");
     scenario["name"] = name.into();
-    scenario["rules"] = serde_json::json!(["R901"]);
+    scenario["rules"] = serde_json::json!(["X901"]);
     scenario["requires"] = serde_json::json!({"max_heartbeat_version": 0});
     scenario
 }
 
-/// A scenario of rule R902 whose set-up join expects a first epoch the reference does not give
+/// A scenario of rule X902 whose set-up join expects a first epoch the reference does not give
 /// (it gives 2), then a step that would fail if it ran.
 fn unmet_precondition(name: &str) -> Value {
     serde_json::json!({
         "name": name,
         "title": format!("the {name} case"),
-        "rules": ["R902"],
+        "rules": ["X902"],
         "grade": "MUST",
         "topics": [{"name": "in", "partitions": 2}],
         "steps": [
@@ -198,7 +199,7 @@ fn agree(run: &Run, verdict: &str, exit_code: i32) {
     );
 }
 
-/// The console line of rule R900.
+/// The console line of rule X900.
 fn rule_line(run: &Run, rule: &str) -> String {
     run.stdout
         .lines()
@@ -214,8 +215,8 @@ fn a_passing_scenario_passes() {
     let run = check(&folder, &[]);
     agree(&run, "passed", 0);
     assert_eq!(
-        rule_line(&run, "R900"),
-        "R900  pass        MUST          1 scenario"
+        rule_line(&run, "X900"),
+        "X900  pass        MUST          1 scenario"
     );
 }
 
@@ -226,11 +227,11 @@ fn a_must_failure_fails_the_run() {
     let run = check(&folder, &[]);
     agree(&run, "failed", 1);
     assert_eq!(
-        rule_line(&run, "R900"),
-        "R900  fail        MUST          fails: .errorCode: expected 0, found 42"
+        rule_line(&run, "X900"),
+        "X900  fail        MUST          fails: .errorCode: expected 0, found 42"
     );
     assert!(
-        run.stdout.contains("\nFAIL fails (R900, MUST) in "),
+        run.stdout.contains("\nFAIL fails (X900, MUST) in "),
         "{}",
         run.stdout
     );
@@ -260,7 +261,7 @@ fn a_must_failure_fails_the_run() {
     );
     let quiet = check(&folder, &["-q"]);
     agree(&quiet, "failed", 1);
-    assert!(quiet.stdout.starts_with("R900  fail "), "{}", quiet.stdout);
+    assert!(quiet.stdout.starts_with("X900  fail "), "{}", quiet.stdout);
 }
 
 #[test]
@@ -270,7 +271,7 @@ fn a_should_failure_fails_the_run_only_when_strict() {
     let run = check(&folder, &[]);
     agree(&run, "passed", 0);
     // The rule reads as the SHOULD scenario that failed, never as a MUST failure.
-    assert!(rule_line(&run, "R900").starts_with("R900  fail        SHOULD        fails: "));
+    assert!(rule_line(&run, "X900").starts_with("X900  fail        SHOULD        fails: "));
     assert!(run
         .stdout
         .contains("does not fail the run: SHOULD failures fail the run only under --strict"));
@@ -303,7 +304,7 @@ fn an_informational_failure_never_fails_the_run() {
     agree(&check(&folder, &[]), "passed", 0);
     let strict = check(&folder, &["--strict"]);
     agree(&strict, "passed", 0);
-    assert!(rule_line(&strict, "R900").starts_with("R900  fail        INFORMATIONAL fails: "));
+    assert!(rule_line(&strict, "X900").starts_with("X900  fail        INFORMATIONAL fails: "));
 }
 
 #[test]
@@ -313,8 +314,8 @@ fn errors_and_timeouts_fail_the_run_at_any_grade() {
     let run = check(&folder, &[]);
     agree(&run, "failed", 1);
     assert_eq!(
-        rule_line(&run, "R900"),
-        "R900  error       SHOULD        errs: capture x: no value at /noSuchField"
+        rule_line(&run, "X900"),
+        "X900  error       SHOULD        errs: capture x: no value at /noSuchField"
     );
 
     let folder = Folder::new("timeout");
@@ -324,8 +325,8 @@ fn errors_and_timeouts_fail_the_run_at_any_grade() {
     let run = check(&folder, &[]);
     agree(&run, "failed", 1);
     assert!(
-        rule_line(&run, "R900")
-            .starts_with("R900  timeout     INFORMATIONAL times-out: not within 1000 ms: "),
+        rule_line(&run, "X900")
+            .starts_with("X900  timeout     INFORMATIONAL times-out: not within 1000 ms: "),
         "{}",
         run.stdout
     );
@@ -341,14 +342,14 @@ fn a_rule_whose_scenarios_were_all_skipped_is_not_checked() {
     let run = check(&folder, &[]);
     agree(&run, "passed", 0);
     assert_eq!(
-        rule_line(&run, "R901"),
-        "R901  not checked MUST          skipped: describes brokers that speak StreamsGroupHeartbeat v0 at..."
+        rule_line(&run, "X901"),
+        "X901  not checked MUST          skipped: describes brokers that speak StreamsGroupHeartbeat v0 at..."
     );
     assert!(run.stdout.contains(
         "\nskipped 2 scenarios (skipped-a, skipped-b):\n  describes brokers that speak StreamsGroupHeartbeat v0 at most; the target speaks v1\n"
     ), "{}", run.stdout);
     let rules = run.json["rules"].as_array().unwrap();
-    assert_eq!(rules[1]["rule"], "R901");
+    assert_eq!(rules[1]["rule"], "X901");
     assert_eq!(rules[1]["verdict"], "not_checked");
     assert!(run
         .stdout
@@ -369,8 +370,8 @@ fn an_unmet_precondition_is_no_failure_of_the_rule() {
         let run = check(&folder, flags);
         agree(&run, "passed", 0);
         assert_eq!(
-            rule_line(&run, "R902"),
-            "R902  not checked MUST          unmet-b: precondition not met at step 1: .memberEpoch: expected 9..."
+            rule_line(&run, "X902"),
+            "X902  not checked MUST          unmet-b: precondition not met at step 1: .memberEpoch: expected 9..."
         );
         assert!(run.stdout.contains(
             "\nunmet precondition in 2 scenarios (unmet-a, unmet-b):\n  precondition not met at step 1: .memberEpoch: expected 99, found 2\n"
@@ -434,8 +435,8 @@ fn an_unmet_precondition_is_no_failure_of_the_rule() {
     let run = check(&broken, &[]);
     agree(&run, "failed", 1);
     assert_eq!(
-        rule_line(&run, "R900"),
-        "R900  error       MUST          errs: capture x: no value at /noSuchField"
+        rule_line(&run, "X900"),
+        "X900  error       MUST          errs: capture x: no value at /noSuchField"
     );
 }
 

@@ -98,6 +98,8 @@ fn sharing_a_task_fails_the_assignment_rules() {
         "R31-leave-remaining-member-rebalances",
         "R49-static-rejoin-reconciles-to-new-target",
         "R54-epoch0-rejoin-accepted",
+        "R41-standby-off-the-active-process",
+        "R54-epoch0-rejoin-keeps-the-layout",
         REFERENCE_DIVERGENCE,
     ]);
     // These set up a second member's share of the tasks before what they check: the bug
@@ -113,6 +115,31 @@ fn sharing_a_task_fails_the_assignment_rules() {
         expected.insert(name.to_owned(), Verdict::PreconditionNotMet);
     }
     assert_eq!(check(Bug::SharesTaskZero), (RunVerdict::Failed, expected));
+    // The relational `tasks` steps name the task held twice and its holders. The bug is in the
+    // answers only: R41's describe-based steps (9 and 10) pass, the one on the answers fails.
+    let report = streamspec::check(WithBug(Bug::SharesTaskZero), CheckOptions::default());
+    let reasons: BTreeMap<&str, (Option<usize>, Option<&str>)> = report
+        .outcomes
+        .iter()
+        .filter(|outcome| {
+            outcome.scenario.starts_with("R41-standby-off")
+                || outcome.scenario == "R54-epoch0-rejoin-keeps-the-layout"
+        })
+        .map(|outcome| {
+            (
+                outcome.scenario.as_str(),
+                (outcome.step, outcome.reason.as_deref()),
+            )
+        })
+        .collect();
+    let shared = Some("tasks: active task 0_0 is held by both a and b");
+    assert_eq!(
+        reasons,
+        BTreeMap::from([
+            ("R41-standby-off-the-active-process", (Some(11), shared)),
+            ("R54-epoch0-rejoin-keeps-the-layout", (Some(6), shared)),
+        ])
+    );
     // The member's own standby of task 0_0 is now also its active task.
     assert_eq!(
         campaign(Bug::SharesTaskZero),

@@ -37,8 +37,9 @@ const RULE_VERDICTS: [RuleVerdict; 6] = [
 
 const GRADES: [&str; 3] = ["MUST", "SHOULD", "INFORMATIONAL"];
 
-/// The heading a rule is listed under: its spec group for `R<n>`, else what precedes the colon
-/// of a campaign's property (`always`, `eventually`), else "Run".
+/// The heading a rule is listed under: its spec group for `R<n>`, "External rules" for an id of
+/// another catalogue (`KAFKA-GMMT-123`), else what precedes the colon of a campaign's property
+/// (`always`, `eventually`), else "Run".
 fn group_of(rule: &str) -> (u32, String) {
     match rule.strip_prefix('R').and_then(|n| n.parse::<u32>().ok()) {
         Some(number) => {
@@ -53,6 +54,10 @@ fn group_of(rule: &str) -> (u32, String) {
                 Some(last) => format!("R{first}\u{2013}R{last}"),
             };
             (index as u32, format!("{title} ({span})"))
+        }
+        // An id of another catalogue of rules, e.g. a Kafka test's.
+        None if crate::scenario::check_rule_id(rule).is_ok() => {
+            (u32::MAX - 1, "External rules".to_owned())
         }
         None => {
             let kind = rule.split_once(':').map_or("run", |(kind, _)| kind);
@@ -618,6 +623,10 @@ mod tests {
             (u32::MAX, "Campaign: always".to_owned())
         );
         assert_eq!(group_of("set-up"), (u32::MAX, "Campaign: run".to_owned()));
+        assert_eq!(
+            group_of("KAFKA-GMMT-123"),
+            (u32::MAX - 1, "External rules".to_owned())
+        );
     }
 
     #[test]

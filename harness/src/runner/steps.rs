@@ -8,12 +8,14 @@ use serde_json::{json, Value};
 use streamspec_protocol::access::{Operation, Resource};
 use streamspec_protocol::kafka::{StreamsGroupDescribeRequest, StreamsGroupHeartbeatRequest};
 
+use super::tasks::{self, Holding};
 use super::{Mismatch, Verdict};
-use crate::backend::{Backend, BackendError, BackendExt};
+use crate::backend::{self, Backend, BackendError, BackendExt};
 use crate::matcher;
 use crate::scenario::variables::{references, Reference};
 use crate::scenario::{
-    AclOperation, AclResource, Answer, DescribeStep, HeartbeatStep, Step, Template,
+    AclOperation, AclResource, Answer, DescribeStep, HeartbeatStep, Step, TaskUnion, TasksSource,
+    TasksStep, Template, TopicChange,
 };
 use crate::transport::{Exchange, Loss};
 
@@ -22,6 +24,8 @@ use crate::transport::{Exchange, Loss};
 pub(super) struct MemberState {
     epoch: i32,
     endpoint_information_epoch: i32,
+    /// The process and tasks its answers gave it, for `tasks` steps.
+    holding: Holding,
 }
 
 pub(super) struct Context {
@@ -35,6 +39,12 @@ pub(super) struct Context {
     /// The step running, and every exchange so far when the run records them.
     pub(super) step: usize,
     pub(super) exchanges: Option<Vec<String>>,
+    /// The partitions of the scenario's topics that exist now, by their names on the target.
+    pub(super) partitions: BTreeMap<String, i32>,
+    /// The latest describe step's answer, for `tasks` steps that read it.
+    pub(super) last_describe: Option<Value>,
+    /// Bound on waiting for the coordinator to see a `topic` step's change.
+    pub(super) io_timeout: Duration,
 }
 
 impl Context {
@@ -243,8 +253,87 @@ pub(super) async fn run_step<B: Backend>(
             }
             Ok(target.deny(operation, &resource).await?)
         }
+        Step::Topic { change, .. } => change_topic(target, change, context).await,
+        Step::Tasks { check, .. } => judge_tasks(check, context),
         Step::Sleep { ms, .. } => Ok(target.sleep(Duration::from_millis(*ms)).await?),
     }
+}
+
+/// Creates, grows or deletes a topic of the scenario and waits until the coordinator sees it,
+/// probing with a group of its own (fresh for each step: a group that knew a topic keeps its
+/// view of it). A target that cannot grow topics skips the scenario, saying so.
+async fn change_topic<B: Backend>(
+    target: &mut B,
+    change: &TopicChange,
+    context: &mut Context,
+) -> Result<(), StepFailure> {
+    let name = context
+        .variables
+        .get(change.topic())
+        .and_then(Value::as_str)
+        .ok_or_else(|| template_error(format!("topic {} is not the scenario's", change.topic())))?
+        .to_owned();
+    let probe = format!("{}-probe-{}", context.group_id(), context.step);
+    let deadline = context.io_timeout;
+    match change {
+        TopicChange::Create { partitions, .. } => {
+            let topics = [(name.clone(), *partitions)];
+            backend::create_topics_and_wait(target, &topics, &probe, deadline).await?;
+            context.partitions.insert(name, *partitions);
+        }
+        TopicChange::Grow { partitions, .. } => {
+            backend::grow_topic_and_wait(target, &name, *partitions, &probe, deadline).await?;
+            context.partitions.insert(name, *partitions);
+        }
+        TopicChange::Delete { .. } => {
+            let names = std::slice::from_ref(&name);
+            backend::delete_topics_and_wait(target, names, &probe, deadline).await?;
+            context.partitions.remove(&name);
+        }
+    }
+    Ok(())
+}
+
+/// Judges a `tasks` step on the members' latest answers or the latest describe.
+fn judge_tasks(check: &TasksStep, context: &Context) -> Result<(), StepFailure> {
+    let holdings = match check.from {
+        TasksSource::Answers => check
+            .members
+            .iter()
+            .map(|member| {
+                let held = context
+                    .members
+                    .get(member)
+                    .map(|state| state.holding.clone());
+                (member.clone(), held.unwrap_or_default())
+            })
+            .collect(),
+        TasksSource::Describe => {
+            let answer = context
+                .last_describe
+                .as_ref()
+                .ok_or_else(|| template_error("tasks: no describe answer to read".to_owned()))?;
+            tasks::holdings_in_describe(answer, &check.members).map_err(template_error)?
+        }
+    };
+    let every = match check.union {
+        Some(TaskUnion::All) => {
+            let topology =
+                substitute(&context.topology, &context.variables).map_err(template_error)?;
+            Some(tasks::every_task(&topology, &context.partitions).map_err(template_error)?)
+        }
+        _ => None,
+    };
+    tasks::judge(check, &holdings, every.as_ref()).map_err(|reason| StepFailure {
+        verdict: Verdict::Fail,
+        reason: format!("tasks: {reason}"),
+        exchange: None,
+        mismatch: Some(Box::new(Mismatch {
+            expected: serde_json::to_value(check).expect("steps serialize"),
+            found: tasks::holdings_json(&holdings),
+        })),
+        loss: None,
+    })
 }
 
 /// Sets group configs on the scenario's group; with `expect`, matches the answer against it
@@ -384,6 +473,19 @@ impl Request for HeartbeatStep {
             let state = context.members.entry(member).or_default();
             state.epoch = response.member_epoch;
             state.endpoint_information_epoch = response.endpoint_information_epoch;
+            if let Some(process) = &request.process_id {
+                state.holding.process = Some(process.clone());
+            }
+            if request.member_epoch < 0 {
+                // A member that left holds nothing.
+                state.holding.tasks.clear();
+            } else {
+                state.holding.answered(
+                    response.active_tasks.as_deref(),
+                    response.standby_tasks.as_deref(),
+                    response.warmup_tasks.as_deref(),
+                );
+            }
         }
         let json = serde_json::to_value(&response).expect("responses serialize");
         Ok((json, exchange))
@@ -411,10 +513,9 @@ impl Request for DescribeStep {
             .with_include_topology_description(self.include_topology_description);
         let version = self.version.unwrap_or(target.describe_version());
         let (response, exchange) = target.describe(version, &request).await?;
-        Ok((
-            serde_json::to_value(&response).expect("responses serialize"),
-            exchange,
-        ))
+        let json = serde_json::to_value(&response).expect("responses serialize");
+        context.last_describe = Some(json.clone());
+        Ok((json, exchange))
     }
 }
 
@@ -449,6 +550,115 @@ mod tests {
         );
     }
 
+    /// The reference, except that a topic made, grown or deleted never reaches its coordinator,
+    /// and that it cannot grow topics at all.
+    struct Frozen(crate::embedded::EmbeddedTarget);
+
+    impl Backend for Frozen {
+        async fn call(
+            &mut self,
+            api: backend::StreamsApi,
+            version: i16,
+            request: &[u8],
+        ) -> backend::BackendResult<Vec<u8>> {
+            self.0.call(api, version, request).await
+        }
+        async fn create_topics(&mut self, _: &[(String, i32)]) -> backend::BackendResult<()> {
+            Ok(())
+        }
+        async fn delete_topics(&mut self, _: &[String]) -> backend::BackendResult<()> {
+            Ok(())
+        }
+        async fn sleep(&mut self, duration: Duration) -> backend::BackendResult<()> {
+            self.0.sleep(duration).await
+        }
+        fn now_ms(&self) -> u64 {
+            self.0.now_ms()
+        }
+    }
+
+    fn context_with_topics() -> Context {
+        Context {
+            variables: BTreeMap::from([
+                ("group".to_owned(), json!("g")),
+                ("in".to_owned(), json!("t-in")),
+                ("late".to_owned(), json!("t-late")),
+            ]),
+            members: BTreeMap::new(),
+            topology: json!({"epoch": 0, "subtopologies": []}),
+            denied: Vec::new(),
+            configured: Vec::new(),
+            step: 2,
+            exchanges: None,
+            partitions: BTreeMap::from([("t-in".to_owned(), 2)]),
+            last_describe: None,
+            io_timeout: Duration::from_secs(1),
+        }
+    }
+
+    fn topic_step(json: &str) -> Step {
+        serde_json::from_str(json).unwrap()
+    }
+
+    #[test]
+    fn a_target_that_cannot_grow_topics_skips_the_scenario_saying_so() {
+        let mut target = Frozen(crate::embedded::EmbeddedTarget::default());
+        let mut context = context_with_topics();
+        let grow = topic_step(r#"{"topic": {"grow": "in", "partitions": 3}}"#);
+        let Err(failure) = backend::block_on(run_step(&mut target, &grow, &mut context)) else {
+            panic!("growing should fail");
+        };
+        assert_eq!(failure.verdict, Verdict::Skip);
+        assert_eq!(failure.reason, "the target cannot grow topics");
+        assert_eq!(context.partitions["t-in"], 2);
+    }
+
+    #[test]
+    fn a_topic_the_coordinator_never_sees_ends_the_wait_at_its_bound() {
+        let mut target = Frozen(crate::embedded::EmbeddedTarget::default());
+        let mut context = context_with_topics();
+        let create = topic_step(r#"{"topic": {"create": "late", "partitions": 2}}"#);
+        let Err(failure) = backend::block_on(run_step(&mut target, &create, &mut context)) else {
+            panic!("the wait should end");
+        };
+        assert_eq!(failure.verdict, Verdict::Error);
+        assert!(
+            failure
+                .reason
+                .contains("a join that sees the topics [\"t-late\"] created")
+                && failure.reason.contains("1000 ms"),
+            "{}",
+            failure.reason
+        );
+        // The wait ran on the target's clock, just past its bound.
+        assert_eq!(target.now_ms(), 1050);
+        assert!(!context.partitions.contains_key("t-late"));
+    }
+
+    #[test]
+    fn topic_steps_change_the_topics_the_coordinator_sees() {
+        let mut target = crate::embedded::EmbeddedTarget::default();
+        let mut context = context_with_topics();
+        backend::block_on(async {
+            for (step, partitions) in [
+                (r#"{"topic": {"create": "late", "partitions": 2}}"#, Some(2)),
+                (r#"{"topic": {"grow": "late", "partitions": 5}}"#, Some(5)),
+                (r#"{"topic": {"delete": "late"}}"#, None),
+            ] {
+                assert!(run_step(&mut target, &topic_step(step), &mut context)
+                    .await
+                    .is_ok());
+                assert_eq!(
+                    context.partitions.get("t-late").copied(),
+                    partitions,
+                    "{step}"
+                );
+            }
+        });
+        // The coordinator saw each change at once: no probe had to wait.
+        assert_eq!(target.now_ms(), 0);
+    }
+
     #[test]
     fn a_coordinator_whose_timer_does_not_advance_is_a_step_error() {
         let steps = crate::scenario::parse(
@@ -472,6 +682,9 @@ mod tests {
             configured: Vec::new(),
             step: 0,
             exchanges: None,
+            partitions: BTreeMap::new(),
+            last_describe: None,
+            io_timeout: Duration::from_secs(1),
         };
         backend::block_on(async {
             assert!(run_step(&mut target, &steps[0], &mut context).await.is_ok());

@@ -11,7 +11,7 @@ use streamspec_protocol::WireMessage;
 
 use super::locate::Segment;
 use super::variables::references;
-use super::{Answer, Scenario, Step, Template};
+use super::{Answer, Scenario, Step, TaskUnion, TasksSource, TasksStep, Template, TopicChange};
 
 /// The most partitions a scenario's topic, or an internal topic its topology asks for, may have:
 /// the reference in process holds every partition's task in memory.
@@ -59,11 +59,149 @@ pub fn check(scenario: &Scenario) -> Result<(), Invalid> {
         // The topology goes out with joins; it may name the group and the topics.
         check_references(topology, &mut path, &known)?;
     }
+    let mut topics = TopicStates::new(scenario);
+    let mut seen = Seen::default();
     for (index, step) in scenario.steps.iter().enumerate() {
         check_step(scenario, index, step, &exemplar, &known)?;
+        match step {
+            Step::Topic { change, .. } => topics.apply(index, change)?,
+            Step::Tasks { check, .. } => seen.check_tasks(index, check)?,
+            _ => {}
+        }
+        seen.note(step);
         known.captured(step);
     }
     check_preconditions(scenario)
+}
+
+/// Which of the scenario's topics exist, with how many partitions, step by step: a `topic` step
+/// creates one that does not exist, grows one to more partitions, deletes one that exists.
+struct TopicStates {
+    partitions: BTreeMap<String, Option<i32>>,
+}
+
+impl TopicStates {
+    fn new(scenario: &Scenario) -> Self {
+        TopicStates {
+            partitions: scenario
+                .topics
+                .iter()
+                .map(|topic| (topic.name.clone(), topic.create.then_some(topic.partitions)))
+                .collect(),
+        }
+    }
+
+    fn apply(&mut self, index: usize, change: &TopicChange) -> Result<(), Invalid> {
+        let (key, partitions) = match change {
+            TopicChange::Create { partitions, .. } => ("create", Some(*partitions)),
+            TopicChange::Grow { partitions, .. } => ("grow", Some(*partitions)),
+            TopicChange::Delete { .. } => ("delete", None),
+        };
+        let name = change.topic();
+        let Some(state) = self.partitions.get_mut(name) else {
+            let names: Vec<&str> = self.partitions.keys().map(String::as_str).collect();
+            return Err(invalid(
+                step_path(index, &["topic", key]),
+                format!(
+                    "topic {name:?} is not one of the scenario's topics ({}); add it to `topics`, \
+                     with \"create\": false for one the scenario creates later",
+                    names.join(", ")
+                ),
+            ));
+        };
+        if let Some(partitions) = partitions {
+            if !(1..=MAX_PARTITIONS).contains(&partitions) {
+                return Err(invalid(
+                    step_path(index, &["topic", "partitions"]),
+                    format!("partitions {partitions} is not in 1 to {MAX_PARTITIONS}"),
+                ));
+            }
+        }
+        *state = match (change, *state) {
+            (TopicChange::Create { partitions, .. }, None) => Some(*partitions),
+            (TopicChange::Grow { partitions, .. }, Some(now)) if *partitions > now => {
+                Some(*partitions)
+            }
+            (TopicChange::Grow { partitions, .. }, Some(now)) => {
+                return Err(invalid(
+                    step_path(index, &["topic", "partitions"]),
+                    format!(
+                    "topic {name:?} has {now} partitions here; grow needs more, not {partitions}"
+                ),
+                ))
+            }
+            (TopicChange::Delete { .. }, Some(_)) => None,
+            (TopicChange::Create { .. }, Some(_)) => {
+                return Err(invalid(
+                    step_path(index, &["topic", key]),
+                    format!("topic {name:?} exists here already"),
+                ))
+            }
+            (TopicChange::Grow { .. } | TopicChange::Delete { .. }, None) => {
+                return Err(invalid(
+                    step_path(index, &["topic", key]),
+                    format!("topic {name:?} does not exist here"),
+                ))
+            }
+        };
+        Ok(())
+    }
+}
+
+/// What earlier steps did that a `tasks` step builds on: the members that sent a heartbeat and
+/// whether a describe was asked.
+#[derive(Default)]
+struct Seen {
+    members: BTreeSet<String>,
+    described: bool,
+}
+
+impl Seen {
+    fn note(&mut self, step: &Step) {
+        match step {
+            Step::Heartbeat { request, .. } => {
+                self.members.insert(request.member.clone());
+            }
+            Step::Describe { .. } => self.described = true,
+            _ => {}
+        }
+    }
+
+    /// A `tasks` step names members that sent a heartbeat before it, reads a describe only after
+    /// one, and lists each task once.
+    fn check_tasks(&self, index: usize, check: &TasksStep) -> Result<(), Invalid> {
+        for (position, member) in check.members.iter().enumerate() {
+            if !self.members.contains(member) {
+                return Err(invalid(
+                    step_path(index, &["tasks", "members"])
+                        .into_iter()
+                        .chain([Segment::from(position)])
+                        .collect(),
+                    format!("member {member:?} sends no heartbeat before this step"),
+                ));
+            }
+        }
+        if check.from == TasksSource::Describe && !self.described {
+            return Err(invalid(
+                step_path(index, &["tasks", "from"]),
+                "from describe needs a describe step before this one".to_owned(),
+            ));
+        }
+        if let Some(TaskUnion::Tasks(lists)) = &check.union {
+            let mut tasks = BTreeSet::new();
+            for list in lists {
+                for partition in &list.partitions {
+                    if !tasks.insert((&list.subtopology_id, *partition)) {
+                        return Err(invalid(
+                            step_path(index, &["tasks", "union"]),
+                            format!("task {}_{partition} is listed twice", list.subtopology_id),
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
 }
 
 /// A precondition is judged by its `expect`, and the scenario by a step that is none.
@@ -163,7 +301,7 @@ fn check_step(
             step_path(index, &["sleep_ms"]),
             format!("sleep_ms {ms} is more than {MAX_WAIT_MS}, the longest wait"),
         )),
-        Step::Sleep { .. } => Ok(()),
+        Step::Sleep { .. } | Step::Topic { .. } | Step::Tasks { .. } => Ok(()),
     }
 }
 

@@ -1,7 +1,7 @@
 //! A scenario's steps: one variant per action, each with the fields that apply to it.
 //!
 //! In a file a step is an object with one action key (`heartbeat`, `describe`, `group_config`,
-//! `consumer_group`, `deny`, `sleep_ms`) beside the keys that apply to it (`expect`, `capture`,
+//! `consumer_group`, `deny`, `topic`, `tasks`, `sleep_ms`) beside the keys that apply to it (`expect`, `capture`,
 //! `until`, `precondition`, `note`; see [`super`]). It is read in two stages: serde reads that
 //! object as it stands ([`RawStep`]), then [`Step::try_from`] refuses what no action takes and
 //! gives the step its variant (a refusal is placed at the end of the step in the file), so that running it is one `match`. A new action is a variant
@@ -51,6 +51,17 @@ pub enum Step {
         deny: DenyStep,
         note: Option<String>,
     },
+    /// Creates, grows or deletes one of the scenario's topics, then waits until the coordinator
+    /// sees the change (`"topic"`).
+    Topic {
+        change: TopicChange,
+        note: Option<String>,
+    },
+    /// Judges the tasks several members hold, together (`"tasks"`): sends nothing.
+    Tasks {
+        check: TasksStep,
+        note: Option<String>,
+    },
     /// Lets time pass on the target (`"sleep_ms"`), for session and rebalance timeouts.
     Sleep { ms: u64, note: Option<String> },
 }
@@ -85,7 +96,11 @@ impl Step {
                 answer.expect.as_ref()
             }
             Step::GroupConfig { expect, .. } => expect.as_ref(),
-            Step::ConsumerGroup { .. } | Step::Deny { .. } | Step::Sleep { .. } => None,
+            Step::ConsumerGroup { .. }
+            | Step::Deny { .. }
+            | Step::Topic { .. }
+            | Step::Tasks { .. }
+            | Step::Sleep { .. } => None,
         }
     }
 
@@ -94,7 +109,11 @@ impl Step {
         match self {
             Step::Heartbeat { answer, .. } | Step::Describe { answer, .. } => answer.precondition,
             Step::GroupConfig { precondition, .. } => *precondition,
-            Step::ConsumerGroup { .. } | Step::Deny { .. } | Step::Sleep { .. } => false,
+            Step::ConsumerGroup { .. }
+            | Step::Deny { .. }
+            | Step::Topic { .. }
+            | Step::Tasks { .. }
+            | Step::Sleep { .. } => false,
         }
     }
 
@@ -113,6 +132,8 @@ impl Step {
             | Step::GroupConfig { note, .. }
             | Step::ConsumerGroup { note, .. }
             | Step::Deny { note, .. }
+            | Step::Topic { note, .. }
+            | Step::Tasks { note, .. }
             | Step::Sleep { note, .. } => note.as_deref(),
         }
     }
@@ -195,6 +216,205 @@ pub enum AclResource {
     Topic,
 }
 
+/// A `topic` step as its file states it: one of `create`, `grow` or `delete` names a topic of
+/// the scenario's `topics`; `create` and `grow` take the (new) number of `partitions`.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct TopicStep {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub create: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grow: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delete: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub partitions: Option<i32>,
+}
+
+/// What a `topic` step does to a topic, by its name in the scenario's `topics`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TopicChange {
+    Create { topic: String, partitions: i32 },
+    Grow { topic: String, partitions: i32 },
+    Delete { topic: String },
+}
+
+impl TopicChange {
+    /// The scenario's name of the topic changed.
+    pub fn topic(&self) -> &str {
+        match self {
+            TopicChange::Create { topic, .. }
+            | TopicChange::Grow { topic, .. }
+            | TopicChange::Delete { topic } => topic,
+        }
+    }
+}
+
+impl TryFrom<TopicStep> for TopicChange {
+    type Error = String;
+
+    fn try_from(step: TopicStep) -> Result<TopicChange, String> {
+        match step {
+            TopicStep {
+                create: Some(topic),
+                grow: None,
+                delete: None,
+                partitions: Some(partitions),
+            } => Ok(TopicChange::Create { topic, partitions }),
+            TopicStep {
+                create: None,
+                grow: Some(topic),
+                delete: None,
+                partitions: Some(partitions),
+            } => Ok(TopicChange::Grow { topic, partitions }),
+            TopicStep {
+                create: None,
+                grow: None,
+                delete: Some(topic),
+                partitions: None,
+            } => Ok(TopicChange::Delete { topic }),
+            TopicStep {
+                create: None,
+                grow: None,
+                delete: Some(_),
+                partitions: Some(_),
+            } => Err("topic: delete takes no partitions".to_owned()),
+            TopicStep {
+                create,
+                grow,
+                delete: None,
+                partitions: None,
+            } if create.is_some() != grow.is_some() => {
+                Err("topic: create and grow need partitions".to_owned())
+            }
+            _ => Err(
+                "topic needs exactly one of create, grow, delete (the name of one of the \
+                 scenario's topics)"
+                    .to_owned(),
+            ),
+        }
+    }
+}
+
+impl From<TopicChange> for TopicStep {
+    fn from(change: TopicChange) -> TopicStep {
+        match change {
+            TopicChange::Create { topic, partitions } => TopicStep {
+                create: Some(topic),
+                partitions: Some(partitions),
+                ..TopicStep::default()
+            },
+            TopicChange::Grow { topic, partitions } => TopicStep {
+                grow: Some(topic),
+                partitions: Some(partitions),
+                ..TopicStep::default()
+            },
+            TopicChange::Delete { topic } => TopicStep {
+                delete: Some(topic),
+                ..TopicStep::default()
+            },
+        }
+    }
+}
+
+/// A `tasks` step: what the tasks of `members` (the names their heartbeat steps use) must be,
+/// together. At least one of `union`, `disjoint`, `disjoint_per_process` and `count`.
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct TasksStep {
+    pub members: Vec<String>,
+    /// The tasks `union`, `disjoint` and `count` judge.
+    #[serde(default)]
+    pub kind: TaskKind,
+    /// Whose view of the assignment is judged.
+    #[serde(default)]
+    pub from: TasksSource,
+    /// The members' tasks of `kind`, all together, are exactly these.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub union: Option<TaskUnion>,
+    /// No task of `kind` is held by two of the members.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub disjoint: bool,
+    /// No task is held in two kinds (active, standby, warm-up) by the members of one process.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub disjoint_per_process: bool,
+    /// The members hold this many tasks of `kind`, counted once each.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub count: Option<usize>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TaskKind {
+    #[default]
+    Active,
+    Standby,
+    Warmup,
+}
+
+impl TaskKind {
+    pub const ALL: [TaskKind; 3] = [TaskKind::Active, TaskKind::Standby, TaskKind::Warmup];
+}
+
+impl fmt::Display for TaskKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            TaskKind::Active => "active",
+            TaskKind::Standby => "standby",
+            TaskKind::Warmup => "warm-up",
+        })
+    }
+}
+
+/// Where a `tasks` step reads the members' tasks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TasksSource {
+    /// Each member's latest heartbeat answers (a list left null keeps the one before).
+    #[default]
+    Answers,
+    /// The `assignment` of each member in the latest `describe` step's answer.
+    Describe,
+}
+
+/// What a `tasks` step's `union` must be: `"all"`, every task of the topology over the topics
+/// as the scenario last made them, or a list of `{"subtopologyId", "partitions"}`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TaskUnion {
+    All,
+    Tasks(Vec<TaskList>),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct TaskList {
+    pub subtopology_id: String,
+    pub partitions: Vec<i32>,
+}
+
+impl<'de> Deserialize<'de> for TaskUnion {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<TaskUnion, D::Error> {
+        match Value::deserialize(deserializer)? {
+            Value::String(all) if all == "all" => Ok(TaskUnion::All),
+            list @ Value::Array(_) => serde_json::from_value(list)
+                .map(TaskUnion::Tasks)
+                .map_err(|error| D::Error::custom(format!("union: {error}"))),
+            other => Err(D::Error::custom(format!(
+                "union is \"all\" or a list of {{\"subtopologyId\", \"partitions\"}}, found {other}"
+            ))),
+        }
+    }
+}
+
+impl Serialize for TaskUnion {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            TaskUnion::All => serializer.serialize_str("all"),
+            TaskUnion::Tasks(lists) => lists.serialize(serializer),
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Until {
@@ -223,6 +443,10 @@ pub struct RawStep {
     pub deny: Option<DenyStep>,
     #[serde(default)]
     pub consumer_group: Option<ConsumerGroupStep>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub topic: Option<TopicStep>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tasks: Option<TasksStep>,
     #[serde(default)]
     pub expect: Option<Value>,
     #[serde(default)]
@@ -235,8 +459,8 @@ pub struct RawStep {
     pub note: Option<String>,
 }
 
-const ONE_ACTION: &str =
-    "needs exactly one of heartbeat, describe, sleep_ms, group_config, deny, consumer_group";
+const ONE_ACTION: &str = "needs exactly one of heartbeat, describe, sleep_ms, group_config, \
+                          deny, consumer_group, topic, tasks";
 
 impl TryFrom<RawStep> for Step {
     type Error = String;
@@ -250,6 +474,8 @@ impl TryFrom<RawStep> for Step {
             group_config,
             deny,
             consumer_group,
+            topic,
+            tasks,
             expect,
             capture,
             until,
@@ -263,15 +489,26 @@ impl TryFrom<RawStep> for Step {
             group_config.is_some(),
             deny.is_some(),
             consumer_group.is_some(),
+            topic.is_some(),
+            tasks.is_some(),
         ];
         if actions.iter().filter(|present| **present).count() > 1 {
             return Err(ONE_ACTION.to_owned());
         }
-        let plain = sleep_ms.is_some() || deny.is_some() || consumer_group.is_some();
+        let plain = sleep_ms.is_some()
+            || deny.is_some()
+            || consumer_group.is_some()
+            || topic.is_some()
+            || tasks.is_some();
         if plain && (expect.is_some() || !capture.is_empty() || until.is_some()) {
             return Err(
-                "sleep_ms, deny and consumer_group take no expect, capture or until".to_owned(),
+                "sleep_ms, deny, consumer_group, topic and tasks take no expect, capture or until"
+                    .to_owned(),
             );
+        }
+        let topic = topic.map(TopicChange::try_from).transpose()?;
+        if let Some(tasks) = &tasks {
+            tasks.check_shape()?;
         }
         if let Some(deny) = &deny {
             if (deny.resource == AclResource::Cluster) != deny.name.is_none() {
@@ -299,6 +536,12 @@ impl TryFrom<RawStep> for Step {
             until,
             precondition,
         };
+        if let Some(change) = topic {
+            return Ok(Step::Topic { change, note });
+        }
+        if let Some(check) = tasks {
+            return Ok(Step::Tasks { check, note });
+        }
         Ok(
             match (
                 heartbeat,
@@ -376,12 +619,46 @@ impl From<Step> for RawStep {
                 note,
                 ..RawStep::default()
             },
+            Step::Topic { change, note } => RawStep {
+                topic: Some(change.into()),
+                note,
+                ..RawStep::default()
+            },
+            Step::Tasks { check, note } => RawStep {
+                tasks: Some(check),
+                note,
+                ..RawStep::default()
+            },
             Step::Sleep { ms, note } => RawStep {
                 sleep_ms: Some(ms),
                 note,
                 ..RawStep::default()
             },
         }
+    }
+}
+
+impl TasksStep {
+    /// Refuses a `tasks` step that judges nothing, or names no member or one twice.
+    fn check_shape(&self) -> Result<(), String> {
+        if self.members.is_empty() {
+            return Err("tasks: members names no member".to_owned());
+        }
+        let mut seen = std::collections::BTreeSet::new();
+        if let Some(twice) = self.members.iter().find(|member| !seen.insert(*member)) {
+            return Err(format!("tasks: member {twice:?} is named twice"));
+        }
+        if self.union.is_none()
+            && !self.disjoint
+            && !self.disjoint_per_process
+            && self.count.is_none()
+        {
+            return Err(
+                "tasks needs at least one of union, disjoint, disjoint_per_process, count"
+                    .to_owned(),
+            );
+        }
+        Ok(())
     }
 }
 
@@ -454,6 +731,30 @@ mod tests {
         assert_eq!(note.as_deref(), Some("n"));
         assert_eq!(join.captured_names().collect::<Vec<_>>(), ["e"]);
         assert_eq!(
+            step(r#"{"topic": {"grow": "in", "partitions": 3}}"#).unwrap(),
+            Step::Topic {
+                change: TopicChange::Grow {
+                    topic: "in".to_owned(),
+                    partitions: 3
+                },
+                note: None
+            }
+        );
+        let Step::Tasks { check, .. } =
+            step(r#"{"tasks": {"members": ["a"], "union": "all"}}"#).unwrap()
+        else {
+            panic!("a tasks step");
+        };
+        assert_eq!(
+            (check.kind, check.from, check.union, check.disjoint),
+            (
+                TaskKind::Active,
+                TasksSource::Answers,
+                Some(TaskUnion::All),
+                false
+            )
+        );
+        assert_eq!(
             step(r#"{"sleep_ms": 5}"#).unwrap(),
             Step::Sleep { ms: 5, note: None }
         );
@@ -476,6 +777,13 @@ mod tests {
             r#"{"consumer_group": {"topics": ["${in}"]}}"#,
             r#"{"deny": {"operation": "READ", "resource": "GROUP", "name": "${group}"}}"#,
             r#"{"sleep_ms": 7000}"#,
+            r#"{"topic": {"create": "late", "partitions": 2}}"#,
+            r#"{"topic": {"grow": "in", "partitions": 3}, "note": "n"}"#,
+            r#"{"topic": {"delete": "in"}}"#,
+            r#"{"tasks": {"members": ["a", "b"], "union": "all", "disjoint": true}}"#,
+            r#"{"tasks": {"members": ["a"], "kind": "standby", "from": "describe", "count": 0,
+                "disjoint_per_process": true,
+                "union": [{"subtopologyId": "0", "partitions": [1]}]}}"#,
         ] {
             let read = step(text).unwrap();
             let written = serde_json::to_string(&read).unwrap();
@@ -490,7 +798,7 @@ mod tests {
             (r#"{"sleep_ms": 1, "describe": {}}"#, ONE_ACTION),
             (
                 r#"{"sleep_ms": 1, "expect": {}}"#,
-                "sleep_ms, deny and consumer_group take no expect, capture or until",
+                "sleep_ms, deny, consumer_group, topic and tasks take no expect, capture or until",
             ),
             (
                 r#"{"deny": {"operation": "READ", "resource": "CLUSTER", "name": "x"}}"#,
@@ -507,6 +815,22 @@ mod tests {
             (
                 r#"{"describe": {}, "expect": {"$nope": 1}}"#,
                 "expect: unknown operator $nope",
+            ),
+            (
+                r#"{"topic": {"delete": "in"}, "expect": {}}"#,
+                "sleep_ms, deny, consumer_group, topic and tasks take no expect, capture or until",
+            ),
+            (
+                r#"{"topic": {"delete": "in", "partitions": 1}}"#,
+                "topic: delete takes no partitions",
+            ),
+            (
+                r#"{"tasks": {"members": [], "count": 1}}"#,
+                "tasks: members names no member",
+            ),
+            (
+                r#"{"tasks": {"members": ["a"], "count": 1}, "precondition": true}"#,
+                "a precondition needs an expect: what the set-up must answer",
             ),
             (
                 r#"{"sleep_ms": 1, "precondition": true}"#,
