@@ -220,18 +220,7 @@ impl<B: Backend> DifferentialBackend<B> {
             fired.advance_to(window_end)?;
             forks.push(fired);
         }
-        if self.reference.has_pending_internal_topics() {
-            let created: Vec<EmbeddedTarget> = forks
-                .iter()
-                .map(|fork| {
-                    let mut fork = fork.clone();
-                    fork.create_pending_internal_topics();
-                    fork
-                })
-                .collect();
-            forks.extend(created);
-        }
-        Ok(forks)
+        Ok(EmbeddedTarget::with_internal_topics_created(forks))
     }
 
     /// Has the reference answer `request` as the target did between `before` and `after` (ms),

@@ -139,9 +139,29 @@ impl EmbeddedTarget {
         self.coordinator.handle_metadata(self.metadata.clone());
     }
 
+    /// Each of `states`, then each again with the internal topics it asked for created: the
+    /// states a broker may be in some time after a heartbeat asked for them, since a cluster
+    /// creates them asynchronously.
+    pub fn with_internal_topics_created(mut states: Vec<EmbeddedTarget>) -> Vec<EmbeddedTarget> {
+        let created: Vec<EmbeddedTarget> = states
+            .iter()
+            .filter(|state| state.has_pending_internal_topics())
+            .map(|state| {
+                let mut state = state.clone();
+                state.create_pending_internal_topics();
+                state
+            })
+            .collect();
+        states.extend(created);
+        states
+    }
+
     /// The cluster with `topic` at `partitions` partitions, or without it for `None`, as a
     /// broker's metadata showed it (a live trace's topic changes).
     pub fn set_topic(&mut self, topic: &str, partitions: Option<i32>) {
+        if let Some(pending) = &mut self.pending_internal_topics {
+            pending.retain(|(name, _)| name != topic);
+        }
         match partitions {
             Some(count) => self.metadata.set_topic(topic, count),
             None => self.metadata.remove_topic(topic),

@@ -217,3 +217,24 @@ fn a_live_trace_is_answered_again_only_by_the_reference_and_only_whole() {
         "{out}"
     );
 }
+
+/// A real Kafka Streams application's traffic in front of Kafka 4.4.0, where the broker still
+/// reported its internal topics missing 240 ms after the join that asked for them, and the proxy
+/// saw the changelog topic only a second after the broker assigned its tasks.
+const INTERNAL_TOPICS_LATE: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../corpus/live/streams-app-wordcount-internal-topics-late.json"
+);
+
+#[test]
+fn internal_topics_a_broker_creates_late_are_answered_as_the_broker_did() {
+    let trace: LiveTrace =
+        serde_json::from_str(&std::fs::read_to_string(INTERNAL_TOPICS_LATE).unwrap()).unwrap();
+    let (code, out, err) = replay("internal-topics-late", &trace, &["--differential"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert_eq!(
+        out,
+        "answering again with the reference the 118 exchanges of group wordcount-1796514671-8019 seen in front of 127.0.0.1:9092 (4 topic and 1 group config changes recorded)\n\
+         118 exchanges, every answer equal to the reference's\n"
+    );
+}
