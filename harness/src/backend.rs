@@ -562,7 +562,7 @@ pub async fn create_topics_and_wait<B: Backend>(
     }
     backend.create_topics(topics).await?;
     let names: Vec<String> = topics.iter().map(|(name, _)| name.clone()).collect();
-    await_coordinator_view(backend, probe_group, &names, true, deadline).await
+    await_coordinator_view(backend, probe_group, &names, TopicView::Present, deadline).await
 }
 
 /// Deletes `names` and waits, as [`create_topics_and_wait`] does, until the coordinator sees
@@ -574,16 +574,70 @@ pub async fn delete_topics_and_wait<B: Backend>(
     deadline: Duration,
 ) -> BackendResult<()> {
     backend.delete_topics(names).await?;
-    await_coordinator_view(backend, probe_group, names, false, deadline).await
+    await_coordinator_view(backend, probe_group, names, TopicView::Missing, deadline).await
 }
 
-/// Waits until a join of `probe_group` that reads `topics` is told they are `present` (or
-/// missing), and has the probe member leave.
+/// Grows `topic` to `partitions` and waits, as [`create_topics_and_wait`] does, until the
+/// coordinator sees the new count: Kafka's group coordinator learns it from its metadata image a
+/// moment after the admin call returns, and a heartbeat in that window is assigned the old
+/// count's tasks.
+pub async fn create_partitions_and_wait<B: Backend>(
+    backend: &mut B,
+    topic: &str,
+    partitions: i32,
+    probe_group: &str,
+    deadline: Duration,
+) -> BackendResult<()> {
+    backend.create_partitions(topic, partitions).await?;
+    let names = [topic.to_owned()];
+    let view = TopicView::Partitions(partitions);
+    await_coordinator_view(backend, probe_group, &names, view, deadline).await
+}
+
+/// What a wait expects the coordinator to see of the topics it probes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum TopicView {
+    Present,
+    Missing,
+    /// Present, with this many partitions: the probe member, alone in its group, is assigned a
+    /// task for each.
+    Partitions(i32),
+}
+
+impl TopicView {
+    /// Whether the probe's answer to its join shows this view.
+    fn shown_by(self, response: &StreamsGroupHeartbeatResponse) -> bool {
+        let missing = response
+            .status
+            .iter()
+            .flatten()
+            .any(|status| status.status_code == STATUS_MISSING_SOURCE_TOPICS);
+        if response.error_code != 0 {
+            return false;
+        }
+        match self {
+            TopicView::Present => !missing,
+            TopicView::Missing => missing,
+            TopicView::Partitions(count) => {
+                let assigned: usize = response
+                    .active_tasks
+                    .iter()
+                    .flatten()
+                    .map(|tasks| tasks.partitions.len())
+                    .sum();
+                !missing && assigned == count as usize
+            }
+        }
+    }
+}
+
+/// Waits until a join of `probe_group` that reads `topics` shows them as `view` expects, and has
+/// the probe member leave.
 async fn await_coordinator_view<B: Backend>(
     backend: &mut B,
     probe_group: &str,
     topics: &[String],
-    present: bool,
+    view: TopicView,
     deadline: Duration,
 ) -> BackendResult<()> {
     if topics.is_empty() {
@@ -606,12 +660,7 @@ async fn await_coordinator_view<B: Backend>(
     let started_ms = backend.now_ms();
     loop {
         let (response, _) = backend.heartbeat(version, &join).await?;
-        let missing = response
-            .status
-            .iter()
-            .flatten()
-            .any(|status| status.status_code == STATUS_MISSING_SOURCE_TOPICS);
-        if response.error_code == 0 && missing != present {
+        if view.shown_by(&response) {
             let leave = join
                 .clone()
                 .with_member_epoch(-1)
@@ -626,10 +675,13 @@ async fn await_coordinator_view<B: Backend>(
         if backend.now_ms().saturating_sub(started_ms) > deadline.as_millis() as u64 {
             return Err(BackendError::Transport(TransportError::Timeout {
                 address: "the coordinator".to_owned(),
-                what: format!(
-                    "a join that sees the topics {topics:?} {}",
-                    if present { "created" } else { "deleted" }
-                ),
+                what: match view {
+                    TopicView::Present => format!("a join that sees the topics {topics:?} created"),
+                    TopicView::Missing => format!("a join that sees the topics {topics:?} deleted"),
+                    TopicView::Partitions(count) => {
+                        format!("a join that sees the topics {topics:?} with {count} partitions")
+                    }
+                },
                 after: deadline,
             }));
         }
