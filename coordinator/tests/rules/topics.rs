@@ -279,6 +279,53 @@ fn r40_owned_tasks_must_exist_in_the_topology() {
     );
 }
 
+/// The partition count of repartition topic `r` as describe shows it.
+fn described_repartition_partitions(broker: &Broker) -> i32 {
+    let described = broker.described().topology.expect("a topology");
+    described.subtopologies.expect("subtopologies")[1].repartition_source_topics[0].partitions
+}
+
+/// R40, as Kafka 4.4.0 answered a differential campaign: a heartbeat that finds the missing
+/// internal topic created configures the topology, then is refused for a task that does not
+/// exist. Kafka keeps that configuration in memory without its records: describe shows it only
+/// once a later request (here b's leave) writes records, and the group stays NotReady until a
+/// heartbeat validates the topology. The reference had shown the derived partition count only
+/// after the next accepted heartbeat.
+#[test]
+fn r40_a_refused_heartbeat_keeps_the_configuration_it_computed_until_records_commit_it() {
+    let mut broker = Broker::with(kafka_config(), topics(&[("in", 2)]));
+    join_through_missing_repartition_topic(&mut broker);
+    let (joined, _) = broker.exchange(
+        1,
+        &join("b").with_topology(Some(through_repartition_topic())),
+    );
+    assert_eq!(joined.member_epoch, 3);
+    broker
+        .coordinator
+        .handle_metadata(topics(&[("in", 2), ("r", 2)]));
+    assert_eq!(
+        broker.send(&owning(heartbeat("a", 2), &[("9", &[0])])),
+        refused(
+            ERROR_INVALID_REQUEST,
+            "Subtopology 9 does not exist in the topology."
+        )
+    );
+    // Nothing was written: describe shows the topology as the members sent it.
+    assert_eq!(described_repartition_partitions(&broker), 0);
+    assert_eq!(broker.state(), ("NotReady".to_owned(), 3, 3));
+    assert_eq!(broker.send(&leave("b")), left("b", -1));
+    assert_eq!(described_repartition_partitions(&broker), 2);
+    assert_eq!(broker.state(), ("NotReady".to_owned(), 4, 3));
+    // a's next heartbeat validates the topology: the epoch moves on and the tasks are assigned.
+    let mut assigned = broker.send(&heartbeat("a", 2));
+    if let Some(active) = assigned.active_tasks.as_mut() {
+        active.sort_by(|a, b| a.subtopology_id.cmp(&b.subtopology_id));
+    }
+    let both_subtopologies: Tasks = &[("0", &[0, 1]), ("1", &[0, 1])];
+    assert_eq!(assigned, answer("a", 5).tasks(both_subtopologies));
+    assert_eq!(broker.state(), ("Stable".to_owned(), 5, 5));
+}
+
 #[test]
 fn r41_group_configs_are_checked_for_type_lower_bound_then_broker_bound() {
     let mut coordinator = Coordinator::new(kafka_config());
