@@ -212,7 +212,9 @@ impl<B: Backend> DifferentialBackend<B> {
 
     /// The reference's states the target's answer may come from, most likely first: as it
     /// is; with the deadlines near the exchange fired; with the internal topics asked for
-    /// created (a cluster creates them a while after the heartbeat that asked); with both.
+    /// created (a cluster creates them a while after the heartbeat that asked); with a
+    /// configuration a refused heartbeat kept committed (a broker commits it with the next
+    /// records of any group on the partition); with any combination of these.
     fn forks(&self, near_deadline: bool, window_end: u64) -> BackendResult<Vec<EmbeddedTarget>> {
         let mut forks = vec![self.reference.clone()];
         if near_deadline {
@@ -230,6 +232,17 @@ impl<B: Backend> DifferentialBackend<B> {
                 })
                 .collect();
             forks.extend(created);
+        }
+        if self.reference.has_uncommitted_configurations() {
+            let committed: Vec<EmbeddedTarget> = forks
+                .iter()
+                .map(|fork| {
+                    let mut fork = fork.clone();
+                    fork.commit_uncommitted_configurations();
+                    fork
+                })
+                .collect();
+            forks.extend(committed);
         }
         Ok(forks)
     }

@@ -193,9 +193,7 @@ pub(super) fn leave(
         group.shutdown_requested_by = Some(request.member_id.clone()); // R45
     }
     // A leave writes records, which commit what a refused heartbeat configured (R40).
-    if let Some(kept) = group.uncommitted_configured.take() {
-        group.configured = Some(kept);
-    }
+    group.commit_configuration();
     if request.member_epoch == -1 {
         group.remove_member(&request.member_id);
     } else {

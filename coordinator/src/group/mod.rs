@@ -112,6 +112,19 @@ impl Group {
             .is_some_and(ConfiguredTopology::is_ready)
     }
 
+    /// Whether a refused heartbeat left a configuration no records committed yet (R40).
+    pub fn has_uncommitted_configuration(&self) -> bool {
+        self.uncommitted_configured.is_some()
+    }
+
+    /// Makes the configuration a refused heartbeat kept the group's, as the next records Kafka
+    /// commits to the group's partition do (R40).
+    pub(crate) fn commit_configuration(&mut self) {
+        if let Some(kept) = self.uncommitted_configured.take() {
+            self.configured = Some(kept);
+        }
+    }
+
     fn bump(&mut self) {
         // Epoch 1 belongs to the initial empty target assignment, so the first bump gives 2.
         self.epoch = if self.epoch == 0 { 2 } else { self.epoch + 1 };

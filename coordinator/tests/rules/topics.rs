@@ -313,7 +313,9 @@ fn r40_a_refused_heartbeat_keeps_the_configuration_it_computed_until_records_com
     // Nothing was written: describe shows the topology as the members sent it.
     assert_eq!(described_repartition_partitions(&broker), 0);
     assert_eq!(broker.state(), ("NotReady".to_owned(), 3, 3));
+    assert!(broker.coordinator.has_uncommitted_configurations());
     assert_eq!(broker.send(&leave("b")), left("b", -1));
+    assert!(!broker.coordinator.has_uncommitted_configurations());
     assert_eq!(described_repartition_partitions(&broker), 2);
     assert_eq!(broker.state(), ("NotReady".to_owned(), 4, 3));
     // a's next heartbeat validates the topology: the epoch moves on and the tasks are assigned.
