@@ -52,6 +52,27 @@ fn r33_a_deleted_source_topic_takes_the_tasks_back_and_the_group_is_not_ready() 
     );
 }
 
+/// R33: a source topic deleted and created again between two heartbeats, with the same
+/// partition count, is another topic (Kafka's metadata hash covers the topic id): the next
+/// heartbeat bumps the group epoch, and the member moves to it keeping its tasks.
+#[test]
+fn r33_a_topic_deleted_and_created_again_bumps_the_group_epoch() {
+    let mut broker = Broker::new();
+    assert_eq!(broker.send(&join("a")), answer("a", 2).tasks(BOTH));
+    let mut metadata = topics(&[("in", 2)]);
+    metadata.remove_topic("in");
+    metadata.set_topic("in", 2);
+    broker.coordinator.handle_metadata(metadata.clone());
+    assert_eq!(broker.send(&owning(heartbeat("a", 2), BOTH)), answer("a", 3));
+    assert_eq!(
+        broker.view(),
+        group("Stable", 3, 3, vec![member("a", 3, BOTH, BOTH)])
+    );
+    // Seen once, the same topic changes nothing.
+    broker.coordinator.handle_metadata(metadata);
+    assert_eq!(broker.send(&owning(heartbeat("a", 3), BOTH)), answer("a", 3));
+}
+
 #[test]
 fn r33_missing_source_topics_are_listed_sorted() {
     let mut broker = Broker::with(kafka_config(), topics(&[]));
