@@ -130,6 +130,10 @@ pub struct DifferentialBackend<B> {
     /// The run's group, the only one compared.
     group: String,
     margin_ms: u64,
+    /// The longest time the target took to answer a compared exchange so far: it arms a timer
+    /// when it handles a request, anywhere in that time, where the reference arms it at the
+    /// start, so a deadline of the reference may be that much early.
+    longest_answer_ms: u64,
     recorded: Arc<Vec<Recorded>>,
     target_name: String,
     comparison: Comparison,
@@ -286,14 +290,18 @@ impl<B: Backend> DifferentialBackend<B> {
         answer: &[u8],
         (before, after): (u64, u64),
     ) -> BackendResult<()> {
-        let window_end = after + self.margin_ms;
+        if self.margin_ms > 0 {
+            self.longest_answer_ms = self.longest_answer_ms.max(after.saturating_sub(before));
+        }
+        let margin_ms = self.margin_ms + self.longest_answer_ms;
+        let window_end = after + margin_ms;
         let mut matched: Vec<EmbeddedTarget> = Vec::new();
         let mut nearest: Option<(Vec<FieldDifference>, Vec<String>, String)> = None;
         let mut any_near_deadline = false;
         let mut timing_sensitive = false;
         for candidate in &self.candidates {
             let mut candidate = candidate.clone();
-            candidate.advance_to(before.saturating_sub(self.margin_ms))?;
+            candidate.advance_to(before.saturating_sub(margin_ms))?;
             let near_deadline = self.margin_ms > 0
                 && candidate
                     .next_deadline()
@@ -573,6 +581,7 @@ impl<C: Connect> Connect for DifferentialConnector<C> {
             candidates: vec![reference],
             group: group_id.to_owned(),
             margin_ms: self.margin.as_millis() as u64,
+            longest_answer_ms: 0,
             recorded: self.recorded.clone(),
             target_name: self.inner.name(),
             comparison: Comparison::default(),
