@@ -107,7 +107,9 @@ impl Coordinator {
     /// Whether a group holds a configuration a refused heartbeat computed and no records
     /// committed yet (R40).
     pub fn has_uncommitted_configurations(&self) -> bool {
-        self.groups.values().any(Group::has_uncommitted_configuration)
+        self.groups
+            .values()
+            .any(Group::has_uncommitted_configuration)
     }
 
     /// Commits those configurations, as a broker does with the next records written to the

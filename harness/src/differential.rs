@@ -302,10 +302,8 @@ impl<B: Backend> DifferentialBackend<B> {
         for candidate in &self.candidates {
             let mut candidate = candidate.clone();
             candidate.advance_to(before.saturating_sub(margin_ms))?;
-            let near_deadline = self.margin_ms > 0
-                && candidate
-                    .next_deadline()
-                    .is_some_and(|d| d <= window_end);
+            let near_deadline =
+                self.margin_ms > 0 && candidate.next_deadline().is_some_and(|d| d <= window_end);
             if !near_deadline {
                 candidate.advance_to(before)?;
             }
@@ -317,11 +315,10 @@ impl<B: Backend> DifferentialBackend<B> {
                 match differences(api, version, answer, &reference) {
                     None if matched.len() < MAX_CANDIDATES => matched.push(fork),
                     None => {}
-                    Some(found) => {
-                        if nearest.as_ref().is_none_or(|n| found.0.len() < n.0.len()) {
-                            nearest = Some(found);
-                        }
+                    Some(found) if nearest.as_ref().is_none_or(|n| found.0.len() < n.0.len()) => {
+                        nearest = Some(found);
                     }
+                    Some(_) => {}
                 }
             }
         }
@@ -441,7 +438,8 @@ impl<B: Backend> Backend for DifferentialBackend<B> {
     async fn create_partitions(&mut self, topic: &str, partitions: i32) -> BackendResult<()> {
         // A target that cannot grow topics keeps them; so does the reference.
         self.target.create_partitions(topic, partitions).await?;
-        let reference = on_every_candidate!(self, |reference| reference.create_partitions(topic, partitions));
+        let reference = on_every_candidate!(self, |reference| reference
+            .create_partitions(topic, partitions));
         Self::both("growing a topic", Ok(()), reference)
     }
 
@@ -480,7 +478,8 @@ impl<B: Backend> Backend for DifferentialBackend<B> {
             // The run then goes on with the defaults, on both.
             return target;
         }
-        let reference = on_every_candidate!(self, |reference| reference.set_group_configs(group_id, configs));
+        let reference = on_every_candidate!(self, |reference| reference
+            .set_group_configs(group_id, configs));
         Self::both("setting group configs", target, reference)
     }
 
@@ -490,7 +489,8 @@ impl<B: Backend> Backend for DifferentialBackend<B> {
         names: &[String],
     ) -> BackendResult<()> {
         let target = self.target.delete_group_configs(group_id, names).await;
-        let reference = on_every_candidate!(self, |reference| reference.delete_group_configs(group_id, names));
+        let reference = on_every_candidate!(self, |reference| reference
+            .delete_group_configs(group_id, names));
         Self::both("deleting group configs", target, reference)
     }
 
@@ -500,7 +500,8 @@ impl<B: Backend> Backend for DifferentialBackend<B> {
         topics: &[String],
     ) -> BackendResult<()> {
         let target = self.target.create_consumer_group(group_id, topics).await;
-        let reference = on_every_candidate!(self, |reference| reference.create_consumer_group(group_id, topics));
+        let reference = on_every_candidate!(self, |reference| reference
+            .create_consumer_group(group_id, topics));
         Self::both("making a consumer group", target, reference)
     }
 

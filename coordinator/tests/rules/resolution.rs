@@ -126,11 +126,20 @@ fn r24_a_member_asked_to_revoke_no_longer_tolerates_its_previous_epoch() {
         broker.send(&owning(heartbeat("a", 2), &[("0", &[0, 1, 2, 3])])),
         answer("a", 2).tasks(first_two)
     );
-    assert_eq!(broker.send(&owning(heartbeat("a", 2), first_two)), answer("a", 3));
+    assert_eq!(
+        broker.send(&owning(heartbeat("a", 2), first_two)),
+        answer("a", 3)
+    );
     broker.send(&join("c"));
     // a moves from 3 to 4 keeping its tasks: 3 is its previous epoch, tolerated.
-    assert_eq!(broker.send(&owning(heartbeat("a", 3), first_two)), answer("a", 4));
-    assert_eq!(broker.send(&owning(heartbeat("a", 3), first)), answer("a", 4));
+    assert_eq!(
+        broker.send(&owning(heartbeat("a", 3), first_two)),
+        answer("a", 4)
+    );
+    assert_eq!(
+        broker.send(&owning(heartbeat("a", 3), first)),
+        answer("a", 4)
+    );
     broker.send(&join("d"));
     // d's target takes task 1 from a: a stays at 4, asked to revoke it.
     assert_eq!(

@@ -63,14 +63,20 @@ fn r33_a_topic_deleted_and_created_again_bumps_the_group_epoch() {
     metadata.remove_topic("in");
     metadata.set_topic("in", 2);
     broker.coordinator.handle_metadata(metadata.clone());
-    assert_eq!(broker.send(&owning(heartbeat("a", 2), BOTH)), answer("a", 3));
+    assert_eq!(
+        broker.send(&owning(heartbeat("a", 2), BOTH)),
+        answer("a", 3)
+    );
     assert_eq!(
         broker.view(),
         group("Stable", 3, 3, vec![member("a", 3, BOTH, BOTH)])
     );
     // Seen once, the same topic changes nothing.
     broker.coordinator.handle_metadata(metadata);
-    assert_eq!(broker.send(&owning(heartbeat("a", 3), BOTH)), answer("a", 3));
+    assert_eq!(
+        broker.send(&owning(heartbeat("a", 3), BOTH)),
+        answer("a", 3)
+    );
 }
 
 #[test]

@@ -458,16 +458,25 @@ mod tests {
                 .with_topic("t")
                 .with_partitions(partitions);
             heartbeat::EndpointToPartitions::default()
-                .with_user_endpoint(heartbeat::Endpoint::default().with_host("h0").with_port(9000))
+                .with_user_endpoint(
+                    heartbeat::Endpoint::default()
+                        .with_host("h0")
+                        .with_port(9000),
+                )
                 .with_active_partitions(vec![topic])
         };
         let with = |entries: Vec<heartbeat::EndpointToPartitions>| {
             answer(3).with_partitions_by_user_endpoint(Some(entries))
         };
         let target = with(vec![entry(vec![5, 3]), entry(vec![])]);
-        assert_eq!(compare(&target, &with(vec![entry(vec![]), entry(vec![3, 5])])), None);
+        assert_eq!(
+            compare(&target, &with(vec![entry(vec![]), entry(vec![3, 5])])),
+            None
+        );
         let other = with(vec![entry(vec![]), entry(vec![3, 4])]);
-        let differences = compare(&target, &other).expect("partitions differ").differences();
+        let differences = compare(&target, &other)
+            .expect("partitions differ")
+            .differences();
         assert_eq!(
             differences
                 .iter()
