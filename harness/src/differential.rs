@@ -239,7 +239,7 @@ impl<B: Backend> DifferentialBackend<B> {
     }
 
     /// The reference's states the target's answer may come from, most likely first: as it
-    /// is; with the deadlines near the exchange fired; with the internal topics asked for
+    /// is; with the deadlines near the exchange fired, each in turn; with the internal topics asked for
     /// created (a cluster creates them a while after the heartbeat that asked); with a
     /// configuration a refused heartbeat kept committed (a broker commits it with the next
     /// records of any group on the partition); with any combination of these.
@@ -250,9 +250,13 @@ impl<B: Backend> DifferentialBackend<B> {
     ) -> BackendResult<Vec<EmbeddedTarget>> {
         let mut forks = vec![reference];
         if near_deadline {
+            // The target may have fired some of the deadlines in the window and not yet the
+            // rest: a fork after each, in order.
             let mut fired = forks[0].clone();
-            fired.advance_to(window_end)?;
-            forks.push(fired);
+            while let Some(deadline) = fired.next_deadline().filter(|d| *d <= window_end) {
+                fired.advance_to(deadline)?;
+                forks.push(fired.clone());
+            }
         }
         if forks[0].has_pending_internal_topics() {
             let created: Vec<EmbeddedTarget> = forks
