@@ -104,6 +104,22 @@ impl Coordinator {
         self.metadata = metadata;
     }
 
+    /// Whether a group holds a configuration a refused heartbeat computed and no records
+    /// committed yet (R40).
+    pub fn has_uncommitted_configurations(&self) -> bool {
+        self.groups
+            .values()
+            .any(Group::has_uncommitted_configuration)
+    }
+
+    /// Commits those configurations, as a broker does with the next records written to the
+    /// groups' partition: another group's records too, so when is a matter of timing.
+    pub fn commit_uncommitted_configurations(&mut self) {
+        for group in self.groups.values_mut() {
+            group.commit_configuration();
+        }
+    }
+
     pub fn metadata(&self) -> &ClusterMetadata {
         &self.metadata
     }

@@ -2,13 +2,17 @@
 
 use std::collections::BTreeMap;
 
-/// The partition counts of some topics (`None` for a missing topic), in the topics' order.
-pub(crate) type Fingerprint = Vec<(String, Option<i32>)>;
+/// The partition counts of some topics (`None` for a missing topic) and how many times each was
+/// deleted, in the topics' order.
+pub(crate) type Fingerprint = Vec<(String, Option<i32>, u32)>;
 
 /// The cluster's topics and their partition counts, as the coordinator sees them.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ClusterMetadata {
     topics: BTreeMap<String, i32>,
+    /// How many times each topic was deleted: a topic created again is another topic, with
+    /// another id, which Kafka's metadata hash covers (R33), whatever its partition count.
+    deletions: BTreeMap<String, u32>,
 }
 
 impl ClusterMetadata {
@@ -26,20 +30,28 @@ impl ClusterMetadata {
     }
 
     pub fn remove_topic(&mut self, name: &str) {
-        self.topics.remove(name);
+        if self.topics.remove(name).is_some() {
+            *self.deletions.entry(name.to_owned()).or_default() += 1;
+        }
     }
 
-    /// A fingerprint of the partition counts of `topics`; a change bumps the group epoch.
+    fn deletions(&self, topic: &str) -> u32 {
+        self.deletions.get(topic).copied().unwrap_or(0)
+    }
+
+    /// A fingerprint of `topics` (partition counts and incarnations); a change bumps the group
+    /// epoch.
     pub(crate) fn hash_of<'a>(&self, topics: impl Iterator<Item = &'a String>) -> Fingerprint {
         topics
-            .map(|topic| (topic.clone(), self.partitions(topic)))
+            .map(|topic| (topic.clone(), self.partitions(topic), self.deletions(topic)))
             .collect()
     }
 
-    /// Whether the topics of `fingerprint` still have the partition counts it holds.
+    /// Whether the topics of `fingerprint` are still the topics it saw, with its partition
+    /// counts.
     pub(crate) fn matches(&self, fingerprint: &Fingerprint) -> bool {
-        fingerprint
-            .iter()
-            .all(|(topic, partitions)| self.partitions(topic) == *partitions)
+        fingerprint.iter().all(|(topic, partitions, deletions)| {
+            self.partitions(topic) == *partitions && self.deletions(topic) == *deletions
+        })
     }
 }

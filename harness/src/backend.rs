@@ -691,3 +691,99 @@ async fn await_coordinator_view<B: Backend>(
         backend.sleep(PROBE_EVERY).await?;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::embedded::EmbeddedTarget;
+
+    /// The reference behind a cluster whose coordinator learns of a grown topic only at the
+    /// third heartbeat after the admin call returned, as Kafka's does from its metadata image.
+    #[derive(Debug, Default)]
+    struct Lagging {
+        inner: EmbeddedTarget,
+        growth: Option<(String, i32, u32)>,
+        heartbeats: u32,
+    }
+
+    impl Backend for Lagging {
+        async fn call(
+            &mut self,
+            api: StreamsApi,
+            version: i16,
+            request: &[u8],
+        ) -> BackendResult<Vec<u8>> {
+            self.heartbeats += u32::from(api == StreamsApi::Heartbeat);
+            if let Some((topic, partitions, _)) = self
+                .growth
+                .take_if(|(_, _, seen_at)| self.heartbeats >= *seen_at)
+            {
+                self.inner.create_partitions(&topic, partitions).await?;
+            }
+            self.inner.call(api, version, request).await
+        }
+
+        async fn create_topics(&mut self, topics: &[(String, i32)]) -> BackendResult<()> {
+            self.inner.create_topics(topics).await
+        }
+
+        async fn delete_topics(&mut self, names: &[String]) -> BackendResult<()> {
+            self.inner.delete_topics(names).await
+        }
+
+        async fn create_partitions(&mut self, topic: &str, partitions: i32) -> BackendResult<()> {
+            self.growth = Some((topic.to_owned(), partitions, self.heartbeats + 3));
+            Ok(())
+        }
+
+        async fn sleep(&mut self, duration: Duration) -> BackendResult<()> {
+            self.inner.sleep(duration).await
+        }
+
+        fn now_ms(&self) -> u64 {
+            self.inner.now_ms()
+        }
+    }
+
+    /// The tasks a fresh group's first member reading `topic` is assigned.
+    async fn assigned_on_join(backend: &mut Lagging, group: &str, topic: &str) -> Vec<i32> {
+        let join = StreamsGroupHeartbeatRequest::default()
+            .with_group_id(group)
+            .with_member_id("m")
+            .with_rebalance_timeout_ms(1_000)
+            .with_topology(Some(Topology::default().with_subtopologies(vec![
+                Subtopology::default()
+                    .with_subtopology_id("0")
+                    .with_source_topics(vec![topic.to_owned()]),
+            ])))
+            .with_active_tasks(Some(vec![]))
+            .with_standby_tasks(Some(vec![]))
+            .with_warmup_tasks(Some(vec![]))
+            .with_process_id(Some("p".into()));
+        let (answer, _) = backend.heartbeat(1, &join).await.unwrap();
+        answer
+            .active_tasks
+            .unwrap_or_default()
+            .into_iter()
+            .flat_map(|tasks| tasks.partitions)
+            .collect()
+    }
+
+    #[test]
+    fn growing_a_topic_waits_until_the_coordinator_assigns_the_new_count() {
+        block_on(async {
+            let mut backend = Lagging::default();
+            backend.create_topics(&[("t".to_owned(), 1)]).await.unwrap();
+            // Without the wait, a join right after the admin call gets the old count's task.
+            backend.create_partitions("t", 2).await.unwrap();
+            assert_eq!(assigned_on_join(&mut backend, "g1", "t").await, [0]);
+            let deadline = Duration::from_secs(5);
+            grow_topic_and_wait(&mut backend, "t", 3, "probe", deadline)
+                .await
+                .unwrap();
+            // Three probe joins (the third sees 3 partitions) and the probe's leave.
+            assert_eq!(backend.heartbeats, 1 + 3 + 1);
+            assert_eq!(assigned_on_join(&mut backend, "g2", "t").await, [0, 1, 2]);
+        });
+    }
+}

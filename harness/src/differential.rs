@@ -15,7 +15,8 @@
 //!   sending and answer, and its timers fire a little late. When a deadline of the reference (a
 //!   session or rebalance timeout, an assignment delay) falls within `margin` of that window, the
 //!   reference answers twice, on two forks: with the deadline not yet fired, and fired. The
-//!   target's answer must equal one of them, and the reference goes on from that one.
+//!   target's answer must equal one of them, and the reference goes on from each that did (up
+//!   to [`MAX_CANDIDATES`] states, since forks that agree now may part later).
 //! - **After the first difference nothing more is compared**: the two coordinators' states have
 //!   parted. A difference recorded in a divergence file (by field and rule) counts as known.
 
@@ -51,6 +52,11 @@ const MIRRORED_BROKER_CONFIGS: [&str; 5] = [
 
 /// How far from a deadline, on real time, an exchange counts as timing-sensitive.
 pub const REAL_TIME_MARGIN: Duration = Duration::from_millis(25);
+
+/// How many states of the reference that answered as the target did are kept: forks that agree
+/// now may part later (a deadline fired or not, internal topics created or not), and each
+/// timing-sensitive exchange can multiply them.
+pub const MAX_CANDIDATES: usize = 8;
 
 /// The first answer of a run that differs from the reference's.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -118,10 +124,16 @@ pub struct Comparison {
 #[derive(Debug)]
 pub struct DifferentialBackend<B> {
     target: B,
-    reference: EmbeddedTarget,
+    /// The states of the reference that answered every exchange so far as the target did, most
+    /// likely first; never empty, at most [`MAX_CANDIDATES`].
+    candidates: Vec<EmbeddedTarget>,
     /// The run's group, the only one compared.
     group: String,
     margin_ms: u64,
+    /// The longest time the target took to answer a compared exchange so far: it arms a timer
+    /// when it handles a request, anywhere in that time, where the reference arms it at the
+    /// start, so a deadline of the reference may be that much early.
+    longest_answer_ms: u64,
     recorded: Arc<Vec<Recorded>>,
     target_name: String,
     comparison: Comparison,
@@ -135,9 +147,25 @@ impl<B> DifferentialBackend<B> {
         &self.target
     }
 
+    /// The most likely state of the reference.
     pub fn reference(&self) -> &EmbeddedTarget {
-        &self.reference
+        &self.candidates[0]
     }
+}
+
+/// Runs a set-up step on every candidate state of the reference; the outcome is the first
+/// one's (they share everything a set-up step reads).
+macro_rules! on_every_candidate {
+    ($backend:ident, |$reference:ident| $call:expr) => {{
+        let mut outcome = Ok(());
+        for (index, $reference) in $backend.candidates.iter_mut().enumerate() {
+            let result = $call.await;
+            if index == 0 {
+                outcome = result;
+            }
+        }
+        outcome
+    }};
 }
 
 /// The groups a request names, when it decodes.
@@ -211,21 +239,43 @@ impl<B: Backend> DifferentialBackend<B> {
     }
 
     /// The reference's states the target's answer may come from, most likely first: as it
-    /// is; with the deadlines near the exchange fired; with the internal topics asked for
-    /// created (a cluster creates them a while after the heartbeat that asked); with both.
-    fn forks(&self, near_deadline: bool, window_end: u64) -> BackendResult<Vec<EmbeddedTarget>> {
-        let mut forks = vec![self.reference.clone()];
+    /// is; with the deadlines near the exchange fired, each in turn; with the internal topics asked for
+    /// created (a cluster creates them a while after the heartbeat that asked); with a
+    /// configuration a refused heartbeat kept committed (a broker commits it with the next
+    /// records of any group on the partition); with any combination of these.
+    fn forks(
+        reference: EmbeddedTarget,
+        near_deadline: bool,
+        window_end: u64,
+    ) -> BackendResult<Vec<EmbeddedTarget>> {
+        let mut forks = vec![reference];
         if near_deadline {
-            let mut fired = self.reference.clone();
-            fired.advance_to(window_end)?;
-            forks.push(fired);
+            // The target may have fired some of the deadlines in the window and not yet the
+            // rest: a fork after each, in order.
+            let mut fired = forks[0].clone();
+            while let Some(deadline) = fired.next_deadline().filter(|d| *d <= window_end) {
+                fired.advance_to(deadline)?;
+                forks.push(fired.clone());
+            }
         }
-        Ok(EmbeddedTarget::with_internal_topics_created(forks))
+        let mut forks = EmbeddedTarget::with_internal_topics_created(forks);
+        if forks[0].has_uncommitted_configurations() {
+            let committed: Vec<EmbeddedTarget> = forks
+                .iter()
+                .map(|fork| {
+                    let mut fork = fork.clone();
+                    fork.commit_uncommitted_configurations();
+                    fork
+                })
+                .collect();
+            forks.extend(committed);
+        }
+        Ok(forks)
     }
 
-    /// Has the reference answer `request` as the target did between `before` and `after` (ms),
-    /// and compares the answers: the first fork ([`Self::forks`]) that answers as the target
-    /// did is the reference from then on.
+    /// Has every candidate state of the reference answer `request` as the target did between
+    /// `before` and `after` (ms), on its forks ([`Self::forks`]), and compares the answers: the
+    /// forks that answer as the target did are the candidates from then on.
     fn judge(
         &mut self,
         api: StreamsApi,
@@ -234,45 +284,50 @@ impl<B: Backend> DifferentialBackend<B> {
         answer: &[u8],
         (before, after): (u64, u64),
     ) -> BackendResult<()> {
-        self.reference
-            .advance_to(before.saturating_sub(self.margin_ms))?;
-        let window_end = after + self.margin_ms;
-        let near_deadline = self.margin_ms > 0
-            && self
-                .reference
-                .next_deadline()
-                .is_some_and(|d| d <= window_end);
-        if !near_deadline {
-            self.reference.advance_to(before)?;
+        if self.margin_ms > 0 {
+            self.longest_answer_ms = self.longest_answer_ms.max(after.saturating_sub(before));
         }
-        let forks = self.forks(near_deadline, window_end)?;
-        if forks.len() > 1 {
-            self.comparison.timing_sensitive += 1;
-        }
+        let margin_ms = self.margin_ms + self.longest_answer_ms;
+        let window_end = after + margin_ms;
+        let mut matched: Vec<EmbeddedTarget> = Vec::new();
         let mut nearest: Option<(Vec<FieldDifference>, Vec<String>, String)> = None;
-        let mut matched = None;
-        for mut fork in forks {
-            let reference = fork.answer(api, version, request)?;
-            match differences(api, version, answer, &reference) {
-                None => {
-                    matched = Some(fork);
-                    break;
-                }
-                Some(found) => {
-                    if nearest.as_ref().is_none_or(|n| found.0.len() < n.0.len()) {
+        let mut any_near_deadline = false;
+        let mut timing_sensitive = false;
+        for candidate in &self.candidates {
+            let mut candidate = candidate.clone();
+            candidate.advance_to(before.saturating_sub(margin_ms))?;
+            let near_deadline =
+                self.margin_ms > 0 && candidate.next_deadline().is_some_and(|d| d <= window_end);
+            if !near_deadline {
+                candidate.advance_to(before)?;
+            }
+            any_near_deadline |= near_deadline;
+            let forks = Self::forks(candidate, near_deadline, window_end)?;
+            timing_sensitive |= forks.len() > 1;
+            for mut fork in forks {
+                let reference = fork.answer(api, version, request)?;
+                match differences(api, version, answer, &reference) {
+                    None if matched.len() < MAX_CANDIDATES => matched.push(fork),
+                    None => {}
+                    Some(found) if nearest.as_ref().is_none_or(|n| found.0.len() < n.0.len()) => {
                         nearest = Some(found);
                     }
+                    Some(_) => {}
                 }
             }
+        }
+        if timing_sensitive {
+            self.comparison.timing_sensitive += 1;
         }
         match api {
             StreamsApi::Heartbeat => self.comparison.heartbeats += 1,
             StreamsApi::Describe => self.comparison.describes += 1,
         }
-        if let Some(fork) = matched {
-            self.reference = fork;
+        if !matched.is_empty() {
+            self.candidates = matched;
             return Ok(());
         }
+        let near_deadline = any_near_deadline;
         let (differences, rules, table) = nearest.expect("at least one fork answered");
         self.parted = true;
         match self.recorded(&differences, &rules) {
@@ -364,20 +419,21 @@ impl<B: Backend> Backend for DifferentialBackend<B> {
 
     async fn create_topics(&mut self, topics: &[(String, i32)]) -> BackendResult<()> {
         let target = self.target.create_topics(topics).await;
-        let reference = self.reference.create_topics(topics).await;
+        let reference = on_every_candidate!(self, |reference| reference.create_topics(topics));
         Self::both("creating topics", target, reference)
     }
 
     async fn delete_topics(&mut self, names: &[String]) -> BackendResult<()> {
         let target = self.target.delete_topics(names).await;
-        let reference = self.reference.delete_topics(names).await;
+        let reference = on_every_candidate!(self, |reference| reference.delete_topics(names));
         Self::both("deleting topics", target, reference)
     }
 
     async fn create_partitions(&mut self, topic: &str, partitions: i32) -> BackendResult<()> {
         // A target that cannot grow topics keeps them; so does the reference.
         self.target.create_partitions(topic, partitions).await?;
-        let reference = self.reference.create_partitions(topic, partitions).await;
+        let reference = on_every_candidate!(self, |reference| reference
+            .create_partitions(topic, partitions));
         Self::both("growing a topic", Ok(()), reference)
     }
 
@@ -416,7 +472,8 @@ impl<B: Backend> Backend for DifferentialBackend<B> {
             // The run then goes on with the defaults, on both.
             return target;
         }
-        let reference = self.reference.set_group_configs(group_id, configs).await;
+        let reference = on_every_candidate!(self, |reference| reference
+            .set_group_configs(group_id, configs));
         Self::both("setting group configs", target, reference)
     }
 
@@ -426,7 +483,8 @@ impl<B: Backend> Backend for DifferentialBackend<B> {
         names: &[String],
     ) -> BackendResult<()> {
         let target = self.target.delete_group_configs(group_id, names).await;
-        let reference = self.reference.delete_group_configs(group_id, names).await;
+        let reference = on_every_candidate!(self, |reference| reference
+            .delete_group_configs(group_id, names));
         Self::both("deleting group configs", target, reference)
     }
 
@@ -436,19 +494,20 @@ impl<B: Backend> Backend for DifferentialBackend<B> {
         topics: &[String],
     ) -> BackendResult<()> {
         let target = self.target.create_consumer_group(group_id, topics).await;
-        let reference = self.reference.create_consumer_group(group_id, topics).await;
+        let reference = on_every_candidate!(self, |reference| reference
+            .create_consumer_group(group_id, topics));
         Self::both("making a consumer group", target, reference)
     }
 
     async fn deny(&mut self, operation: Operation, resource: &Resource) -> BackendResult<()> {
         let target = self.target.deny(operation, resource).await;
-        let reference = self.reference.deny(operation, resource).await;
+        let reference = on_every_candidate!(self, |reference| reference.deny(operation, resource));
         Self::both("denying an operation", target, reference)
     }
 
     async fn remove_acls(&mut self, resource: &Resource) -> BackendResult<()> {
         let target = self.target.remove_acls(resource).await;
-        let reference = self.reference.remove_acls(resource).await;
+        let reference = on_every_candidate!(self, |reference| reference.remove_acls(resource));
         Self::both("removing ACLs", target, reference)
     }
 }
@@ -514,9 +573,10 @@ impl<C: Connect> Connect for DifferentialConnector<C> {
         .deferring_internal_topics();
         Ok(DifferentialBackend {
             target,
-            reference,
+            candidates: vec![reference],
             group: group_id.to_owned(),
             margin_ms: self.margin.as_millis() as u64,
+            longest_answer_ms: 0,
             recorded: self.recorded.clone(),
             target_name: self.inner.name(),
             comparison: Comparison::default(),

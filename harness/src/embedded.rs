@@ -184,6 +184,16 @@ impl EmbeddedTarget {
             })
     }
 
+    /// Whether a refused heartbeat left a configuration that no records committed yet.
+    pub fn has_uncommitted_configurations(&self) -> bool {
+        self.coordinator.has_uncommitted_configurations()
+    }
+
+    /// Commits those configurations, as any group's next records do on a broker.
+    pub fn commit_uncommitted_configurations(&mut self) {
+        self.coordinator.commit_uncommitted_configurations();
+    }
+
     /// Answers a request of `api` at `version`, both as bodies of bytes.
     pub fn answer(
         &mut self,

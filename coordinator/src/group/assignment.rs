@@ -127,6 +127,9 @@ impl Group {
             if revocation_pending {
                 let changed = keep != member.assigned;
                 member.state = MemberState::UnrevokedTasks;
+                // Kafka's `updateMemberEpoch`: a member asked to revoke moves its previous epoch
+                // up too, so a request at the epoch before is fenced from now on (R24).
+                member.previous_epoch = member.epoch;
                 member.epoch = base_epoch;
                 member.assigned = keep;
                 member.pending_revocation = revoke;

@@ -106,10 +106,42 @@ impl Heartbeat<'_> {
         group: &mut Group,
     ) -> Result<(StreamsGroupHeartbeatResponse, Vec<Effect>), ErrorAnswer> {
         let admission = self.admit(group)?;
+        if let Err(refused) = self.check_owned(group, &admission) {
+            // Kafka configures the topology before this check and keeps the configured topology
+            // in memory when it refuses, without the records of the new metadata or validated
+            // epoch: describe shows it once a later request's records are committed.
+            if let Some((configured, _)) = admission.reconfigured.filter(|(c, _)| c.is_ready()) {
+                group.uncommitted_configured = Some(configured);
+            }
+            return Err(refused);
+        }
+        // A heartbeat that gets this far configures the topology again (the refused request
+        // kept no metadata fingerprint), unless the topics went back to what the group last
+        // configured; then the kept configuration is the group's.
+        if let Some(kept) = group.uncommitted_configured.take() {
+            if admission.reconfigured.is_none() {
+                group.configured = Some(kept);
+            }
+        }
         Ok(self.apply(group, admission))
     }
 
-    /// Every check that can refuse the request, in Kafka's order; the group is only read.
+    /// R40: tasks the request reports must exist in the topology as configured, when ready.
+    fn check_owned(&self, group: &Group, admission: &Admission) -> Result<(), ErrorAnswer> {
+        let configured = admission
+            .reconfigured
+            .as_ref()
+            .map(|(configured, _)| configured)
+            .or(group.configured.as_ref())
+            .filter(|c| c.is_ready());
+        match (configured, &admission.owned) {
+            (Some(configured), Some(owned)) => validate_owned(owned, configured),
+            _ => Ok(()),
+        }
+    }
+
+    /// Every check that can refuse the request, in Kafka's order, but R40's (`check_owned`);
+    /// the group is only read.
     fn admit(&self, group: &Group) -> Result<Admission, ErrorAnswer> {
         let request = self.request;
         check_instance(group, request)?;
@@ -163,16 +195,7 @@ impl Heartbeat<'_> {
         if let Some(invalid) = reconfigured.as_ref().and_then(|(c, _)| c.invalid.clone()) {
             return Err(ErrorAnswer::new(ERROR_STREAMS_INVALID_TOPOLOGY, invalid));
         }
-        if let Some(configured) = reconfigured
-            .as_ref()
-            .map(|(configured, _)| configured)
-            .or(group.configured.as_ref())
-            .filter(|c| c.is_ready())
-        {
-            if let Some(owned) = &owned {
-                validate_owned(owned, configured)?; // R40
-            }
-        }
+        // The last check, R40's, is `check_owned`: a refusal there keeps the configuration.
         Ok(Admission {
             arrival,
             owned,

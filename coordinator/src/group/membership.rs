@@ -192,6 +192,8 @@ pub(super) fn leave(
     if request.shutdown_application && group.shutdown_requested_by.is_none() {
         group.shutdown_requested_by = Some(request.member_id.clone()); // R45
     }
+    // A leave writes records, which commit what a refused heartbeat configured (R40).
+    group.commit_configuration();
     if request.member_epoch == -1 {
         group.remove_member(&request.member_id);
     } else {

@@ -38,6 +38,10 @@ pub struct Group {
     configured: Option<ConfiguredTopology>,
     /// Partition counts of the topology's topics when last configured.
     metadata_fingerprint: Fingerprint,
+    /// A ready configuration computed by a heartbeat then refused for its tasks (R40): Kafka
+    /// keeps it in memory without records, so describe shows it only after the next request
+    /// that writes records, and the group stays NotReady (its validated epoch was not written).
+    uncommitted_configured: Option<ConfiguredTopology>,
     validated_topology_epoch: i32,
     members: BTreeMap<String, Member>,
     /// The member ids as Kafka's member map iterates them, which orders ids that share a bucket
@@ -73,6 +77,7 @@ impl Group {
             topology: None,
             configured: None,
             metadata_fingerprint: Vec::new(),
+            uncommitted_configured: None,
             validated_topology_epoch: -1,
             members: BTreeMap::new(),
             member_order: TimelineOrder::default(),
@@ -105,6 +110,19 @@ impl Group {
         self.configured
             .as_ref()
             .is_some_and(ConfiguredTopology::is_ready)
+    }
+
+    /// Whether a refused heartbeat left a configuration no records committed yet (R40).
+    pub fn has_uncommitted_configuration(&self) -> bool {
+        self.uncommitted_configured.is_some()
+    }
+
+    /// Makes the configuration a refused heartbeat kept the group's, as the next records Kafka
+    /// commits to the group's partition do (R40).
+    pub(crate) fn commit_configuration(&mut self) {
+        if let Some(kept) = self.uncommitted_configured.take() {
+            self.configured = Some(kept);
+        }
     }
 
     fn bump(&mut self) {

@@ -111,3 +111,44 @@ fn r24_smaller_epoch_otherwise_is_fenced() {
     }
     assert_eq!(broker.view(), settled_pair());
 }
+
+/// R24, as Kafka 4.4.0 answered a differential campaign: a member asked to revoke a task stays at
+/// its epoch and its previous epoch moves up to it (Kafka's `updateMemberEpoch`), so a request
+/// at the epoch before is fenced even when it owns a subset of the assignment. The reference
+/// had kept the older previous epoch and accepted it.
+#[test]
+fn r24_a_member_asked_to_revoke_no_longer_tolerates_its_previous_epoch() {
+    let mut broker = Broker::with(kafka_config(), topics(&[("in", 4)]));
+    let (first_two, first): (Tasks, Tasks) = (&[("0", &[0, 1])], &[("0", &[0])]);
+    broker.send(&join("a"));
+    broker.send(&join("b"));
+    assert_eq!(
+        broker.send(&owning(heartbeat("a", 2), &[("0", &[0, 1, 2, 3])])),
+        answer("a", 2).tasks(first_two)
+    );
+    assert_eq!(
+        broker.send(&owning(heartbeat("a", 2), first_two)),
+        answer("a", 3)
+    );
+    broker.send(&join("c"));
+    // a moves from 3 to 4 keeping its tasks: 3 is its previous epoch, tolerated.
+    assert_eq!(
+        broker.send(&owning(heartbeat("a", 3), first_two)),
+        answer("a", 4)
+    );
+    assert_eq!(
+        broker.send(&owning(heartbeat("a", 3), first)),
+        answer("a", 4)
+    );
+    broker.send(&join("d"));
+    // d's target takes task 1 from a: a stays at 4, asked to revoke it.
+    assert_eq!(
+        broker.send(&owning(heartbeat("a", 4), first_two)),
+        answer("a", 4).tasks(first)
+    );
+    assert_eq!(
+        broker.send(&owning(heartbeat("a", 3), first)),
+        fenced("smaller", 3, 4)
+    );
+    assert_eq!(broker.view().members[0], member("a", 4, first, first));
+}

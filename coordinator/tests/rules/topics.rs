@@ -52,6 +52,33 @@ fn r33_a_deleted_source_topic_takes_the_tasks_back_and_the_group_is_not_ready() 
     );
 }
 
+/// R33: a source topic deleted and created again between two heartbeats, with the same
+/// partition count, is another topic (Kafka's metadata hash covers the topic id): the next
+/// heartbeat bumps the group epoch, and the member moves to it keeping its tasks.
+#[test]
+fn r33_a_topic_deleted_and_created_again_bumps_the_group_epoch() {
+    let mut broker = Broker::new();
+    assert_eq!(broker.send(&join("a")), answer("a", 2).tasks(BOTH));
+    let mut metadata = topics(&[("in", 2)]);
+    metadata.remove_topic("in");
+    metadata.set_topic("in", 2);
+    broker.coordinator.handle_metadata(metadata.clone());
+    assert_eq!(
+        broker.send(&owning(heartbeat("a", 2), BOTH)),
+        answer("a", 3)
+    );
+    assert_eq!(
+        broker.view(),
+        group("Stable", 3, 3, vec![member("a", 3, BOTH, BOTH)])
+    );
+    // Seen once, the same topic changes nothing.
+    broker.coordinator.handle_metadata(metadata);
+    assert_eq!(
+        broker.send(&owning(heartbeat("a", 3), BOTH)),
+        answer("a", 3)
+    );
+}
+
 #[test]
 fn r33_missing_source_topics_are_listed_sorted() {
     let mut broker = Broker::with(kafka_config(), topics(&[]));
@@ -277,6 +304,55 @@ fn r40_owned_tasks_must_exist_in_the_topology() {
         broker.send(&owning(heartbeat("a", 2), BOTH)),
         answer("a", 2)
     );
+}
+
+/// The partition count of repartition topic `r` as describe shows it.
+fn described_repartition_partitions(broker: &Broker) -> i32 {
+    let described = broker.described().topology.expect("a topology");
+    described.subtopologies.expect("subtopologies")[1].repartition_source_topics[0].partitions
+}
+
+/// R40, as Kafka 4.4.0 answered a differential campaign: a heartbeat that finds the missing
+/// internal topic created configures the topology, then is refused for a task that does not
+/// exist. Kafka keeps that configuration in memory without its records: describe shows it only
+/// once a later request (here b's leave) writes records, and the group stays NotReady until a
+/// heartbeat validates the topology. The reference had shown the derived partition count only
+/// after the next accepted heartbeat.
+#[test]
+fn r40_a_refused_heartbeat_keeps_the_configuration_it_computed_until_records_commit_it() {
+    let mut broker = Broker::with(kafka_config(), topics(&[("in", 2)]));
+    join_through_missing_repartition_topic(&mut broker);
+    let (joined, _) = broker.exchange(
+        1,
+        &join("b").with_topology(Some(through_repartition_topic())),
+    );
+    assert_eq!(joined.member_epoch, 3);
+    broker
+        .coordinator
+        .handle_metadata(topics(&[("in", 2), ("r", 2)]));
+    assert_eq!(
+        broker.send(&owning(heartbeat("a", 2), &[("9", &[0])])),
+        refused(
+            ERROR_INVALID_REQUEST,
+            "Subtopology 9 does not exist in the topology."
+        )
+    );
+    // Nothing was written: describe shows the topology as the members sent it.
+    assert_eq!(described_repartition_partitions(&broker), 0);
+    assert_eq!(broker.state(), ("NotReady".to_owned(), 3, 3));
+    assert!(broker.coordinator.has_uncommitted_configurations());
+    assert_eq!(broker.send(&leave("b")), left("b", -1));
+    assert!(!broker.coordinator.has_uncommitted_configurations());
+    assert_eq!(described_repartition_partitions(&broker), 2);
+    assert_eq!(broker.state(), ("NotReady".to_owned(), 4, 3));
+    // a's next heartbeat validates the topology: the epoch moves on and the tasks are assigned.
+    let mut assigned = broker.send(&heartbeat("a", 2));
+    if let Some(active) = assigned.active_tasks.as_mut() {
+        active.sort_by(|a, b| a.subtopology_id.cmp(&b.subtopology_id));
+    }
+    let both_subtopologies: Tasks = &[("0", &[0, 1]), ("1", &[0, 1])];
+    assert_eq!(assigned, answer("a", 5).tasks(both_subtopologies));
+    assert_eq!(broker.state(), ("Stable".to_owned(), 5, 5));
 }
 
 #[test]

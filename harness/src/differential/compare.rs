@@ -311,10 +311,18 @@ impl Comparable for StreamsGroupHeartbeatResponse {
                         .sort_by(|a, b| (&a.topic, &a.partitions).cmp(&(&b.topic, &b.partitions)));
                 }
             }
-            endpoints.sort_by(|a, b| {
-                (&a.user_endpoint.host, a.user_endpoint.port)
-                    .cmp(&(&b.user_endpoint.host, b.user_endpoint.port))
-            });
+            // Members sharing an endpoint have an entry each, in Kafka's hash order: ties are
+            // broken on the entries' partitions.
+            let key = |e: &heartbeat::EndpointToPartitions| {
+                let lists = [&e.active_partitions, &e.standby_partitions].map(|partitions| {
+                    partitions
+                        .iter()
+                        .map(|t| (t.topic.clone(), t.partitions.clone()))
+                        .collect::<Vec<_>>()
+                });
+                (e.user_endpoint.host.clone(), e.user_endpoint.port, lists)
+            };
+            endpoints.sort_by_cached_key(key);
         }
         answer
     }
@@ -491,6 +499,41 @@ mod tests {
                 ".groups[0].members[0].taskOffsets[2].offset",
                 ".groups[0].members[0].taskEndOffsets[2].offset"
             ]
+        );
+    }
+
+    #[test]
+    fn members_sharing_an_endpoint_may_come_in_any_order() {
+        let entry = |partitions: Vec<i32>| {
+            let topic = heartbeat::TopicPartition::default()
+                .with_topic("t")
+                .with_partitions(partitions);
+            heartbeat::EndpointToPartitions::default()
+                .with_user_endpoint(
+                    heartbeat::Endpoint::default()
+                        .with_host("h0")
+                        .with_port(9000),
+                )
+                .with_active_partitions(vec![topic])
+        };
+        let with = |entries: Vec<heartbeat::EndpointToPartitions>| {
+            answer(3).with_partitions_by_user_endpoint(Some(entries))
+        };
+        let target = with(vec![entry(vec![5, 3]), entry(vec![])]);
+        assert_eq!(
+            compare(&target, &with(vec![entry(vec![]), entry(vec![3, 5])])),
+            None
+        );
+        let other = with(vec![entry(vec![]), entry(vec![3, 4])]);
+        let differences = compare(&target, &other)
+            .expect("partitions differ")
+            .differences();
+        assert_eq!(
+            differences
+                .iter()
+                .map(|d| d.path.as_str())
+                .collect::<Vec<_>>(),
+            [".partitionsByUserEndpoint[1].activePartitions[0].partitions"]
         );
     }
 

@@ -411,10 +411,15 @@ impl<B: Backend> Simulation<B> {
         if wanted <= self.setup.topics[topic] {
             return Ok(());
         }
-        match self
-            .backend
-            .create_partitions(&self.names.topic(topic), wanted)
-            .await
+        let probe = self.next_probe_group();
+        match backend::grow_topic_and_wait(
+            &mut self.backend,
+            &self.names.topic(topic),
+            wanted,
+            &probe,
+            self.io_timeout,
+        )
+        .await
         {
             Ok(()) => self.setup.topics[topic] = wanted,
             // A backend that cannot grow topics keeps them as they are; the run goes on.
