@@ -963,20 +963,16 @@ fn fuzz<C: Connect + Sync + Send>(connector: C, flags: FuzzFlags) -> Result<Exit
         result.heartbeats as f64 / seconds,
         seconds
     );
+    let (workers, unit) = if connector_shares_state {
+        (config.groups, "group")
+    } else {
+        (config.jobs, "job")
+    };
     outln!(
-        "{:.0} operations per CPU second ({:.2} CPU s over {} {}); outcome digest {:#018x}",
+        "{:.0} operations per CPU second ({:.2} CPU s over {workers} {unit}{}); outcome digest {:#018x}",
         result.operations as f64 / result.cpu.as_secs_f64().max(1e-9),
         result.cpu.as_secs_f64(),
-        if connector_shares_state {
-            config.groups
-        } else {
-            config.jobs
-        },
-        if connector_shares_state {
-            "groups"
-        } else {
-            "jobs"
-        },
+        if workers == 1 { "" } else { "s" },
         result.outcome_digest
     );
     if let Some(compared) = &result.comparison {
