@@ -9,11 +9,14 @@
 //! `case=assign/NAME kafka_ns=N ours_ns=N ratio=R kafka_median_ns=N ours_median_ns=N`: CPU
 //! nanoseconds per assignment, the ratio from the minima over the rounds.
 
+#[path = "common/cpu_rounds.rs"]
+mod cpu_rounds;
+
 use std::collections::BTreeMap;
 use std::hint::black_box;
 use std::process::ExitCode;
 
-use nix::time::{clock_gettime, ClockId};
+use cpu_rounds::Rounds;
 use streamspec_coordinator::assignor::{AssignmentInput, StickyAssignor, TaskAssignor};
 use streamspec_coordinator::assignor_cases::{answer, bench_grid, describe};
 
@@ -21,42 +24,11 @@ fn grid() -> Vec<(String, AssignmentInput)> {
     bench_grid(|input| StickyAssignor.assign(input))
 }
 
-/// CPU time this thread has used.
-fn cpu_ns() -> u128 {
-    let time = clock_gettime(ClockId::CLOCK_THREAD_CPUTIME_ID).expect("a thread CPU clock");
-    time.tv_sec() as u128 * 1_000_000_000 + time.tv_nsec() as u128
-}
-
-struct Rounds {
-    count: usize,
-    round_ns: u128,
-    warmup_ns: u128,
-}
-
 /// Minimum and median CPU nanoseconds per assignment of `input`.
 fn measure(input: &AssignmentInput, rounds: &Rounds) -> (u128, u128) {
-    let mut warmed = 0;
-    let start = cpu_ns();
-    let spent = loop {
+    cpu_rounds::measure(rounds, || {
         black_box(StickyAssignor.assign(black_box(input)));
-        warmed += 1;
-        let spent = cpu_ns() - start;
-        if spent >= rounds.warmup_ns {
-            break spent;
-        }
-    };
-    let batch = (rounds.round_ns * warmed / spent.max(1)).max(1);
-    let mut per_assignment: Vec<u128> = (0..rounds.count)
-        .map(|_| {
-            let start = cpu_ns();
-            for _ in 0..batch {
-                black_box(StickyAssignor.assign(black_box(input)));
-            }
-            (cpu_ns() - start) / batch
-        })
-        .collect();
-    per_assignment.sort_unstable();
-    (per_assignment[0], per_assignment[rounds.count / 2])
+    })
 }
 
 fn compare(args: &[String]) -> Result<(), String> {
@@ -68,9 +40,7 @@ fn compare(args: &[String]) -> Result<(), String> {
         text.parse().map_err(|_| format!("not a number: {text:?}"))
     };
     let rounds = Rounds {
-        count: usize::try_from(number(count)?)
-            .map_err(|e| e.to_string())?
-            .max(1),
+        count: usize::try_from(number(count)?).map_err(|e| e.to_string())?,
         round_ns: number(round_ms)? * 1_000_000,
         warmup_ns: number(warmup_ms)? * 1_000_000,
     };

@@ -3,7 +3,8 @@
 //! running smaller inputs again (each against a fresh group), saved as a trace, and reported in
 //! the formats of `check`.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::hash::{DefaultHasher, Hash, Hasher};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -21,6 +22,7 @@ use crate::simulation::oracle::{self, Coverage, KnownIssue, TracePair, Violation
 use crate::simulation::setup::Names;
 use crate::simulation::{self, run_bytes, RunBounds, RunInput, RunRecord};
 use crate::NAME_PREFIX;
+use streamspec_protocol::rng::sub_seed;
 
 /// Bytes a run's setup draws from before its operations.
 const SETUP_BYTES: usize = 48;
@@ -35,8 +37,14 @@ pub struct CampaignConfig {
     /// Operations per run, about.
     pub operations: u32,
     /// Runs at once against a target whose backends share state (a broker), each with its own
-    /// group and topics; in process one at a time.
+    /// group and topics.
     pub groups: u16,
+    /// Threads running in-process runs at once (a target whose every run has a coordinator of its
+    /// own). Each takes its own fixed share of the runs, so which run gets which input, and so
+    /// its outcome, does not depend on how many there are.
+    pub jobs: u16,
+    /// Which runs to carry out; a bounded range ends the campaign before its duration when done.
+    pub runs: RunRange,
     /// Runs every input twice and compares the traces.
     pub check_determinism: bool,
     /// Bound on every wait for the coordinator to see a change of topics.
@@ -59,6 +67,8 @@ impl Default for CampaignConfig {
             duration: Duration::from_secs(10),
             operations: 200,
             groups: 4,
+            jobs: 1,
+            runs: RunRange::default(),
             check_determinism: false,
             io_timeout: Duration::from_secs(15),
             run_id: "embedded".to_owned(),
@@ -78,24 +88,55 @@ impl CampaignConfig {
 
     /// The command that runs this campaign against `connector`'s target again.
     pub fn command<C: Connect>(&self, connector: &C) -> String {
+        let first = match self.runs.first {
+            0 => String::new(),
+            first => format!(" --first-run {first}"),
+        };
+        let limit = match self.runs.count {
+            Some(count) => format!(" --runs {count}"),
+            None => format!(" --duration {}s", self.duration.as_secs()),
+        };
+        let concurrency = if connector.shares_state() {
+            format!(" --groups {}", self.groups)
+        } else if self.jobs > 1 {
+            format!(" --jobs {}", self.jobs)
+        } else {
+            String::new()
+        };
         format!(
-            "streamspec fuzz --target {} --seed {} --operations {} --duration {}s{}{}{}",
-            connector.name(),
-            self.seed,
-            self.operations,
-            self.duration.as_secs(),
-            if connector.shares_state() {
-                format!(" --groups {}", self.groups)
-            } else {
-                String::new()
-            },
-            connector.flags(),
-            if self.check_determinism {
-                " --check-determinism"
-            } else {
-                ""
-            }
+            "{}{first}{limit}{concurrency}{}",
+            self.command_start(&connector.name()),
+            connector.flags()
+        ) + self.determinism_flag()
+    }
+
+    /// The command that carries out run `run` of this campaign alone against `target` (which
+    /// needs `flags` besides `--target`): the same root seed and operations, so the same input.
+    pub fn run_command(&self, target: &str, flags: &str, run: u64) -> String {
+        format!(
+            "{} --first-run {run} --runs 1{flags}",
+            self.command_start(target)
+        ) + self.determinism_flag()
+    }
+
+    fn command_start(&self, target: &str) -> String {
+        format!(
+            "streamspec fuzz --target {target} --seed {} --operations {}",
+            self.seed, self.operations
         )
+    }
+
+    fn determinism_flag(&self) -> &'static str {
+        if self.check_determinism {
+            " --check-determinism"
+        } else {
+            ""
+        }
+    }
+
+    /// The seed run `run`'s input is drawn from, derived from the root seed.
+    pub fn run_seed(&self, run: u64) -> u64 {
+        sub_seed(self.seed, run)
     }
 
     /// A run's names: unique where backends share state, none needed where each run has a
@@ -116,6 +157,22 @@ impl CampaignConfig {
             interrupt: self.interrupt.clone(),
             io_timeout: self.io_timeout,
         }
+    }
+}
+
+/// Which runs a campaign carries out: `first` and those after it, `count` of them when bounded,
+/// else until the campaign's duration is up.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RunRange {
+    pub first: u64,
+    pub count: Option<u64>,
+}
+
+impl RunRange {
+    /// Whether `run` is past the range.
+    fn is_past(&self, run: u64) -> bool {
+        self.count
+            .is_some_and(|count| run >= self.first.saturating_add(count))
     }
 }
 
@@ -151,6 +208,13 @@ pub struct CampaignResult {
     pub operations: u64,
     pub heartbeats: u64,
     pub elapsed: Duration,
+    /// CPU time the campaign's threads spent on runs (shrinking aside): operations per CPU
+    /// second are operations per second per core, whatever else the machine runs.
+    pub cpu: Duration,
+    /// A digest of every finished run's outcome (its answers, violation and known issue, by run),
+    /// independent of the order the runs finished in: the same runs give the same digest
+    /// whatever `--jobs`.
+    pub outcome_digest: u64,
     pub finding: Option<Finding>,
     /// How many runs met a known defect of the target, and the first of them.
     pub known_issues: u64,
@@ -339,12 +403,14 @@ pub fn shrink_with(
 }
 
 /// Runs the campaign against fresh backends of `connector`, counting in `config.progress` as
-/// it goes.
+/// it goes. Worker `w` of `n` carries out runs `first + w`, `first + w + n`, ...: each its own
+/// fixed stream. After a violation, runs before it still finish and runs after it do not start,
+/// so the violation reported is the first in run order, as with a single worker.
 pub fn run<C: Connect + Sync>(config: &CampaignConfig, connector: &C) -> CampaignResult {
     let progress = &*config.progress;
     let started = Instant::now();
-    let next_run = AtomicU64::new(0);
-    let stop = AtomicBool::new(false);
+    // Runs from this one on do not start: a violation or an error was met at it.
+    let stop_at = AtomicU64::new(u64::MAX);
     let found: Mutex<Option<(u64, RunInput, RunRecord)>> = Mutex::new(None);
     let setup_errors: Mutex<Vec<String>> = Mutex::new(Vec::new());
     let cleanup_errors: Mutex<Vec<String>> = Mutex::new(Vec::new());
@@ -352,13 +418,22 @@ pub fn run<C: Connect + Sync>(config: &CampaignConfig, connector: &C) -> Campaig
     let known: Mutex<Option<(u64, &'static KnownIssue)>> = Mutex::new(None);
     let comparison: Mutex<Option<ComparisonTotals>> = Mutex::new(None);
     let interrupted_runs = AtomicU64::new(0);
-    let worker = || {
+    let cpu_ns = AtomicU64::new(0);
+    let outcome_digest = AtomicU64::new(0);
+    let workers = u64::from(if connector.shares_state() {
+        config.groups.max(1)
+    } else {
+        config.jobs.max(1)
+    });
+    let worker = |worker: u64| {
+        let cpu_started = thread_cpu_ns();
         let mut seen = Coverage::default();
-        while !stop.load(Ordering::Relaxed)
+        let mut run = config.runs.first.saturating_add(worker);
+        while !config.runs.is_past(run)
+            && run < stop_at.load(Ordering::Relaxed)
             && !config.interrupt.is_raised()
             && started.elapsed() < config.duration
         {
-            let run = next_run.fetch_add(1, Ordering::Relaxed);
             let input = config.input(run);
             match run_checked(config, connector, run, &input) {
                 Ok(record) if record.interrupted => {
@@ -378,6 +453,7 @@ pub fn run<C: Connect + Sync>(config: &CampaignConfig, connector: &C) -> Campaig
                     progress
                         .heartbeats
                         .fetch_add(record.history.len() as u64, Ordering::Relaxed);
+                    outcome_digest.fetch_add(outcome_hash(run, &record), Ordering::Relaxed);
                     seen.observe(&record.history);
                     if let Some(compared) = &record.comparison {
                         comparison
@@ -388,7 +464,10 @@ pub fn run<C: Connect + Sync>(config: &CampaignConfig, connector: &C) -> Campaig
                     }
                     if let Some(issue) = record.known_issue {
                         progress.known_issues.fetch_add(1, Ordering::Relaxed);
-                        known.lock().unwrap().get_or_insert((run, issue));
+                        let mut known = known.lock().unwrap();
+                        if known.is_none_or(|(first, _)| run < first) {
+                            *known = Some((run, issue));
+                        }
                     }
                     if let Some(error) = &record.cleanup_error {
                         cleanup_errors
@@ -398,8 +477,11 @@ pub fn run<C: Connect + Sync>(config: &CampaignConfig, connector: &C) -> Campaig
                     }
                     if record.violation.is_some() {
                         progress.violations.fetch_add(1, Ordering::Relaxed);
-                        stop.store(true, Ordering::Relaxed);
-                        found.lock().unwrap().get_or_insert((run, input, record));
+                        stop_at.fetch_min(run, Ordering::Relaxed);
+                        let mut found = found.lock().unwrap();
+                        if found.as_ref().is_none_or(|(first, _, _)| run < *first) {
+                            *found = Some((run, input, record));
+                        }
                     }
                 }
                 Err(error) => {
@@ -407,20 +489,19 @@ pub fn run<C: Connect + Sync>(config: &CampaignConfig, connector: &C) -> Campaig
                         .lock()
                         .unwrap()
                         .push(format!("run {run}: {error}"));
-                    stop.store(true, Ordering::Relaxed);
+                    // Against a broker that stopped answering, every other run would wait out
+                    // its timeouts too.
+                    stop_at.store(0, Ordering::Relaxed);
                 }
             }
+            run = run.saturating_add(workers);
         }
         coverage.lock().unwrap().add(&seen);
-    };
-    let workers = if connector.shares_state() {
-        config.groups.max(1)
-    } else {
-        1
+        cpu_ns.fetch_add(thread_cpu_ns() - cpu_started, Ordering::Relaxed);
     };
     std::thread::scope(|scope| {
-        for _ in 0..workers {
-            scope.spawn(worker);
+        for index in 0..workers {
+            scope.spawn(move || worker(index));
         }
     });
     let elapsed = started.elapsed();
@@ -459,6 +540,8 @@ pub fn run<C: Connect + Sync>(config: &CampaignConfig, connector: &C) -> Campaig
         operations: progress.operations.load(Ordering::Relaxed),
         heartbeats: progress.heartbeats.load(Ordering::Relaxed),
         elapsed,
+        cpu: Duration::from_nanos(cpu_ns.into_inner()),
+        outcome_digest: outcome_digest.into_inner(),
         finding,
         known_issues: progress.known_issues.load(Ordering::Relaxed),
         first_known_issue: known.into_inner().unwrap(),
@@ -469,6 +552,33 @@ pub fn run<C: Connect + Sync>(config: &CampaignConfig, connector: &C) -> Campaig
         coverage: coverage.into_inner().unwrap(),
         comparison: comparison.into_inner().unwrap(),
     }
+}
+
+/// The CPU time this thread has used.
+fn thread_cpu_ns() -> u64 {
+    let time = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
+    time.tv_sec as u64 * 1_000_000_000 + time.tv_nsec as u64
+}
+
+/// What run `run` came to, as a hash: each answer's member, time, error and epoch and whether it
+/// arrived, then the violation and the known issue met.
+fn outcome_hash(run: u64, record: &RunRecord) -> u64 {
+    let mut hasher = DefaultHasher::new();
+    run.hash(&mut hasher);
+    for event in &record.history {
+        event.operation.hash(&mut hasher);
+        event.now_ms.hash(&mut hasher);
+        event.member.hash(&mut hasher);
+        event.response.error_code.hash(&mut hasher);
+        event.response.member_epoch.hash(&mut hasher);
+        event.delivered.hash(&mut hasher);
+    }
+    if let Some(violation) = &record.violation {
+        violation.property.label().hash(&mut hasher);
+        violation.at_operation.hash(&mut hasher);
+    }
+    record.known_issue.map(|issue| issue.id).hash(&mut hasher);
+    hasher.finish()
 }
 
 /// The campaign as a report of `check`'s kind: an entry per `always` and `eventually` property,
@@ -523,11 +633,14 @@ pub fn report_with_flags(
             (
                 Verdict::Fail,
                 Some(format!(
-                    "run {} (shrunk from {} to {} operations): {}{replay}",
+                    "run {} (its seed {:#x}, from root seed {}; shrunk from {} to {} operations): {}; run again: {}{replay}",
                     finding.run,
+                    config.run_seed(finding.run),
+                    config.seed,
                     finding.drawn_operations,
                     finding.input.operations.len(),
-                    finding.violation
+                    finding.violation,
+                    config.run_command(target, flags, finding.run)
                 )),
             )
         } else if let Some((run, issue)) = result

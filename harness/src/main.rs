@@ -16,7 +16,7 @@ use std::time::Duration;
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use streamspec::backend::Connect;
-use streamspec::campaign::{self, CampaignConfig, Trace};
+use streamspec::campaign::{self, CampaignConfig, RunRange, Trace};
 use streamspec::check::Selection;
 use streamspec::check::{default_run_id, CheckOptions};
 use streamspec::differential::DifferentialConnector;
@@ -207,9 +207,20 @@ enum Command {
         /// The coordinator: HOST:PORT of a broker, or `embedded` for the reference in process.
         #[arg(long, default_value = "embedded", value_name = "HOST:PORT|embedded")]
         target: String,
-        /// How long to run, e.g. 60s or 2m; a run in progress finishes.
-        #[arg(long, default_value = "10s", value_parser = parse_duration)]
-        duration: Duration,
+        /// How long to run, e.g. 60s or 2m; a run in progress finishes [default: 10s, no limit
+        /// with --runs].
+        #[arg(long, value_parser = parse_duration)]
+        duration: Option<Duration>,
+        /// Carry out this many runs and stop (also stops at --duration when given).
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+        runs: Option<u64>,
+        /// The first run to carry out: with --runs 1, a single run of the campaign again.
+        #[arg(long, default_value_t = 0)]
+        first_run: u64,
+        /// In-process runs at once, each job a thread with a fixed share of the runs: which input
+        /// a run gets, and so what it finds, does not depend on it. Against a broker: --groups.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
+        jobs: u16,
         /// Also print a line per invariant with its name, and a violation's whole history slice.
         #[arg(short, long, conflicts_with = "quiet")]
         verbose: bool,
@@ -872,6 +883,7 @@ fn fuzz<C: Connect + Sync + Send>(connector: C, flags: FuzzFlags) -> Result<Exit
     let config = &flags.config;
     let target = connector.name();
     let connector_flags = connector.flags();
+    let connector_shares_state = connector.shares_state();
     // The run's seed and configuration first, so that any output can be reproduced.
     outln!("{}", config.command(&connector));
     outln!(
@@ -956,12 +968,32 @@ fn fuzz<C: Connect + Sync + Send>(connector: C, flags: FuzzFlags) -> Result<Exit
         result.heartbeats as f64 / seconds,
         seconds
     );
+    let (workers, unit) = if connector_shares_state {
+        (config.groups, "group")
+    } else {
+        (config.jobs, "job")
+    };
+    outln!(
+        "{:.0} operations per CPU second ({:.2} CPU s over {workers} {unit}{}); outcome digest {:#018x}",
+        result.operations as f64 / result.cpu.as_secs_f64().max(1e-9),
+        result.cpu.as_secs_f64(),
+        if workers == 1 { "" } else { "s" },
+        result.outcome_digest
+    );
     if let Some(compared) = &result.comparison {
         outln!(
             "compared with the reference: {} heartbeats and {} describes ({} timing-sensitive)",
             compared.heartbeats,
             compared.describes,
             compared.timing_sensitive
+        );
+    }
+    if let Some(finding) = &result.finding {
+        outln!(
+            "run {} (its seed {:#x}) again: {}",
+            finding.run,
+            config.run_seed(finding.run),
+            config.run_command(&target, &connector_flags, finding.run)
         );
     }
     if let Some(file) = &trace_file {
@@ -1124,6 +1156,9 @@ fn main() -> ExitCode {
         Command::Fuzz {
             target,
             duration,
+            runs,
+            first_run,
+            jobs,
             verbose,
             quiet,
             seed,
@@ -1147,14 +1182,29 @@ fn main() -> ExitCode {
                 .and_then(|()| {
                     with_connector!(dialect: dialect, &target, timeout, replication_factor, |inner| {
                         with_differential!(differential, &divergences, dialect, inner, |connector| {
+                        if jobs > 1 && connector.shares_state() {
+                            return Err(format!(
+                                "--jobs {jobs}: jobs run in-process runs; against a broker, --groups runs groups at once"
+                            ));
+                        }
                         let operations =
                             operations.unwrap_or(if connector.shares_state() { 40 } else { 200 });
+                        let duration = duration.unwrap_or(if runs.is_some() {
+                            Duration::MAX
+                        } else {
+                            Duration::from_secs(10)
+                        });
                         let config = CampaignConfig {
                             run_id: run_id.clone().unwrap_or_else(|| default_run_id(&connector)),
                             seed,
                             duration,
                             operations,
                             groups,
+                            jobs,
+                            runs: RunRange {
+                                first: first_run,
+                                count: runs,
+                            },
                             check_determinism,
                             io_timeout: timeout,
                             shrink_budget: shrink,

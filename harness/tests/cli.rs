@@ -493,6 +493,48 @@ fn verbose_check_shows_every_exchange_of_a_passing_scenario() {
 }
 
 #[test]
+fn fuzz_in_two_jobs_carries_out_the_same_runs_with_the_same_outcomes() {
+    let digest_line = |jobs: &str| {
+        let output = streamspec(&[
+            "fuzz",
+            "--seed",
+            "9",
+            "--operations",
+            "40",
+            "--runs",
+            "12",
+            "--jobs",
+            jobs,
+            "-q",
+        ]);
+        let stdout = String::from_utf8(output.stdout).unwrap();
+        assert_eq!(output.status.code(), Some(0), "{stdout}");
+        let lines: Vec<&str> = stdout.lines().collect();
+        let jobs_flag = if jobs == "1" {
+            String::new()
+        } else {
+            format!(" --jobs {jobs}")
+        };
+        assert_eq!(
+            lines[0],
+            format!(
+                "streamspec fuzz --target embedded --seed 9 --operations 40 --runs 12{jobs_flag}"
+            )
+        );
+        assert!(
+            lines.iter().any(|line| line.starts_with("12 runs, ")),
+            "{stdout}"
+        );
+        let digest = lines
+            .iter()
+            .find_map(|line| line.split_once("; outcome digest "))
+            .map(|(_, digest)| digest.to_owned());
+        digest.unwrap_or_else(|| panic!("no outcome digest in {stdout}"))
+    };
+    assert_eq!(digest_line("2"), digest_line("1"));
+}
+
+#[test]
 fn quiet_fuzz_prints_no_passing_invariant() {
     let quiet = streamspec(&["fuzz", "--duration", "1s", "--seed", "5", "-q"]);
     let stdout = String::from_utf8_lossy(&quiet.stdout);

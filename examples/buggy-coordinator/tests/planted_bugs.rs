@@ -41,9 +41,15 @@ const REFERENCE_DIVERGENCE: &str = "R46-endpoint-member-while-source-topics-miss
 
 /// The first run's violation of a three-second campaign with seed 1, if any.
 fn campaign(bug: Bug) -> Option<(u64, &'static str)> {
+    campaign_in_jobs(bug, 1)
+}
+
+/// [`campaign`] with `jobs` threads carrying out the runs.
+fn campaign_in_jobs(bug: Bug, jobs: u16) -> Option<(u64, &'static str)> {
     let config = CampaignConfig {
         seed: 1,
         duration: Duration::from_secs(3),
+        jobs,
         ..CampaignConfig::default()
     };
     let result = streamspec::fuzz(WithBug(bug), &config);
@@ -52,6 +58,17 @@ fn campaign(bug: Bug) -> Option<(u64, &'static str)> {
     result
         .finding
         .map(|finding| (finding.run, finding.violation.property.name))
+}
+
+#[test]
+fn two_jobs_report_the_violation_one_job_reports() {
+    // Each job stops at a violation, but runs before it still finish: the first run in run
+    // order that fails is reported, however the jobs' runs interleave.
+    for (bug, first) in [(Bug::AcceptsStaleEpochs, 1), (Bug::SharesTaskZero, 0)] {
+        let one = campaign_in_jobs(bug, 1);
+        assert_eq!(one.map(|(run, _)| run), Some(first), "{bug:?}");
+        assert_eq!(campaign_in_jobs(bug, 2), one, "{bug:?}");
+    }
 }
 
 #[test]

@@ -3,6 +3,7 @@
 use super::*;
 use crate::embedded::EmbeddedConnector;
 use crate::simulation::Operation;
+use streamspec_protocol::rng::SplitMix64;
 
 fn config() -> CampaignConfig {
     CampaignConfig {
@@ -25,6 +26,8 @@ fn runs_that_could_not_be_set_up_are_an_error_never_a_violation() {
         operations: 0,
         heartbeats: 0,
         elapsed: Duration::from_millis(20),
+        cpu: Duration::from_millis(20),
+        outcome_digest: 0,
         finding: None,
         known_issues: 0,
         first_known_issue: None,
@@ -79,6 +82,8 @@ fn a_sometimes_property_never_reached_warns_in_every_report_without_failing() {
         operations: 600,
         heartbeats: 40,
         elapsed: Duration::from_millis(20),
+        cpu: Duration::from_millis(20),
+        outcome_digest: 0,
         finding: None,
         known_issues: 0,
         first_known_issue: None,
@@ -138,6 +143,92 @@ fn a_seed_draws_the_same_inputs() {
         config.command(&EmbeddedConnector),
         "streamspec fuzz --target embedded --seed 7 --operations 50 --duration 1s --check-determinism"
     );
+}
+
+#[test]
+fn commands_name_the_runs_and_jobs_that_reproduce_them() {
+    let config = CampaignConfig {
+        jobs: 2,
+        runs: RunRange {
+            first: 0,
+            count: Some(40),
+        },
+        ..config()
+    };
+    assert_eq!(
+        config.command(&EmbeddedConnector),
+        "streamspec fuzz --target embedded --seed 7 --operations 50 --runs 40 --jobs 2 --check-determinism"
+    );
+    assert_eq!(
+        config.run_command("embedded", " --differential", 12),
+        "streamspec fuzz --target embedded --seed 7 --operations 50 --first-run 12 --runs 1 --differential --check-determinism"
+    );
+    // The run's own seed is the one its input is drawn from.
+    assert_eq!(
+        RunInput::from_bytes(
+            &SplitMix64::new(config.run_seed(12)).bytes(SETUP_BYTES + 50 * BYTES_PER_OPERATION)
+        ),
+        config.input(12)
+    );
+}
+
+/// A campaign of runs `first..first + count` against the reference with `jobs` threads.
+fn campaign_of(first: u64, count: u64, jobs: u16) -> CampaignResult {
+    let config = CampaignConfig {
+        seed: 11,
+        operations: 60,
+        jobs,
+        runs: RunRange {
+            first,
+            count: Some(count),
+        },
+        duration: Duration::MAX,
+        ..CampaignConfig::default()
+    };
+    run(&config, &EmbeddedConnector)
+}
+
+#[test]
+fn two_jobs_carry_out_the_runs_of_one_with_the_same_outcomes() {
+    let one = campaign_of(0, 24, 1);
+    let two = campaign_of(0, 24, 2);
+    // The digest of the same 24 runs, each carried out alone.
+    let config = CampaignConfig {
+        seed: 11,
+        operations: 60,
+        ..CampaignConfig::default()
+    };
+    let alone = (0..24u64).fold(0u64, |digest, run| {
+        let record = run_once(
+            &config,
+            &EmbeddedConnector,
+            Names::new(""),
+            &config.input(run),
+        )
+        .unwrap();
+        digest.wrapping_add(outcome_hash(run, &record))
+    });
+    for result in [&one, &two] {
+        assert_eq!(result.runs, 24, "{result:?}");
+        assert!(result.finding.is_none(), "{:?}", result.finding);
+        assert_eq!(result.outcome_digest, alone);
+        assert!(result.cpu > Duration::ZERO);
+    }
+    assert_eq!(
+        (
+            two.operations,
+            two.heartbeats,
+            two.coverage.counts().collect::<Vec<_>>()
+        ),
+        (
+            one.operations,
+            one.heartbeats,
+            one.coverage.counts().collect::<Vec<_>>()
+        )
+    );
+    // The digest tells other runs apart: one run fewer, or the runs shifted by one.
+    assert_ne!(campaign_of(0, 23, 2).outcome_digest, alone);
+    assert_ne!(campaign_of(1, 24, 2).outcome_digest, alone);
 }
 
 #[test]
@@ -212,6 +303,8 @@ fn the_reference_comparison_is_reported_as_asked_for_and_as_known() {
         operations: 60,
         heartbeats: 40,
         elapsed: Duration::from_millis(20),
+        cpu: Duration::from_millis(20),
+        outcome_digest: 0,
         finding: None,
         known_issues: 0,
         first_known_issue: None,
