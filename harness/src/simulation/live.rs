@@ -9,6 +9,7 @@
 //!   real processes numbered in order of appearance. A new member id of a process reuses a slot
 //!   of that process whose member left or vanished (a restart: a new incarnation), else takes a
 //!   free slot; when the pool is full its exchanges are folded away (dropped and counted).
+//! - Reporting: a slot whose real members sent null task lists (unchanged) omits them too.
 //! - Requests: epoch 0 is a join, -1 a leave, -2 a static leave, any other a heartbeat (a
 //!   shutdown request when it asks for one); a member silent for [`SILENT_INTERVALS`] of its
 //!   heartbeat intervals while the trace goes on, without having left, vanished: a crash.
@@ -196,6 +197,14 @@ impl RunInput {
             }
             debug_assert_eq!(slots[slot].member, *member);
         }
+        // A slot whose real members sent null task lists after joining omits unchanged ones too.
+        for (slot, members) in history.iter().enumerate() {
+            setup.members[slot].omits_unchanged_tasks = beats.iter().any(|beat| {
+                beat.request.member_epoch > 0
+                    && beat.request.active_tasks.is_none()
+                    && members.contains(&beat.request.member_id)
+            });
+        }
         let input = RunInput { setup, operations };
         input.setup.validate()?;
         Ok(LiveRun {
@@ -246,6 +255,8 @@ fn member_setup(process: usize, request: &StreamsGroupHeartbeatRequest) -> Membe
             .flatten()
             .find(|tag| tag.key == "zone")
             .map(|tag| small(&tag.value)),
+        // Set once its heartbeats are seen (see `from_live_trace`).
+        omits_unchanged_tasks: false,
     }
 }
 
