@@ -207,10 +207,8 @@ fn scenario_runs() -> Vec<(&'static str, RunInput)> {
 
 /// Real clients' histories the proxy captured (`corpus/live/`, see its README), retold as runs.
 fn live_runs() -> Vec<(&'static str, LiveRun)> {
-    let trace: LiveTrace = serde_json::from_str(include_str!(
-        "../../corpus/live/streams-app-wordcount.json"
-    ))
-    .unwrap();
+    let trace: LiveTrace =
+        serde_json::from_str(include_str!("../../corpus/live/streams-app-wordcount.json")).unwrap();
     vec![(
         "streams-app-wordcount",
         RunInput::from_live_trace(&trace).unwrap(),
@@ -349,7 +347,10 @@ fn a_captured_streams_application_is_retold_as_a_run() {
         unreachable!()
     };
     assert_eq!(live.slots[usize::from(killed)].len(), 2);
-    assert_eq!(live.input.operations[crash - 1], Heartbeat { member: killed });
+    assert_eq!(
+        live.input.operations[crash - 1],
+        Heartbeat { member: killed }
+    );
     let rejoined = live.input.operations[crash..]
         .iter()
         .position(|o| *o == Join { member: killed });
@@ -364,7 +365,10 @@ fn a_captured_streams_application_is_retold_as_a_run() {
         })
         .sum();
     let heartbeats_ms: Vec<u64> = trace_times();
-    assert_eq!(advanced_ms, heartbeats_ms.last().unwrap() - heartbeats_ms[0]);
+    assert_eq!(
+        advanced_ms,
+        heartbeats_ms.last().unwrap() - heartbeats_ms[0]
+    );
     let record = run_in_process(&live.input);
     assert!(record.violation.is_none(), "{:?}", record.violation);
     assert!(record.history.len() >= 263, "{}", record.history.len());
@@ -372,10 +376,8 @@ fn a_captured_streams_application_is_retold_as_a_run() {
 
 /// The times of the heartbeats of the captured application's trace.
 fn trace_times() -> Vec<u64> {
-    let trace: LiveTrace = serde_json::from_str(include_str!(
-        "../../corpus/live/streams-app-wordcount.json"
-    ))
-    .unwrap();
+    let trace: LiveTrace =
+        serde_json::from_str(include_str!("../../corpus/live/streams-app-wordcount.json")).unwrap();
     trace
         .exchanges
         .iter()

@@ -87,11 +87,14 @@ impl RunInput {
             let request: StreamsGroupHeartbeatRequest =
                 decode_body(&passed.request, passed.version, false)
                     .map_err(|error| format!("exchange {}: {error}", index + 1))?;
-            let interval_ms =
-                decode_body::<StreamsGroupHeartbeatResponse>(&passed.response, passed.version, true)
-                    .ok()
-                    .filter(|response| response.heartbeat_interval_ms > 0)
-                    .map(|response| response.heartbeat_interval_ms as u64);
+            let interval_ms = decode_body::<StreamsGroupHeartbeatResponse>(
+                &passed.response,
+                passed.version,
+                true,
+            )
+            .ok()
+            .filter(|response| response.heartbeat_interval_ms > 0)
+            .map(|response| response.heartbeat_interval_ms as u64);
             beats.push(Beat {
                 at_ms: passed.at_ms,
                 request,
@@ -318,8 +321,7 @@ fn setup_of(trace: &LiveTrace, topology: &Topology) -> Result<Setup, String> {
         trace
             .group_configs
             .iter()
-            .filter(|seen| seen.group == trace.group && seen.name == name)
-            .last()
+            .rfind(|seen| seen.group == trace.group && seen.name == name)
             .map(|seen| seen.value.as_str())
     };
     let standby_replicas = match config(STANDBY_REPLICAS) {
