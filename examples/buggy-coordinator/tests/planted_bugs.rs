@@ -85,7 +85,7 @@ fn accepting_stale_epochs_fails_the_fencing_rules() {
     // A member answered at a stale epoch goes back in time.
     assert_eq!(
         campaign(Bug::AcceptsStaleEpochs),
-        Some((1, oracle::EPOCH_NEVER_DECREASES.name))
+        Some((0, oracle::EPOCH_NEVER_DECREASES.name))
     );
 }
 
@@ -113,10 +113,10 @@ fn sharing_a_task_fails_the_assignment_rules() {
         expected.insert(name.to_owned(), Verdict::PreconditionNotMet);
     }
     assert_eq!(check(Bug::SharesTaskZero), (RunVerdict::Failed, expected));
-    // The member's own standby of task 0_0 is now also its active task.
+    // Task 0_0 is given to a second member while another still owns it.
     assert_eq!(
         campaign(Bug::SharesTaskZero),
-        Some((0, oracle::ROLES_APART.name))
+        Some((0, oracle::ONE_ACTIVE_OWNER.name))
     );
 }
 
@@ -275,7 +275,7 @@ fn the_differential_campaign_catches_every_planted_bug() {
         ),
         (
             Bug::AcceptsEpochAboveMember,
-            ".errorCode, .memberId, .memberEpoch, .heartbeatIntervalMs, 6 more (rules R23, R24, R25)",
+            ".errorCode, .memberId, .memberEpoch, .heartbeatIntervalMs, 5 more (rules R23, R24)",
         ),
         (
             Bug::UnknownMemberAnsweredFenced,
@@ -287,15 +287,15 @@ fn the_differential_campaign_catches_every_planted_bug() {
         ),
         (
             Bug::MaxSizeOffByOne,
-            ".errorCode, .memberId, .memberEpoch, .heartbeatIntervalMs, 9 more (rules R22, R51, R38, R25, R46, spec 7.6)",
+            ".errorCode (rules R1-R13, R40, R22, R51)",
         ),
         (
             Bug::ShutdownOnlyToRequester,
-            ".status[0].statusCode, .status[1] (rules R25, R43, R44, R45)",
+            ".status[0] (rules R43, R44, R45)",
         ),
         (
             Bug::ToleratesLostAnswerUnchecked,
-            ".errorCode, .memberId, .memberEpoch, .heartbeatIntervalMs, 5 more (rules R23, R24, R38, R46, spec 7.6)",
+            ".errorCode, .memberId, .memberEpoch, .heartbeatIntervalMs, 3 more (rules R23, R24, R43, R44, R45)",
         ),
         (
             Bug::ShutdownOutlivesTheGroup,
@@ -303,18 +303,26 @@ fn the_differential_campaign_catches_every_planted_bug() {
         ),
         (
             Bug::StaleAtEqualTopologyEpoch,
-            ".status[0].statusCode, .status[1].statusCode, .status[2] (rules R38, R34, R25)",
+            ".status[0].statusCode, .status[1] (rules R38, R34)",
         ),
         (
             Bug::SharesTaskZero,
             ".activeTasks[0].partitions (rules R26, R27, R28, R31, spec 7.3)",
         ),
     ];
-    for (bug, fields) in expected {
-        assert_eq!(
-            differential_campaign(bug),
-            Some((oracle::ANSWERS_EQUAL.name, fields.to_owned())),
-            "{bug:?}"
-        );
-    }
+    // All bugs at once, so that a change of the generator shows every difference it makes.
+    let found: Vec<_> = expected
+        .iter()
+        .map(|(bug, _)| (*bug, differential_campaign(*bug)))
+        .collect();
+    let expected: Vec<_> = expected
+        .iter()
+        .map(|(bug, fields)| {
+            (
+                *bug,
+                Some((oracle::ANSWERS_EQUAL.name, (*fields).to_owned())),
+            )
+        })
+        .collect();
+    assert_eq!(found, expected);
 }
