@@ -385,3 +385,29 @@ fn trace_times() -> Vec<u64> {
         .map(|passed| passed.at_ms)
         .collect()
 }
+
+/// A trace the simulation cannot retell is refused with what is missing, never half-retold.
+#[test]
+fn a_trace_that_cannot_be_retold_is_refused_by_name() {
+    let trace: LiveTrace =
+        serde_json::from_str(include_str!("../../corpus/live/streams-app-wordcount.json")).unwrap();
+    let refused = |change: &dyn Fn(&mut LiveTrace)| {
+        let mut changed = trace.clone();
+        change(&mut changed);
+        RunInput::from_live_trace(&changed).unwrap_err()
+    };
+    let group = &trace.group;
+    assert_eq!(
+        refused(&|t| t.dropped = 3),
+        format!("the trace lacks the 3 earliest exchanges of group {group}")
+    );
+    assert_eq!(
+        refused(&|t| t.exchanges.clear()),
+        format!("no join of group {group} carries a topology")
+    );
+    assert_eq!(
+        refused(&|t| t.topics.clear()),
+        format!("the trace recorded no partition count of topic {group}-words")
+    );
+    assert!(refused(&|t| t.exchanges[0].request.truncate(20)).starts_with("exchange "));
+}
