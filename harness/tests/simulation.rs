@@ -8,6 +8,8 @@ use std::path::PathBuf;
 
 use proptest::prelude::*;
 use proptest::test_runner::RngSeed;
+use streamspec::proxy::observe::LiveTrace;
+use streamspec::simulation::live::LiveRun;
 use streamspec::simulation::oracle::Coverage;
 use streamspec::simulation::setup::Setup;
 use streamspec::simulation::{run_bytes, run_in_process, Operation, RunInput};
@@ -49,6 +51,29 @@ fn sometimes_every_property_is_reached() {
     for (property, count) in coverage.counts() {
         assert!(count > 0, "no run reached \"{property}\": {coverage:?}");
     }
+}
+
+/// The generator's members report as the Java client does (null task lists while nothing
+/// changed, R26) and as a client that reports in full every time: both reach the coordinator
+/// answered without error, over the runs the `sometimes` test draws.
+#[test]
+fn generated_members_omit_unchanged_task_lists_and_report_them_in_full() {
+    let (mut omitted, mut in_full) = (0, 0);
+    for run in 0..64 {
+        let record = run_in_process(&RunInput::from_bytes(&run_bytes(0x2545_f491, run, 848)));
+        assert!(record.violation.is_none(), "{:?}", record.violation);
+        for event in &record.history {
+            if event.request.member_epoch <= 0 || event.response.error_code != 0 {
+                continue;
+            }
+            match event.request.active_tasks {
+                None => omitted += 1,
+                Some(_) => in_full += 1,
+            }
+        }
+    }
+    // Fixed by the pinned runs: about a quarter of the heartbeats leave the lists out.
+    assert_eq!((omitted, in_full), (246, 735));
 }
 
 fn corpus_dir() -> PathBuf {
@@ -180,15 +205,29 @@ fn scenario_runs() -> Vec<(&'static str, RunInput)> {
     ]
 }
 
+/// Real clients' histories the proxy captured (`corpus/live/`, see its README), retold as runs.
+fn live_runs() -> Vec<(&'static str, LiveRun)> {
+    let trace: LiveTrace =
+        serde_json::from_str(include_str!("../../corpus/live/streams-app-wordcount.json")).unwrap();
+    vec![(
+        "streams-app-wordcount",
+        RunInput::from_live_trace(&trace).unwrap(),
+    )]
+}
+
 /// The seeds of `corpus/coordinator_ops/`: runs of the pinned campaign generator (fixed so they
-/// never change with `STREAMSPEC_SEED`), and the scenario runs as JSON.
+/// never change with `STREAMSPEC_SEED`), the scenario runs and the live runs as JSON.
 fn expected_seeds() -> Vec<(String, Vec<u8>)> {
     let generated = (0..8).map(|run| (format!("seed-run-{run}"), run_bytes(0x5eed, run, 848)));
     let scenarios = scenario_runs().into_iter().map(|(name, input)| {
         let json = serde_json::to_vec_pretty(&input).unwrap();
         (format!("scenario-{name}.json"), json)
     });
-    generated.chain(scenarios).collect()
+    let live = live_runs().into_iter().map(|(name, live)| {
+        let json = serde_json::to_vec_pretty(&live.input).unwrap();
+        (format!("live-{name}.json"), json)
+    });
+    generated.chain(scenarios).chain(live).collect()
 }
 
 /// Every input in `corpus/coordinator_ops/` (seeds and what the fuzzer kept) replays cleanly.
@@ -220,13 +259,155 @@ fn the_coordinator_ops_corpus_is_current_and_replays() {
     // target reads each scenario seed as the run it was written from.
     for (name, content) in expected_seeds() {
         let input = RunInput::from_fuzz_input(&content);
-        match scenario_runs()
+        let written = scenario_runs()
             .into_iter()
-            .find(|(n, _)| name == format!("scenario-{n}.json"))
-        {
+            .map(|(n, input)| (format!("scenario-{n}.json"), input))
+            .chain(
+                live_runs()
+                    .into_iter()
+                    .map(|(n, live)| (format!("live-{n}.json"), live.input)),
+            )
+            .find(|(n, _)| *n == name);
+        match written {
             Some((_, written)) => assert_eq!(input, written, "{name}"),
             None => assert!(input.operations.len() > 100, "{name}"),
         }
         assert!(run_in_process(&input).history.len() > 1, "{name}");
     }
+}
+
+/// The captured Streams application (three instances, one stopped with SIGTERM and one killed
+/// with SIGKILL, both back on their state directories, a fourth joining) retold: its topology,
+/// each instance a process of the pool, a restart a new incarnation of its slot, the killed
+/// member a crash, the gaps clock advances; and the run passes with the oracle on.
+#[test]
+fn a_captured_streams_application_is_retold_as_a_run() {
+    use streamspec::simulation::setup::SubtopologySetup;
+    let (_, live) = live_runs().remove(0);
+    let setup = &live.input.setup;
+    // words (6 partitions) -> subtopology 0 -> repartition -> subtopology 1 with a count store.
+    assert_eq!(setup.topics, [6]);
+    assert_eq!(
+        setup.subtopologies,
+        [
+            SubtopologySetup {
+                sources: vec![0],
+                reads_repartition: false,
+                changelog: false,
+                copartitioned: false,
+            },
+            SubtopologySetup {
+                sources: vec![],
+                reads_repartition: true,
+                changelog: true,
+                copartitioned: false,
+            },
+        ]
+    );
+    assert_eq!(setup.standby_replicas, 1);
+    let processes: Vec<u8> = setup.members.iter().map(|member| member.process).collect();
+    assert_eq!(processes, [0, 1, 2, 3]);
+    assert!(setup
+        .members
+        .iter()
+        .all(|member| !member.static_member && !member.endpoint && member.rack.is_none()));
+    // The Java client sends null task lists while what it owns is unchanged.
+    assert!(setup
+        .members
+        .iter()
+        .all(|member| member.omits_unchanged_tasks));
+    // Instances 1 and 2 came back as new members of their processes; 3 and 4 joined once.
+    let incarnations: Vec<usize> = live.slots.iter().map(Vec::len).collect();
+    assert_eq!(incarnations, [2, 1, 2, 1]);
+    assert_eq!(
+        (live.folded, live.describes, live.crashes),
+        (0, 9, 1),
+        "nothing folded, the settle checks' describes left to the simulation, one kill"
+    );
+    let count = |wanted: fn(&Operation) -> bool| {
+        live.input
+            .operations
+            .iter()
+            .filter(|operation| wanted(operation))
+            .count()
+    };
+    use Operation::*;
+    assert_eq!(count(|o| matches!(o, Join { .. })), 6);
+    assert_eq!(count(|o| matches!(o, Leave { .. })), 5);
+    assert_eq!(count(|o| matches!(o, Heartbeat { .. })), 252);
+    // The killed member crashed right after its last heartbeat; its process came back in its
+    // slot: the first member to join of the instances that ran twice.
+    let crash = live
+        .input
+        .operations
+        .iter()
+        .position(|o| matches!(o, Crash { .. }))
+        .unwrap();
+    let Crash { member: killed } = live.input.operations[crash] else {
+        unreachable!()
+    };
+    assert_eq!(live.slots[usize::from(killed)].len(), 2);
+    assert_eq!(
+        live.input.operations[crash - 1],
+        Heartbeat { member: killed }
+    );
+    let rejoined = live.input.operations[crash..]
+        .iter()
+        .position(|o| *o == Join { member: killed });
+    assert!(rejoined.is_some(), "the killed instance came back");
+    let advanced_ms: u64 = live
+        .input
+        .operations
+        .iter()
+        .map(|o| match o {
+            Advance { ms } => u64::from(*ms),
+            _ => 0,
+        })
+        .sum();
+    let heartbeats_ms: Vec<u64> = trace_times();
+    assert_eq!(
+        advanced_ms,
+        heartbeats_ms.last().unwrap() - heartbeats_ms[0]
+    );
+    let record = run_in_process(&live.input);
+    assert!(record.violation.is_none(), "{:?}", record.violation);
+    assert!(record.history.len() >= 263, "{}", record.history.len());
+}
+
+/// The times of the heartbeats of the captured application's trace.
+fn trace_times() -> Vec<u64> {
+    let trace: LiveTrace =
+        serde_json::from_str(include_str!("../../corpus/live/streams-app-wordcount.json")).unwrap();
+    trace
+        .exchanges
+        .iter()
+        .filter(|passed| passed.api_key == streamspec::proxy::observe::HEARTBEAT_KEY)
+        .map(|passed| passed.at_ms)
+        .collect()
+}
+
+/// A trace the simulation cannot retell is refused with what is missing, never half-retold.
+#[test]
+fn a_trace_that_cannot_be_retold_is_refused_by_name() {
+    let trace: LiveTrace =
+        serde_json::from_str(include_str!("../../corpus/live/streams-app-wordcount.json")).unwrap();
+    let refused = |change: &dyn Fn(&mut LiveTrace)| {
+        let mut changed = trace.clone();
+        change(&mut changed);
+        RunInput::from_live_trace(&changed).unwrap_err()
+    };
+    let group = &trace.group;
+    assert_eq!(
+        refused(&|t| t.dropped = 3),
+        format!("the trace lacks the 3 earliest exchanges of group {group}")
+    );
+    assert_eq!(
+        refused(&|t| t.exchanges.clear()),
+        format!("no join of group {group} carries a topology")
+    );
+    assert_eq!(
+        refused(&|t| t.topics.clear()),
+        format!("the trace recorded no partition count of topic {group}-words")
+    );
+    assert!(refused(&|t| t.exchanges[0].request.truncate(20)).starts_with("exchange "));
 }

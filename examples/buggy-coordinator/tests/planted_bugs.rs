@@ -60,15 +60,39 @@ fn campaign_in_jobs(bug: Bug, jobs: u16) -> Option<(u64, &'static str)> {
         .map(|finding| (finding.run, finding.violation.property.name))
 }
 
+/// The first finding's run and property of a differential campaign with seed 1 against `bug`,
+/// its runs carried out by `jobs` threads.
+fn differential_first_run(bug: Bug, jobs: u16) -> Option<(u64, &'static str)> {
+    let config = CampaignConfig {
+        seed: 1,
+        duration: Duration::from_secs(60),
+        jobs,
+        shrink_budget: Duration::ZERO,
+        ..CampaignConfig::default()
+    };
+    let result = streamspec::fuzz(DifferentialConnector::new(WithBug(bug)), &config);
+    assert!(result.setup_errors.is_empty(), "{:?}", result.setup_errors);
+    result
+        .finding
+        .map(|finding| (finding.run, finding.violation.property.name))
+}
+
 #[test]
 fn two_jobs_report_the_violation_one_job_reports() {
     // Each job stops at a violation, but runs before it still finish: the first run in run
     // order that fails is reported, however the jobs' runs interleave.
-    for (bug, first) in [(Bug::AcceptsStaleEpochs, 1), (Bug::SharesTaskZero, 0)] {
+    for (bug, first) in [(Bug::AcceptsStaleEpochs, 0), (Bug::SharesTaskZero, 0)] {
         let one = campaign_in_jobs(bug, 1);
         assert_eq!(one.map(|(run, _)| run), Some(first), "{bug:?}");
         assert_eq!(campaign_in_jobs(bug, 2), one, "{bug:?}");
     }
+    // A later first finding, in a run the second job carries out.
+    let one = differential_first_run(Bug::UnknownMemberAnsweredFenced, 1);
+    assert_eq!(one, Some((1, oracle::ANSWERS_EQUAL.name)));
+    assert_eq!(
+        differential_first_run(Bug::UnknownMemberAnsweredFenced, 2),
+        one
+    );
 }
 
 #[test]
@@ -102,7 +126,7 @@ fn accepting_stale_epochs_fails_the_fencing_rules() {
     // A member answered at a stale epoch goes back in time.
     assert_eq!(
         campaign(Bug::AcceptsStaleEpochs),
-        Some((1, oracle::EPOCH_NEVER_DECREASES.name))
+        Some((0, oracle::EPOCH_NEVER_DECREASES.name))
     );
 }
 
@@ -157,10 +181,10 @@ fn sharing_a_task_fails_the_assignment_rules() {
             ("R54-epoch0-rejoin-keeps-the-layout", (Some(6), shared)),
         ])
     );
-    // The member's own standby of task 0_0 is now also its active task.
+    // Task 0_0 is given to a second member while another still owns it.
     assert_eq!(
         campaign(Bug::SharesTaskZero),
-        Some((0, oracle::ROLES_APART.name))
+        Some((0, oracle::ONE_ACTIVE_OWNER.name))
     );
 }
 
@@ -279,7 +303,8 @@ fn a_proptest_over_runs_finds_the_stale_epoch_bug() {
 /// shrunk run is shorter than the one drawn and, run again, still diverges the same way.
 fn differential_campaign(bug: Bug) -> Option<(&'static str, String)> {
     // A campaign ends at its first finding: a bug gets time enough to reach its run (the
-    // latest, the lost answer's, is run 30) on a loaded machine; the reference runs 3 s.
+    // latest is run 1, but a generator change may move it) on a loaded machine; the reference
+    // runs 3 s.
     let seconds = if bug == Bug::None { 3 } else { 60 };
     let config = CampaignConfig {
         seed: 1,
@@ -322,7 +347,7 @@ fn the_differential_campaign_catches_every_planted_bug() {
         ),
         (
             Bug::AcceptsEpochAboveMember,
-            ".errorCode, .memberId, .memberEpoch, .heartbeatIntervalMs, 6 more (rules R23, R24, R25)",
+            ".errorCode, .memberId, .memberEpoch, .heartbeatIntervalMs, 5 more (rules R23, R24)",
         ),
         (
             Bug::UnknownMemberAnsweredFenced,
@@ -334,15 +359,15 @@ fn the_differential_campaign_catches_every_planted_bug() {
         ),
         (
             Bug::MaxSizeOffByOne,
-            ".errorCode, .memberId, .memberEpoch, .heartbeatIntervalMs, 9 more (rules R22, R51, R38, R25, R46, spec 7.6)",
+            ".errorCode (rules R1-R13, R40, R22, R51)",
         ),
         (
             Bug::ShutdownOnlyToRequester,
-            ".status[0].statusCode, .status[1] (rules R25, R43, R44, R45)",
+            ".status[0] (rules R43, R44, R45)",
         ),
         (
             Bug::ToleratesLostAnswerUnchecked,
-            ".errorCode, .memberId, .memberEpoch, .heartbeatIntervalMs, 5 more (rules R23, R24, R38, R46, spec 7.6)",
+            ".errorCode, .memberId, .memberEpoch, .heartbeatIntervalMs, 3 more (rules R23, R24, R43, R44, R45)",
         ),
         (
             Bug::ShutdownOutlivesTheGroup,
@@ -350,18 +375,26 @@ fn the_differential_campaign_catches_every_planted_bug() {
         ),
         (
             Bug::StaleAtEqualTopologyEpoch,
-            ".status[0].statusCode, .status[1].statusCode, .status[2] (rules R38, R34, R25)",
+            ".status[0].statusCode, .status[1] (rules R38, R34)",
         ),
         (
             Bug::SharesTaskZero,
             ".activeTasks[0].partitions (rules R26, R27, R28, R31, spec 7.3)",
         ),
     ];
-    for (bug, fields) in expected {
-        assert_eq!(
-            differential_campaign(bug),
-            Some((oracle::ANSWERS_EQUAL.name, fields.to_owned())),
-            "{bug:?}"
-        );
-    }
+    // All bugs at once, so that a change of the generator shows every difference it makes.
+    let found: Vec<_> = expected
+        .iter()
+        .map(|(bug, _)| (*bug, differential_campaign(*bug)))
+        .collect();
+    let expected: Vec<_> = expected
+        .iter()
+        .map(|(bug, fields)| {
+            (
+                *bug,
+                Some((oracle::ANSWERS_EQUAL.name, (*fields).to_owned())),
+            )
+        })
+        .collect();
+    assert_eq!(found, expected);
 }

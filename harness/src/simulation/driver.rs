@@ -279,6 +279,9 @@ impl<B: Backend> Simulation<B> {
         let left = leaving && response.error_code == 0;
         if deliver {
             self.members[index].apply(&response, left);
+        } else {
+            // The client never learns whether the coordinator took this request's lists.
+            self.members[index].reported = None;
         }
         self.history.push(Event {
             operation: self.operation,
@@ -367,7 +370,7 @@ impl<B: Backend> Simulation<B> {
     }
 
     fn heartbeat_of(&self, index: usize, epoch: i32) -> StreamsGroupHeartbeatRequest {
-        self.members[index].request(&self.names.group, &self.setup, epoch)
+        self.members[index].heartbeat(&self.names.group, &self.setup, epoch)
     }
 
     /// A member that is not in the group joins with `topology` instead of the run's.

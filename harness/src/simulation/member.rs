@@ -24,6 +24,10 @@ pub(super) struct SimMember {
     pub(super) epoch: Option<i32>,
     /// What it believes it owns.
     pub(super) holdings: Holdings,
+    /// What the coordinator last took from it as what it owns: the lists of its latest request
+    /// answered without error that it saw; `None` after a request it saw no answer to, or an
+    /// error (the client then reports in full again).
+    pub(super) reported: Option<Holdings>,
     pub(super) crashed: bool,
     /// Left or crashed: the next join is a new process instance.
     pub(super) restart: bool,
@@ -51,10 +55,31 @@ impl SimMember {
     pub(super) fn forget(&mut self) {
         self.epoch = None;
         self.holdings = Holdings::default();
+        self.reported = None;
     }
 
     pub(super) fn is_live(&self) -> bool {
         self.epoch.is_some() && !self.crashed
+    }
+
+    /// A heartbeat at `epoch` after the member joined: its task lists null where it omits what
+    /// the coordinator already has (R26), else what it owns.
+    pub(super) fn heartbeat(
+        &self,
+        group: &str,
+        setup: &Setup,
+        epoch: i32,
+    ) -> StreamsGroupHeartbeatRequest {
+        let request = self.request(group, setup, epoch);
+        let unchanged = self.reported.as_ref() == Some(&self.holdings);
+        if setup.members[self.index].omits_unchanged_tasks && unchanged {
+            request
+                .with_active_tasks(None)
+                .with_standby_tasks(None)
+                .with_warmup_tasks(None)
+        } else {
+            request
+        }
     }
 
     /// A heartbeat at `epoch` reporting what the member owns.
@@ -107,6 +132,7 @@ impl SimMember {
     /// What a correct client does with an answer ([`Holdings::apply`]); a member that forgot
     /// everything will rejoin.
     pub(super) fn apply(&mut self, response: &StreamsGroupHeartbeatResponse, left: bool) {
+        self.reported = (response.error_code == 0).then(|| self.holdings.clone());
         if !self.holdings.apply(response, left) {
             self.forget();
             return;

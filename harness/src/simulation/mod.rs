@@ -8,6 +8,7 @@
 //! - [`history`]: what a run records, and the views of it the oracle reads.
 //! - `member`: the simulated members, correct clients; [`driver`]: carries the operations out,
 //!   records, and asks the oracle.
+//! - [`live`]: a real client's history the proxy captured, retold as a run (a corpus seed).
 //! - [`oracle`]: every property, `always` (safety, under faults: on each exchange and on a
 //!   describe of the group after it), `eventually` (liveness, once faults stop: within a bounded
 //!   number of heartbeat rounds the group settles with every task of a ready topology owned
@@ -17,6 +18,7 @@
 
 pub mod driver;
 pub mod history;
+pub mod live;
 mod member;
 pub mod operation;
 pub mod oracle;

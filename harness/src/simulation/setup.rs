@@ -65,6 +65,11 @@ pub struct MemberSetup {
     /// The value of the member's client tag `zone`, if it reports one.
     #[serde(default)]
     pub zone: Option<u8>,
+    /// Sends null task lists on a heartbeat when what it owns is what the coordinator last took
+    /// from it, as the Java client does (null means unchanged, R26); otherwise it reports its
+    /// tasks on every heartbeat.
+    #[serde(default)]
+    pub omits_unchanged_tasks: bool,
 }
 
 impl Default for Setup {
@@ -86,6 +91,7 @@ impl Default for Setup {
                     endpoint: false,
                     rack: None,
                     zone: None,
+                    omits_unchanged_tasks: false,
                 })
                 .collect(),
             late_topic: None,
@@ -135,6 +141,7 @@ impl<'a> Arbitrary<'a> for Setup {
                     } else {
                         None
                     },
+                    omits_unchanged_tasks: input.arbitrary()?,
                 })
             })
             .collect::<arbitrary::Result<Vec<MemberSetup>>>()?;
