@@ -4,9 +4,10 @@
 //! coordinator gets the same in one line each: [`run`] for a cargo-fuzz target, and
 //! [`arb_run_input`] with [`check_run`] for a proptest (`proptest` feature).
 //!
-//! A cargo-fuzz target over your backend (`fuzz/fuzz_targets/my_coordinator.rs`):
+//! A cargo-fuzz target over your backend (`fuzz/fuzz_targets/my_coordinator.rs`; shown as text
+//! since it needs `libfuzzer-sys`, which only the fuzz crate depends on, and `fuzz/` builds ours):
 //!
-//! ```ignore
+//! ```text
 //! #![no_main]
 //! libfuzzer_sys::fuzz_target!(|data: &[u8]| streamspec::fuzzing::run(&MyConnector, data));
 //! ```
