@@ -73,6 +73,8 @@ fn r33_a_topic_deleted_and_created_again_bumps_the_group_epoch() {
     );
     // Seen once, the same topic changes nothing.
     broker.coordinator.handle_metadata(metadata);
+    assert_eq!(broker.coordinator.metadata().partitions("in"), Some(2));
+    assert_eq!(broker.coordinator.metadata().partitions("gone"), None);
     assert_eq!(
         broker.send(&owning(heartbeat("a", 3), BOTH)),
         answer("a", 3)
