@@ -1,6 +1,6 @@
 //! Group and broker configs on Kafka: IncrementalAlterConfigs and DescribeConfigs.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use kafka_protocol::messages::describe_configs_request::DescribeConfigsResource;
 use kafka_protocol::messages::incremental_alter_configs_request::{
@@ -15,6 +15,9 @@ use super::{first_failure, KafkaTarget};
 
 /// Kafka's config resource type of a group.
 pub(super) const RESOURCE_TYPE_GROUP: i8 = 32;
+
+/// How long a broker may take to hand a group config it shows to its group coordinator.
+const GROUP_CONFIG_HANDOVER: Duration = Duration::from_millis(250);
 /// Kafka's config resource type of a broker.
 pub(super) const RESOURCE_TYPE_BROKER: i8 = 4;
 /// IncrementalAlterConfigs operation SET.
@@ -101,6 +104,11 @@ impl KafkaTarget {
                 .zip(&values)
                 .all(|((_, wanted), found)| found.as_deref().map(normal) == Some(normal(wanted)));
             if applied {
+                // A broker shows the new value as soon as its metadata image has it, but hands it
+                // to its group coordinator in a publisher that runs after: no request reads the
+                // coordinator's copy, so give it a moment (a cluster's check once met the old
+                // standby count at the next heartbeat, R41).
+                tokio::time::sleep(GROUP_CONFIG_HANDOVER).await;
                 return Ok(());
             }
             self.pause_or_give_up(started, self.timeout, || {
