@@ -329,7 +329,7 @@ impl<'a, R: Recorder> Decoder<'a, R> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn nullable_string(&mut self) -> DecodeResult<Option<String>> {
         let start = self.position;
         let value = match self.compact_length()? {
@@ -343,13 +343,17 @@ impl<'a, R: Recorder> Decoder<'a, R> {
         Ok(value)
     }
 
-    #[inline]
+    /// A non-null string, read without the `Option` of [`Decoder::nullable_string`] in between.
+    #[inline(always)]
     pub fn string(&mut self) -> DecodeResult<String> {
         let start = self.position;
-        match self.nullable_string()? {
-            Some(text) => Ok(text),
-            None => Err(self.error_at(start, DecodeErrorKind::UnexpectedNull)),
-        }
+        let Some(length) = self.compact_length()? else {
+            self.record(start, || "null".to_owned());
+            return Err(self.error_at(start, DecodeErrorKind::UnexpectedNull));
+        };
+        let value = self.string_body(start, length)?;
+        self.record(start, || format!("{value:?}"));
+        Ok(value)
     }
 
     /// A compact array whose items each take at least `min_item_size` bytes; the count is
