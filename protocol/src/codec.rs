@@ -369,6 +369,24 @@ impl<'a, R: Recorder> Decoder<'a, R> {
             self.record(start, || "null".to_owned());
             return Ok(None);
         };
+        self.check_count(start, count, min_item_size)?;
+        self.record(start, || plural(count, "item"));
+        let mut items = Vec::with_capacity(count);
+        for index in 0..count {
+            items.push(self.nest(PathSegment::Index(index), &mut read_item)?);
+        }
+        Ok(Some(items))
+    }
+
+    /// Refuses an array count whose items, at `min_item_size` bytes each, the remaining input
+    /// cannot hold; the array starts at `start`.
+    #[inline(always)]
+    fn check_count(
+        &mut self,
+        start: usize,
+        count: usize,
+        min_item_size: usize,
+    ) -> DecodeResult<()> {
         let remaining = self.remaining();
         if count.saturating_mul(min_item_size.max(1)) > remaining {
             return Err(self.error_at(
@@ -379,12 +397,34 @@ impl<'a, R: Recorder> Decoder<'a, R> {
                 },
             ));
         }
-        self.record(start, || plural(count, "item"));
-        let mut items = Vec::with_capacity(count);
-        for index in 0..count {
-            items.push(self.nest(PathSegment::Index(index), &mut read_item)?);
+        Ok(())
+    }
+
+    /// A non-null array of fixed-width integers (`i32::from_be_bytes` for int32 items). Its count
+    /// check already covers every item, so untraced the items come from one slice in one pass,
+    /// with the same errors as [`Decoder::array`]; traced, it is read item by item like any array.
+    #[inline(always)]
+    pub fn fixed_array<T: ToString, const N: usize>(
+        &mut self,
+        from_be_bytes: fn([u8; N]) -> T,
+    ) -> DecodeResult<Vec<T>> {
+        if R::RECORDS {
+            return self.array(N, |decoder| decoder.fixed(from_be_bytes));
         }
-        Ok(Some(items))
+        let start = self.position;
+        let Some(count) = self.compact_length()? else {
+            return Err(self.error_at(start, DecodeErrorKind::UnexpectedNull));
+        };
+        self.check_count(start, count, N)?;
+        let bytes = self.take(count * N)?;
+        Ok(bytes
+            .chunks_exact(N)
+            .map(|item| {
+                let mut array = [0u8; N];
+                array.copy_from_slice(item);
+                from_be_bytes(array)
+            })
+            .collect())
     }
 
     #[inline]

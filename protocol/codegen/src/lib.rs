@@ -114,6 +114,15 @@ impl<'s> Field<'s> {
         }
         match (&self.ty, self.nullable) {
             (Ty::Str, true) => "decoder.nullable_string()".into(),
+            // Integers of one width: read from one slice (bool items keep their 0/1 check).
+            (Ty::Array(inner), false)
+                if !matches!(**inner, Ty::Bool) && inner.primitive().is_some() =>
+            {
+                format!(
+                    "decoder.fixed_array({}::from_be_bytes)",
+                    inner.primitive().unwrap().0
+                )
+            }
             (Ty::Array(inner), nullable) => format!(
                 "decoder.{}({}, |decoder| {})",
                 if nullable { "nullable_array" } else { "array" },
