@@ -73,27 +73,41 @@ pub struct Decoder<'a, R: Recorder = Untraced> {
     input: &'a [u8],
     position: usize,
     recorder: R,
+    /// The message must fill the input: checked at its end by [`Decoder::end_of_message`].
+    exact: bool,
 }
 
 pub type DecodeResult<T> = Result<T, DecodeError>;
 
 impl<'a> Decoder<'a> {
+    /// A decoder for a message at the front of `input`, which may hold more bytes after it.
     pub fn new(input: &'a [u8]) -> Self {
         Decoder {
             input,
             position: 0,
             recorder: Untraced,
+            exact: false,
+        }
+    }
+
+    /// A decoder for one message that fills `input`: bytes after it are refused.
+    pub fn exact(input: &'a [u8]) -> Self {
+        Decoder {
+            exact: true,
+            ..Decoder::new(input)
         }
     }
 }
 
 impl<'a> Decoder<'a, Traced> {
-    /// A decoder that records every value it reads, for annotated dumps.
+    /// A decoder that records every value it reads, for annotated dumps, of one message that
+    /// fills `input`.
     pub fn tracing(input: &'a [u8]) -> Self {
         Decoder {
             input,
             position: 0,
             recorder: Traced::default(),
+            exact: true,
         }
     }
 
@@ -119,6 +133,17 @@ impl<'a, R: Recorder> Decoder<'a, R> {
         match self.remaining() {
             0 => Ok(()),
             count => Err(self.error(DecodeErrorKind::TrailingBytes { count })),
+        }
+    }
+
+    /// Called by a message's reader after its last field: refuses trailing bytes when the
+    /// decoder is [`Decoder::exact`].
+    #[inline(always)]
+    pub fn end_of_message(&self) -> DecodeResult<()> {
+        if self.exact {
+            self.finish()
+        } else {
+            Ok(())
         }
     }
 

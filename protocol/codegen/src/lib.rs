@@ -363,7 +363,12 @@ fn generate_message(spec: &Spec, dialect: &str, schema_path: &str) -> String {
                 None => writeln!(out, "let {} = {read};", field.rust_name).unwrap(),
             }
         }
-        out.push_str("let unknown_tagged_fields = decoder.tagged_fields()?;\nOk(Self {\n");
+        out.push_str("let unknown_tagged_fields = decoder.tagged_fields()?;\n");
+        if is_message {
+            // Before the value is assembled, so that it is built in the caller's slot.
+            out.push_str("decoder.end_of_message()?;\n");
+        }
+        out.push_str("Ok(Self {\n");
         for field in &fields {
             writeln!(out, "{},", field.rust_name).unwrap();
         }

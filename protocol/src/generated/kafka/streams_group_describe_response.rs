@@ -63,6 +63,7 @@ impl StreamsGroupDescribeResponse {
             decoder.array(20, |decoder| DescribedGroup::read(decoder, version))
         })?;
         let unknown_tagged_fields = decoder.tagged_fields()?;
+        decoder.end_of_message()?;
         Ok(Self {
             throttle_time_ms,
             groups,

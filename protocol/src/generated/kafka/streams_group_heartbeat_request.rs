@@ -262,6 +262,7 @@ impl StreamsGroupHeartbeatRequest {
         let shutdown_application =
             decoder.field("shutdown_application", |decoder| decoder.bool())?;
         let unknown_tagged_fields = decoder.tagged_fields()?;
+        decoder.end_of_message()?;
         Ok(Self {
             group_id,
             member_id,

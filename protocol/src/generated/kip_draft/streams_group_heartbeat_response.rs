@@ -223,6 +223,7 @@ impl StreamsGroupHeartbeatResponse {
                 decoder.nullable_array(8, |decoder| EndpointToPartitions::read(decoder, version))
             })?;
         let unknown_tagged_fields = decoder.tagged_fields()?;
+        decoder.end_of_message()?;
         Ok(Self {
             throttle_time_ms,
             error_code,
