@@ -73,27 +73,41 @@ pub struct Decoder<'a, R: Recorder = Untraced> {
     input: &'a [u8],
     position: usize,
     recorder: R,
+    /// The message must fill the input: checked at its end by [`Decoder::end_of_message`].
+    exact: bool,
 }
 
 pub type DecodeResult<T> = Result<T, DecodeError>;
 
 impl<'a> Decoder<'a> {
+    /// A decoder for a message at the front of `input`, which may hold more bytes after it.
     pub fn new(input: &'a [u8]) -> Self {
         Decoder {
             input,
             position: 0,
             recorder: Untraced,
+            exact: false,
+        }
+    }
+
+    /// A decoder for one message that fills `input`: bytes after it are refused.
+    pub fn exact(input: &'a [u8]) -> Self {
+        Decoder {
+            exact: true,
+            ..Decoder::new(input)
         }
     }
 }
 
 impl<'a> Decoder<'a, Traced> {
-    /// A decoder that records every value it reads, for annotated dumps.
+    /// A decoder that records every value it reads, for annotated dumps, of one message that
+    /// fills `input`.
     pub fn tracing(input: &'a [u8]) -> Self {
         Decoder {
             input,
             position: 0,
             recorder: Traced::default(),
+            exact: true,
         }
     }
 
@@ -119,6 +133,17 @@ impl<'a, R: Recorder> Decoder<'a, R> {
         match self.remaining() {
             0 => Ok(()),
             count => Err(self.error(DecodeErrorKind::TrailingBytes { count })),
+        }
+    }
+
+    /// Called by a message's reader after its last field: refuses trailing bytes when the
+    /// decoder is [`Decoder::exact`].
+    #[inline(always)]
+    pub fn end_of_message(&self) -> DecodeResult<()> {
+        if self.exact {
+            self.finish()
+        } else {
+            Ok(())
         }
     }
 
@@ -329,7 +354,7 @@ impl<'a, R: Recorder> Decoder<'a, R> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn nullable_string(&mut self) -> DecodeResult<Option<String>> {
         let start = self.position;
         let value = match self.compact_length()? {
@@ -343,13 +368,17 @@ impl<'a, R: Recorder> Decoder<'a, R> {
         Ok(value)
     }
 
-    #[inline]
+    /// A non-null string, read without the `Option` of [`Decoder::nullable_string`] in between.
+    #[inline(always)]
     pub fn string(&mut self) -> DecodeResult<String> {
         let start = self.position;
-        match self.nullable_string()? {
-            Some(text) => Ok(text),
-            None => Err(self.error_at(start, DecodeErrorKind::UnexpectedNull)),
-        }
+        let Some(length) = self.compact_length()? else {
+            self.record(start, || "null".to_owned());
+            return Err(self.error_at(start, DecodeErrorKind::UnexpectedNull));
+        };
+        let value = self.string_body(start, length)?;
+        self.record(start, || format!("{value:?}"));
+        Ok(value)
     }
 
     /// A compact array whose items each take at least `min_item_size` bytes; the count is
@@ -365,6 +394,24 @@ impl<'a, R: Recorder> Decoder<'a, R> {
             self.record(start, || "null".to_owned());
             return Ok(None);
         };
+        self.check_count(start, count, min_item_size)?;
+        self.record(start, || plural(count, "item"));
+        let mut items = Vec::with_capacity(count);
+        for index in 0..count {
+            items.push(self.nest(PathSegment::Index(index), &mut read_item)?);
+        }
+        Ok(Some(items))
+    }
+
+    /// Refuses an array count whose items, at `min_item_size` bytes each, the remaining input
+    /// cannot hold; the array starts at `start`.
+    #[inline(always)]
+    fn check_count(
+        &mut self,
+        start: usize,
+        count: usize,
+        min_item_size: usize,
+    ) -> DecodeResult<()> {
         let remaining = self.remaining();
         if count.saturating_mul(min_item_size.max(1)) > remaining {
             return Err(self.error_at(
@@ -375,12 +422,34 @@ impl<'a, R: Recorder> Decoder<'a, R> {
                 },
             ));
         }
-        self.record(start, || plural(count, "item"));
-        let mut items = Vec::with_capacity(count);
-        for index in 0..count {
-            items.push(self.nest(PathSegment::Index(index), &mut read_item)?);
+        Ok(())
+    }
+
+    /// A non-null array of fixed-width integers (`i32::from_be_bytes` for int32 items). Its count
+    /// check already covers every item, so untraced the items come from one slice in one pass,
+    /// with the same errors as [`Decoder::array`]; traced, it is read item by item like any array.
+    #[inline(always)]
+    pub fn fixed_array<T: ToString, const N: usize>(
+        &mut self,
+        from_be_bytes: fn([u8; N]) -> T,
+    ) -> DecodeResult<Vec<T>> {
+        if R::RECORDS {
+            return self.array(N, |decoder| decoder.fixed(from_be_bytes));
         }
-        Ok(Some(items))
+        let start = self.position;
+        let Some(count) = self.compact_length()? else {
+            return Err(self.error_at(start, DecodeErrorKind::UnexpectedNull));
+        };
+        self.check_count(start, count, N)?;
+        let bytes = self.take(count * N)?;
+        Ok(bytes
+            .chunks_exact(N)
+            .map(|item| {
+                let mut array = [0u8; N];
+                array.copy_from_slice(item);
+                from_be_bytes(array)
+            })
+            .collect())
     }
 
     #[inline]

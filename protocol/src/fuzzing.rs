@@ -62,6 +62,13 @@ pub fn check_bytes(kind: MessageKind, bytes: &[u8], version: i16) -> Option<AnyM
                 error.offset <= bytes.len(),
                 "error offset past the input: {error}"
             );
+            // The plain decoder's fast paths (an empty tagged-field section, integer arrays read
+            // from one slice) are untraced only: the traced decoder must refuse alike.
+            assert_eq!(
+                kind.decode_traced(bytes, version).err().as_ref(),
+                Some(&error),
+                "{kind:?} v{version}: the traced decoder refuses otherwise"
+            );
             return None;
         }
     };

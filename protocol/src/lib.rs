@@ -89,18 +89,18 @@ pub trait WireMessage: Sized {
     }
 
     /// Decodes exactly one message filling `bytes`.
+    /// The exact decoder refuses trailing bytes inside the message's reader, before the value
+    /// is assembled, so that the message (hundreds of bytes) is built in the caller's slot
+    /// rather than moved out of a local.
+    #[inline]
     fn decode_exact(bytes: &[u8], version: i16) -> Result<Self, DecodeError> {
-        let mut decoder = Decoder::new(bytes);
-        let message = Self::decode_from(&mut decoder, version)?;
-        decoder.finish()?;
-        Ok(message)
+        Self::decode_from(&mut Decoder::exact(bytes), version)
     }
 
     /// Decodes like [`WireMessage::decode_exact`] and records where every value lies.
     fn decode_traced(bytes: &[u8], version: i16) -> Result<(Self, Vec<TraceEntry>), DecodeError> {
         let mut decoder = Decoder::tracing(bytes);
         let message = Self::decode_from(&mut decoder, version)?;
-        decoder.finish()?;
         Ok((message, decoder.into_trace()))
     }
 

@@ -409,3 +409,56 @@ fn array_count_check_admits_items_of_the_smallest_size() {
         );
     }
 }
+
+#[test]
+fn integer_arrays_refuse_bad_counts_like_any_array() {
+    use streamspec_protocol::kafka::streams_group_heartbeat_request::TaskIds;
+    let request =
+        StreamsGroupHeartbeatRequest::default().with_active_tasks(Some(vec![TaskIds::default()
+            .with_subtopology_id("s")
+            .with_partitions(vec![1, 2])]));
+    let bytes = request.encode_to_vec(0).unwrap();
+    let (_, trace) = StreamsGroupHeartbeatRequest::decode_traced(&bytes, 0).unwrap();
+    let count_at = trace
+        .iter()
+        .find(|entry| entry.path() == "active_tasks[0].partitions")
+        .unwrap()
+        .start;
+    assert_eq!(bytes[count_at], 3, "two items, compact");
+    // Each case: the count byte, then the error of the plain and of the traced decoder alike.
+    let cases = [
+        (0, DecodeErrorKind::UnexpectedNull),
+        (
+            100,
+            DecodeErrorKind::InvalidLength {
+                length: 99,
+                remaining: bytes.len() - count_at - 1,
+            },
+        ),
+    ];
+    for (count, kind) in cases {
+        let mut edited = bytes.clone();
+        edited[count_at] = count;
+        for error in [
+            StreamsGroupHeartbeatRequest::decode_exact(&edited, 0).unwrap_err(),
+            StreamsGroupHeartbeatRequest::decode_traced(&edited, 0).unwrap_err(),
+        ] {
+            assert_eq!(error.kind, kind);
+            assert_eq!(
+                (error.offset, error.path.to_string()),
+                (count_at, "active_tasks[0].partitions".to_owned())
+            );
+        }
+    }
+    // Cut inside the second item: the count check refuses it before any item is read.
+    let cut = &bytes[..count_at + 1 + 6];
+    let error = StreamsGroupHeartbeatRequest::decode_exact(cut, 0).unwrap_err();
+    assert_eq!(
+        error.kind,
+        DecodeErrorKind::InvalidLength {
+            length: 2,
+            remaining: 6
+        }
+    );
+    assert_eq!(error.offset, count_at);
+}

@@ -16,7 +16,8 @@
 # then
 #   min_ratio codec_decode=<r> codec_encode=<r> assignor=<r|n/a>
 #
-# Usage: scripts/bench/side-by-side.sh   (env: ROUNDS=7 ROUND_MS=200 WARMUP_MS=2000, KAFKA_VERSION=4.4.0)
+# Usage: scripts/bench/side-by-side.sh   (env: ROUNDS=7 ROUND_MS=200 WARMUP_MS=2000, KAFKA_VERSION=4.4.0,
+#        PARTS=codec to leave the assignor out, e.g. while working on the codec)
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -24,6 +25,7 @@ ROOT="$(cd "$HERE/../.." && pwd)"
 ROUNDS="${ROUNDS:-7}"
 ROUND_MS="${ROUND_MS:-200}"
 WARMUP_MS="${WARMUP_MS:-2000}"
+PARTS="${PARTS:-all}"
 JAVA="${JAVA:-${JAVA_HOME:+$JAVA_HOME/bin/}java}"
 JAVAC="${JAVAC:-${JAVA_HOME:+$JAVA_HOME/bin/}javac}"
 
@@ -41,7 +43,7 @@ ours measure "$WARMUP_MS" "$ROUNDS" "$ROUND_MS" >"$work/ours.txt"
 echo "codec: Kafka's message classes on the JVM ..." >&2
 "$JAVA" -cp "$work/classes:$classpath" CodecBench "$work/samples" "$WARMUP_MS" "$ROUNDS" "$ROUND_MS" >"$work/kafka.txt"
 
-if [ -f "$HERE/assignor.sh" ]; then
+if [ "$PARTS" != codec ] && [ -f "$HERE/assignor.sh" ]; then
   echo "assignor: scripts/bench/assignor.sh ..." >&2
   bash "$HERE/assignor.sh" >"$work/assignor.txt"
 else

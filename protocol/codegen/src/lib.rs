@@ -114,6 +114,15 @@ impl<'s> Field<'s> {
         }
         match (&self.ty, self.nullable) {
             (Ty::Str, true) => "decoder.nullable_string()".into(),
+            // Integers of one width: read from one slice (bool items keep their 0/1 check).
+            (Ty::Array(inner), false)
+                if !matches!(**inner, Ty::Bool) && inner.primitive().is_some() =>
+            {
+                format!(
+                    "decoder.fixed_array({}::from_be_bytes)",
+                    inner.primitive().unwrap().0
+                )
+            }
             (Ty::Array(inner), nullable) => format!(
                 "decoder.{}({}, |decoder| {})",
                 if nullable { "nullable_array" } else { "array" },
@@ -354,7 +363,12 @@ fn generate_message(spec: &Spec, dialect: &str, schema_path: &str) -> String {
                 None => writeln!(out, "let {} = {read};", field.rust_name).unwrap(),
             }
         }
-        out.push_str("let unknown_tagged_fields = decoder.tagged_fields()?;\nOk(Self {\n");
+        out.push_str("let unknown_tagged_fields = decoder.tagged_fields()?;\n");
+        if is_message {
+            // Before the value is assembled, so that it is built in the caller's slot.
+            out.push_str("decoder.end_of_message()?;\n");
+        }
+        out.push_str("Ok(Self {\n");
         for field in &fields {
             writeln!(out, "{},", field.rust_name).unwrap();
         }

@@ -82,6 +82,7 @@ impl StreamsGroupDescribeRequest {
             false
         };
         let unknown_tagged_fields = decoder.tagged_fields()?;
+        decoder.end_of_message()?;
         Ok(Self {
             group_ids,
             include_authorized_operations,

@@ -63,6 +63,7 @@ impl StreamsGroupDescribeResponse {
             decoder.array(20, |decoder| DescribedGroup::read(decoder, version))
         })?;
         let unknown_tagged_fields = decoder.tagged_fields()?;
+        decoder.end_of_message()?;
         Ok(Self {
             throttle_time_ms,
             groups,
@@ -1213,7 +1214,7 @@ impl TaskIds {
     ) -> DecodeResult<Self> {
         let subtopology_id = decoder.field("subtopology_id", |decoder| decoder.string())?;
         let partitions = decoder.field("partitions", |decoder| {
-            decoder.array(4, |decoder| decoder.i32())
+            decoder.fixed_array(i32::from_be_bytes)
         })?;
         let unknown_tagged_fields = decoder.tagged_fields()?;
         Ok(Self {

@@ -262,6 +262,7 @@ impl StreamsGroupHeartbeatRequest {
         let shutdown_application =
             decoder.field("shutdown_application", |decoder| decoder.bool())?;
         let unknown_tagged_fields = decoder.tagged_fields()?;
+        decoder.end_of_message()?;
         Ok(Self {
             group_id,
             member_id,
@@ -700,13 +701,13 @@ impl CopartitionGroup {
         _version: i16,
     ) -> DecodeResult<Self> {
         let source_topics = decoder.field("source_topics", |decoder| {
-            decoder.array(2, |decoder| decoder.i16())
+            decoder.fixed_array(i16::from_be_bytes)
         })?;
         let source_topic_regex = decoder.field("source_topic_regex", |decoder| {
-            decoder.array(2, |decoder| decoder.i16())
+            decoder.fixed_array(i16::from_be_bytes)
         })?;
         let repartition_source_topics = decoder.field("repartition_source_topics", |decoder| {
-            decoder.array(2, |decoder| decoder.i16())
+            decoder.fixed_array(i16::from_be_bytes)
         })?;
         let unknown_tagged_fields = decoder.tagged_fields()?;
         Ok(Self {
@@ -1129,7 +1130,7 @@ impl TaskIds {
     ) -> DecodeResult<Self> {
         let subtopology_id = decoder.field("subtopology_id", |decoder| decoder.string())?;
         let partitions = decoder.field("partitions", |decoder| {
-            decoder.array(4, |decoder| decoder.i32())
+            decoder.fixed_array(i32::from_be_bytes)
         })?;
         let unknown_tagged_fields = decoder.tagged_fields()?;
         Ok(Self {

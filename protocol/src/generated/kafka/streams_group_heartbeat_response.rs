@@ -258,6 +258,7 @@ impl StreamsGroupHeartbeatResponse {
                 decoder.nullable_array(7, |decoder| EndpointToPartitions::read(decoder, version))
             })?;
         let unknown_tagged_fields = decoder.tagged_fields()?;
+        decoder.end_of_message()?;
         Ok(Self {
             throttle_time_ms,
             error_code,
@@ -601,7 +602,7 @@ impl TopicPartition {
     ) -> DecodeResult<Self> {
         let topic = decoder.field("topic", |decoder| decoder.string())?;
         let partitions = decoder.field("partitions", |decoder| {
-            decoder.array(4, |decoder| decoder.i32())
+            decoder.fixed_array(i32::from_be_bytes)
         })?;
         let unknown_tagged_fields = decoder.tagged_fields()?;
         Ok(Self {
@@ -678,7 +679,7 @@ impl TaskIds {
     ) -> DecodeResult<Self> {
         let subtopology_id = decoder.field("subtopology_id", |decoder| decoder.string())?;
         let partitions = decoder.field("partitions", |decoder| {
-            decoder.array(4, |decoder| decoder.i32())
+            decoder.fixed_array(i32::from_be_bytes)
         })?;
         let unknown_tagged_fields = decoder.tagged_fields()?;
         Ok(Self {
