@@ -3,7 +3,7 @@
 
 use std::cmp::{Ordering, Reverse};
 
-use super::task_index::{Subtopology, TaskIndex};
+use super::task_index::TaskIndex;
 use super::{AssignmentInput, StickyAssignor, Targets, TaskAssignor};
 use crate::java_order::{heap_add, heap_poll, sort_in_hash_map_order, string_hash, Insertion};
 
@@ -205,15 +205,15 @@ fn read_previous(input: &AssignmentInput, index_of: &TaskIndex, tasks: &mut [Tas
         }
         let mark = member + 1;
         let mut reported: Vec<(usize, i64)> = Vec::with_capacity(spec.task_offsets.len());
-        // Offsets come grouped by subtopology: each is looked up once per run.
-        let mut last: Option<(&str, Option<&Subtopology>)> = None;
+        // Offsets come grouped by subtopology: most are found at the last one's position.
+        let mut hint = 0;
         for (id, partition, offset) in &spec.task_offsets {
-            let subtopology = match last {
-                Some((last_id, subtopology)) if last_id == id => subtopology,
-                _ => index_of.subtopology(id),
+            let Some(position) = index_of.position(id, hint) else {
+                continue;
             };
-            last = Some((id, subtopology));
-            if let Some(task) = subtopology.and_then(|s| TaskIndex::task_of(s, *partition)) {
+            hint = position;
+            let subtopology = &index_of.subtopologies[position];
+            if let Some(task) = TaskIndex::task_of(subtopology, *partition) {
                 reported.push((task, *offset));
             }
         }

@@ -38,11 +38,23 @@ impl<'a> TaskIndex<'a> {
         TaskIndex { subtopologies, len }
     }
 
-    pub(super) fn subtopology(&self, id: &str) -> Option<&Subtopology<'a>> {
+    /// The position of subtopology `id`, trying `hint` first: members list their tasks by
+    /// subtopology in id order, so the one found last, or the one after it, is likely.
+    pub(super) fn position(&self, id: &str, hint: usize) -> Option<usize> {
+        // Ids are short: compared in line rather than through a call to memcmp.
+        let same = |known: &str| {
+            known.len() == id.len() && known.bytes().zip(id.bytes()).all(|(a, b)| a == b)
+        };
+        if self.subtopologies.get(hint).is_some_and(|s| same(s.id)) {
+            return Some(hint);
+        }
+        if self.subtopologies.get(hint + 1).is_some_and(|s| same(s.id)) {
+            return Some(hint + 1);
+        }
         let found = self
             .subtopologies
             .binary_search_by(|known| known.id.cmp(id));
-        found.ok().map(|at| &self.subtopologies[at])
+        found.ok()
     }
 
     /// The task, if the topology has it (members may report tasks of an older one).
@@ -53,8 +65,11 @@ impl<'a> TaskIndex<'a> {
 
     /// Every task of `tasks` that the topology has.
     pub(super) fn each(&self, tasks: &Tasks, mut visit: impl FnMut(usize)) {
+        let mut hint = 0;
         for (id, partitions) in tasks {
-            if let Some(subtopology) = self.subtopology(id) {
+            if let Some(position) = self.position(id, hint) {
+                hint = position + 1;
+                let subtopology = &self.subtopologies[position];
                 partitions
                     .iter()
                     .filter_map(|&partition| Self::task_of(subtopology, partition))
