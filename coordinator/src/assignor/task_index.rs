@@ -53,7 +53,7 @@ impl<'a> TaskIndex<'a> {
         }
         let found = self
             .subtopologies
-            .binary_search_by(|known| known.id.cmp(id));
+            .binary_search_by(|known| known.id.bytes().cmp(id.bytes()));
         found.ok()
     }
 
