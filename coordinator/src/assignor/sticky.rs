@@ -3,7 +3,7 @@
 
 use std::cmp::{Ordering, Reverse};
 
-use super::task_index::TaskIndex;
+use super::task_index::{equal_in_line, TaskIndex};
 use super::{AssignmentInput, StickyAssignor, Targets, TaskAssignor};
 use crate::java_order::{heap_add, heap_poll, sort_in_hash_map_order, string_hash, Insertion};
 
@@ -94,7 +94,8 @@ fn group_into_processes(input: &AssignmentInput) -> (Vec<Member>, Vec<Process>, 
                 }
                 known => {
                     let first = first_member[known as usize] as usize;
-                    if hashes[first] == hash && input.members[first].process_id == spec.process_id {
+                    let first_id = &input.members[first].process_id;
+                    if hashes[first] == hash && equal_in_line(first_id, &spec.process_id) {
                         break known;
                     }
                 }

@@ -3,6 +3,12 @@
 use super::AssignmentInput;
 use crate::tasks::Tasks;
 
+/// Whether two ids are equal, compared in line: ids are short, and a call to memcmp costs more
+/// than the comparison.
+pub(super) fn equal_in_line(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.bytes().zip(b.bytes()).all(|(a, b)| a == b)
+}
+
 pub(super) struct Subtopology<'a> {
     pub(super) id: &'a str,
     /// Its partition `p` is task `first_task + p`.
@@ -41,10 +47,7 @@ impl<'a> TaskIndex<'a> {
     /// The position of subtopology `id`, trying `hint` first: members list their tasks by
     /// subtopology in id order, so the one found last, or the one after it, is likely.
     pub(super) fn position(&self, id: &str, hint: usize) -> Option<usize> {
-        // Ids are short: compared in line rather than through a call to memcmp.
-        let same = |known: &str| {
-            known.len() == id.len() && known.bytes().zip(id.bytes()).all(|(a, b)| a == b)
-        };
+        let same = |known: &str| equal_in_line(known, id);
         if self.subtopologies.get(hint).is_some_and(|s| same(s.id)) {
             return Some(hint);
         }
