@@ -58,9 +58,6 @@ struct Process {
     first_slot: usize,
     size: usize,
     tasks: usize,
-    /// Tasks per member, a double as in Kafka, kept as its bits: loads are never negative or
-    /// NaN, where the bits order as the numbers do.
-    load: u64,
     /// Whether `heaps` holds its members by task count as Kafka's priority queue of them; it
     /// is built when first needed and dropped when a task goes to a member by name.
     heap_built: bool,
@@ -126,7 +123,6 @@ fn group_into_processes(input: &AssignmentInput) -> (Vec<Member>, Vec<Process>, 
             first_slot: 0,
             size: 0,
             tasks: 0,
-            load: 0f64.to_bits(),
             heap_built: false,
         })
         .collect();
@@ -287,6 +283,10 @@ struct Sticky<'a> {
     index: &'a TaskIndex<'a>,
     members: Vec<Member>,
     processes: Vec<Process>,
+    /// Per process, its tasks per member, a double as in Kafka, kept as its bits: loads are
+    /// never negative or NaN, where the bits order as the numbers do. Apart from `processes`,
+    /// as the queues of processes by load read nothing else.
+    loads: Vec<u64>,
     slots: Vec<u32>,
     /// Laid out like `slots`, see `Process::heap_built`.
     heaps: Vec<u32>,
@@ -328,6 +328,7 @@ impl<'a> Sticky<'a> {
             heaps: vec![0; member_count],
             index,
             members,
+            loads: vec![0f64.to_bits(); processes.len()],
             processes,
             slots,
             tasks,
@@ -340,7 +341,7 @@ impl<'a> Sticky<'a> {
     }
 
     fn load_of(&self, member: u32) -> u64 {
-        self.processes[self.members[member as usize].process as usize].load
+        self.loads[self.members[member as usize].process as usize]
     }
 
     fn previous_owner(&self, task: usize) -> Option<u32> {
@@ -371,7 +372,7 @@ impl<'a> Sticky<'a> {
         let count = state.count;
         let process = &mut self.processes[state.process as usize];
         process.tasks += 1;
-        process.load = (process.tasks as f64 / process.size as f64).to_bits();
+        self.loads[state.process as usize] = (process.tasks as f64 / process.size as f64).to_bits();
         let task_state = &mut self.tasks[task];
         self.placements.push(Placement {
             member,
@@ -431,9 +432,7 @@ impl<'a> Sticky<'a> {
     }
 
     fn by_process_load(&self, a: u32, b: u32) -> Ordering {
-        self.processes[a as usize]
-            .load
-            .cmp(&self.processes[b as usize].load)
+        self.loads[a as usize].cmp(&self.loads[b as usize])
     }
 
     /// Every process, in Kafka's order, in a priority queue by load.
