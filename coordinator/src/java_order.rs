@@ -195,6 +195,7 @@ impl TimelineOrder {
 /// Adds `item` to the binary heap `heap[..len]` (whose length becomes `len + 1`) as
 /// `java.util.PriorityQueue.offer` does, so that among equal elements the same one comes out
 /// first. `compare` orders the elements; `heap` must have room at `len`.
+#[inline]
 pub fn heap_add(heap: &mut [u32], len: usize, item: u32, compare: impl Fn(u32, u32) -> Ordering) {
     let mut at = len;
     while at > 0 {
@@ -210,6 +211,7 @@ pub fn heap_add(heap: &mut [u32], len: usize, item: u32, compare: impl Fn(u32, u
 
 /// Removes and returns the first element of the binary heap `heap[..len]` (whose length becomes
 /// `len - 1`) as `java.util.PriorityQueue.poll` does; `None` when it is empty.
+#[inline]
 pub fn heap_poll(
     heap: &mut [u32],
     len: usize,
