@@ -3,10 +3,9 @@
 //! (`examples/assignor_bench.rs`): both hand the Java program in `coordinator/java/` the very
 //! inputs the reference gets. The format is described at the top of `KafkaAssignorOracle.java`.
 
-use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use crate::assignor::{AssignmentInput, MemberSpec};
+use crate::assignor::{AssignmentInput, MemberSpec, Targets};
 use crate::tasks::{TaskSets, Tasks};
 
 /// "-" or comma-separated `subtopology:partition`.
@@ -56,19 +55,20 @@ pub fn describe(name: &str, input: &AssignmentInput, out: &mut String) {
 }
 
 /// `targets` for the members of `input` as the oracle prints them.
-pub fn answer(input: &AssignmentInput, targets: &BTreeMap<String, TaskSets>) -> String {
+pub fn answer(input: &AssignmentInput, targets: &Targets) -> String {
     let mut out = String::new();
-    for member in &input.members {
-        match targets.get(&member.member_id) {
-            Some(target) => writeln!(
-                out,
-                "member {} {} {}",
-                member.member_id,
-                task_list(&target.active),
-                task_list(&target.standby)
-            ),
-            None => writeln!(out, "member {} has no target", member.member_id),
-        }
+    if targets.members() != input.members.len() {
+        writeln!(out, "targets for {} members", targets.members()).unwrap();
+    }
+    for (position, member) in input.members.iter().enumerate() {
+        let target = targets.of(position);
+        writeln!(
+            out,
+            "member {} {} {}",
+            member.member_id,
+            task_list(&target.active),
+            task_list(&target.standby)
+        )
         .unwrap();
     }
     out.push_str("end\n");
@@ -113,10 +113,7 @@ impl GroupShape {
 /// The group of `input` once it holds `targets`, every member reporting a changelog offset for
 /// each standby it holds, after every seventh member left and a newcomer on a process of its own
 /// joined: what a sticky assignor meets after a change.
-pub fn after_change(
-    input: &AssignmentInput,
-    targets: &BTreeMap<String, TaskSets>,
-) -> AssignmentInput {
+pub fn after_change(input: &AssignmentInput, targets: &Targets) -> AssignmentInput {
     let mut next = input.clone();
     next.members = input
         .members
@@ -124,7 +121,7 @@ pub fn after_change(
         .enumerate()
         .filter(|(index, _)| index % 7 != 3)
         .map(|(index, member)| {
-            let current = targets.get(&member.member_id).cloned().unwrap_or_default();
+            let current = targets.of(index);
             let task_offsets = current
                 .standby
                 .iter()
@@ -155,9 +152,7 @@ pub fn after_change(
 /// 1,000 and 10,000 tasks of 10 stateful subtopologies, with 0 and 1 standby replica, from
 /// scratch (18 cases); and six of them again after a change (`after_change`), named with
 /// `_sticky`. `assign` gives the targets the changed groups start from.
-pub fn bench_grid(
-    assign: impl Fn(&AssignmentInput) -> BTreeMap<String, TaskSets>,
-) -> Vec<(String, AssignmentInput)> {
+pub fn bench_grid(assign: impl Fn(&AssignmentInput) -> Targets) -> Vec<(String, AssignmentInput)> {
     let mut grid = Vec::new();
     for members in [10, 100, 1_000] {
         for tasks in [100, 1_000, 10_000] {

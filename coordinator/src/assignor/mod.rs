@@ -6,7 +6,7 @@ mod task_index;
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::tasks::TaskSets;
+use crate::tasks::{TaskSets, Tasks};
 
 /// A member as the assignor sees it.
 #[derive(Debug, Clone)]
@@ -34,7 +34,87 @@ pub struct AssignmentInput {
 /// Computes target assignments; deterministic for a given input.
 pub trait TaskAssignor {
     fn name(&self) -> &'static str;
-    fn assign(&self, input: &AssignmentInput) -> BTreeMap<String, TaskSets>;
+    fn assign(&self, input: &AssignmentInput) -> Targets;
+}
+
+/// The target tasks of every member of an input, by the member's place in `input.members`: the
+/// assignor's answer, built once, tasks as dense indices into the topology's subtopologies
+/// (ids shared, not copied per member). A member's `TaskSets` are made when asked for.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Targets {
+    /// Subtopology ids in id order, each with its first task: task `first + p` is its
+    /// partition `p`.
+    subtopologies: Vec<(String, u32)>,
+    /// Member `m`'s actives are `tasks[starts[2m]..starts[2m + 1]]`, its standbys
+    /// `tasks[starts[2m + 1]..starts[2m + 2]]`, each ascending.
+    starts: Vec<u32>,
+    tasks: Vec<u32>,
+}
+
+impl Targets {
+    fn new(subtopologies: Vec<(String, u32)>, starts: Vec<u32>, tasks: Vec<u32>) -> Self {
+        Targets {
+            subtopologies,
+            starts,
+            tasks,
+        }
+    }
+
+    /// How many members the targets are for.
+    pub fn members(&self) -> usize {
+        self.starts.len().saturating_sub(1) / 2
+    }
+
+    /// The targets of the member at `position` in the input; empty past its end.
+    pub fn of(&self, position: usize) -> TaskSets {
+        if position >= self.members() {
+            return TaskSets::default();
+        }
+        TaskSets {
+            active: self.list(2 * position),
+            standby: self.list(2 * position + 1),
+            warmup: Tasks::new(),
+        }
+    }
+
+    /// The targets by member id (a later member of the input wins over an earlier one with the
+    /// same id).
+    pub fn by_member_id(&self, input: &AssignmentInput) -> BTreeMap<String, TaskSets> {
+        input
+            .members
+            .iter()
+            .enumerate()
+            .map(|(position, member)| (member.member_id.clone(), self.of(position)))
+            .collect()
+    }
+
+    fn list(&self, list: usize) -> Tasks {
+        let tasks = &self.tasks[self.starts[list] as usize..self.starts[list + 1] as usize];
+        let mut out = Tasks::new();
+        let mut subtopology = 0;
+        let mut rest = tasks;
+        while let Some(&first) = rest.first() {
+            // The last subtopology starting at or before the task holds it (those without tasks
+            // start where the next one does).
+            while self
+                .subtopologies
+                .get(subtopology + 1)
+                .is_some_and(|(_, start)| *start <= first)
+            {
+                subtopology += 1;
+            }
+            let (id, start) = &self.subtopologies[subtopology];
+            let end = self
+                .subtopologies
+                .get(subtopology + 1)
+                .map_or(u32::MAX, |(_, next)| *next);
+            let run = rest.partition_point(|&task| task < end);
+            let partitions = rest[..run].iter().map(|&task| (task - start) as i32);
+            out.insert(id.clone(), partitions.collect());
+            rest = &rest[run..];
+        }
+        out
+    }
 }
 
 /// Kafka 4.4.0's sticky assignor, step for step (spec 6), ties included: where Kafka leaves
@@ -56,7 +136,7 @@ pub struct StickyAssignor;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tasks::{contains, Tasks};
+    use crate::tasks::contains;
 
     fn add(tasks: &mut Tasks, subtopology: &str, partition: i32) {
         tasks
@@ -97,7 +177,7 @@ mod tests {
             stateful: BTreeSet::new(),
             num_standby_replicas: 0,
         };
-        let targets = StickyAssignor.assign(&input);
+        let targets = StickyAssignor.assign(&input).by_member_id(&input);
         assert_eq!(active(&targets, "a"), [("0".to_owned(), 0)]);
         assert_eq!(active(&targets, "b"), [("0".to_owned(), 1)]);
     }
@@ -117,7 +197,7 @@ mod tests {
             stateful: BTreeSet::new(),
             num_standby_replicas: 0,
         };
-        let targets = StickyAssignor.assign(&input);
+        let targets = StickyAssignor.assign(&input).by_member_id(&input);
         let load =
             |members: &[&str]| -> usize { members.iter().map(|m| active(&targets, m).len()).sum() };
         assert_eq!((load(&["a", "b"]), load(&["c"]), load(&["d"])), (4, 2, 2));
@@ -159,7 +239,7 @@ mod tests {
             stateful: BTreeSet::new(),
             num_standby_replicas: 0,
         };
-        let targets = StickyAssignor.assign(&input);
+        let targets = StickyAssignor.assign(&input).by_member_id(&input);
         let actives: Vec<(&str, Tasks)> = targets
             .iter()
             .map(|(member, sets)| (member.as_str(), sets.active.clone()))
@@ -190,7 +270,7 @@ mod tests {
             stateful: BTreeSet::from(["0".to_owned()]),
             num_standby_replicas: 1,
         };
-        let targets = StickyAssignor.assign(&input);
+        let targets = StickyAssignor.assign(&input).by_member_id(&input);
         assert_eq!(targets["a"], TaskSets::default());
         assert_eq!(targets["b"].active, tasks_of(&[("0", &[0])]));
         assert_eq!(targets["c"].standby, tasks_of(&[("0", &[0])]));
@@ -212,7 +292,7 @@ mod tests {
             stateful: BTreeSet::from(["0".to_owned()]),
             num_standby_replicas: 1,
         };
-        let targets = StickyAssignor.assign(&input);
+        let targets = StickyAssignor.assign(&input).by_member_id(&input);
         assert_eq!(targets["b"].active, tasks_of(&[("0", &[0])]));
         assert_eq!(targets["a"].standby, tasks_of(&[("0", &[0])]));
     }
@@ -229,7 +309,7 @@ mod tests {
             stateful: BTreeSet::from(["0".to_owned()]),
             num_standby_replicas: 1,
         };
-        let targets = StickyAssignor.assign(&input);
+        let targets = StickyAssignor.assign(&input).by_member_id(&input);
         let process = |member: &str| if member == "b" { "p2" } else { "p1" };
         for partition in 0..2 {
             let active_owner: Vec<&String> = targets

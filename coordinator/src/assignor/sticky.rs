@@ -2,12 +2,10 @@
 //! and tasks numbered once, state in flat vectors, the targets built once at the end.
 
 use std::cmp::{Ordering, Reverse};
-use std::collections::BTreeMap;
 
-use super::task_index::{Subtopology, TaskIndex, TasksBuilder};
-use super::{AssignmentInput, StickyAssignor, TaskAssignor};
+use super::task_index::{equal_in_line, TaskIndex};
+use super::{AssignmentInput, StickyAssignor, Targets, TaskAssignor};
 use crate::java_order::{heap_add, heap_poll, sort_in_hash_map_order, string_hash, Insertion};
-use crate::tasks::{TaskSets, Tasks};
 
 /// No member, task copy or process.
 const NONE: u32 = u32::MAX;
@@ -60,9 +58,6 @@ struct Process {
     first_slot: usize,
     size: usize,
     tasks: usize,
-    /// Tasks per member, a double as in Kafka, kept as its bits: loads are never negative or
-    /// NaN, where the bits order as the numbers do.
-    load: u64,
     /// Whether `heaps` holds its members by task count as Kafka's priority queue of them; it
     /// is built when first needed and dropped when a task goes to a member by name.
     heap_built: bool,
@@ -96,7 +91,8 @@ fn group_into_processes(input: &AssignmentInput) -> (Vec<Member>, Vec<Process>, 
                 }
                 known => {
                     let first = first_member[known as usize] as usize;
-                    if hashes[first] == hash && input.members[first].process_id == spec.process_id {
+                    let first_id = &input.members[first].process_id;
+                    if hashes[first] == hash && equal_in_line(first_id, &spec.process_id) {
                         break known;
                     }
                 }
@@ -127,7 +123,6 @@ fn group_into_processes(input: &AssignmentInput) -> (Vec<Member>, Vec<Process>, 
             first_slot: 0,
             size: 0,
             tasks: 0,
-            load: 0f64.to_bits(),
             heap_built: false,
         })
         .collect();
@@ -207,15 +202,15 @@ fn read_previous(input: &AssignmentInput, index_of: &TaskIndex, tasks: &mut [Tas
         }
         let mark = member + 1;
         let mut reported: Vec<(usize, i64)> = Vec::with_capacity(spec.task_offsets.len());
-        // Offsets come grouped by subtopology: each is looked up once per run.
-        let mut last: Option<(&str, Option<&Subtopology>)> = None;
+        // Offsets come grouped by subtopology: most are found at the last one's position.
+        let mut hint = 0;
         for (id, partition, offset) in &spec.task_offsets {
-            let subtopology = match last {
-                Some((last_id, subtopology)) if last_id == id => subtopology,
-                _ => index_of.subtopology(id),
+            let Some(position) = index_of.position(id, hint) else {
+                continue;
             };
-            last = Some((id, subtopology));
-            if let Some(task) = subtopology.and_then(|s| TaskIndex::task_of(s, *partition)) {
+            hint = position;
+            let subtopology = &index_of.subtopologies[position];
+            if let Some(task) = TaskIndex::task_of(subtopology, *partition) {
                 reported.push((task, *offset));
             }
         }
@@ -277,13 +272,10 @@ fn read_previous(input: &AssignmentInput, index_of: &TaskIndex, tasks: &mut [Tas
 
 /// One copy of a task given to a member.
 struct Placement {
-    task: u32,
     member: u32,
     active: bool,
     /// The task's copy given before this one, or `NONE`.
     previous_copy: u32,
-    /// The next copy of the member's list of the same type once the targets are built.
-    next_in_list: u32,
 }
 
 /// The assignment in progress, as flat per-member, per-process and per-task state.
@@ -291,6 +283,10 @@ struct Sticky<'a> {
     index: &'a TaskIndex<'a>,
     members: Vec<Member>,
     processes: Vec<Process>,
+    /// Per process, its tasks per member, a double as in Kafka, kept as its bits: loads are
+    /// never negative or NaN, where the bits order as the numbers do. Apart from `processes`,
+    /// as the queues of processes by load read nothing else.
+    loads: Vec<u64>,
     slots: Vec<u32>,
     /// Laid out like `slots`, see `Process::heap_built`.
     heaps: Vec<u32>,
@@ -332,6 +328,7 @@ impl<'a> Sticky<'a> {
             heaps: vec![0; member_count],
             index,
             members,
+            loads: vec![0f64.to_bits(); processes.len()],
             processes,
             slots,
             tasks,
@@ -344,7 +341,7 @@ impl<'a> Sticky<'a> {
     }
 
     fn load_of(&self, member: u32) -> u64 {
-        self.processes[self.members[member as usize].process as usize].load
+        self.loads[self.members[member as usize].process as usize]
     }
 
     fn previous_owner(&self, task: usize) -> Option<u32> {
@@ -375,14 +372,12 @@ impl<'a> Sticky<'a> {
         let count = state.count;
         let process = &mut self.processes[state.process as usize];
         process.tasks += 1;
-        process.load = (process.tasks as f64 / process.size as f64).to_bits();
+        self.loads[state.process as usize] = (process.tasks as f64 / process.size as f64).to_bits();
         let task_state = &mut self.tasks[task];
         self.placements.push(Placement {
-            task: index(task),
             member,
             active,
             previous_copy: task_state.latest,
-            next_in_list: NONE,
         });
         task_state.latest = index(self.placements.len() - 1);
         self.task_quota.record(count);
@@ -437,9 +432,7 @@ impl<'a> Sticky<'a> {
     }
 
     fn by_process_load(&self, a: u32, b: u32) -> Ordering {
-        self.processes[a as usize]
-            .load
-            .cmp(&self.processes[b as usize].load)
+        self.loads[a as usize].cmp(&self.loads[b as usize])
     }
 
     /// Every process, in Kafka's order, in a priority queue by load.
@@ -475,62 +468,37 @@ impl<'a> Sticky<'a> {
         placed
     }
 
-    /// The targets, built once from the placements.
-    fn targets(mut self, input: &AssignmentInput) -> BTreeMap<String, TaskSets> {
-        // Per member, a list of its active and one of its standby copies, each ascending:
-        // threaded through the placements, walking the tasks downwards.
-        let mut heads = vec![NONE; 2 * self.members.len()];
-        for task in (0..self.index.len).rev() {
-            let mut copy = self.tasks[task].latest;
+    /// The targets, built once from the placements: counted per member and type, then filled
+    /// walking the tasks upwards, so that every list is ascending.
+    fn targets(self) -> Targets {
+        let list_of =
+            |placement: &Placement| 2 * placement.member as usize + usize::from(!placement.active);
+        let mut starts = vec![0u32; 2 * self.members.len() + 1];
+        for placement in &self.placements {
+            starts[list_of(placement) + 1] += 1;
+        }
+        for list in 1..starts.len() {
+            starts[list] += starts[list - 1];
+        }
+        let mut next = starts.clone();
+        let mut tasks = vec![0u32; self.placements.len()];
+        for (task, state) in self.tasks.iter().enumerate() {
+            let mut copy = state.latest;
             while copy != NONE {
-                let placement = &mut self.placements[copy as usize];
-                let list = 2 * placement.member as usize + usize::from(!placement.active);
-                placement.next_in_list = heads[list];
-                heads[list] = copy;
+                let placement = &self.placements[copy as usize];
+                let at = &mut next[list_of(placement)];
+                tasks[*at as usize] = index(task);
+                *at += 1;
                 copy = placement.previous_copy;
             }
         }
-        let placements = &self.placements;
-        let list = |head: u32| {
-            std::iter::successors(Some(head).filter(|&c| c != NONE), |&copy| {
-                Some(placements[copy as usize].next_in_list).filter(|&c| c != NONE)
-            })
-            .map(|copy| placements[copy as usize].task as usize)
-        };
-        // Members by id: most ids differ within their first 16 bytes, compared as one number.
-        let mut by_id: Vec<(u128, u32)> = input
-            .members
+        let subtopologies = self
+            .index
+            .subtopologies
             .iter()
-            .enumerate()
-            .map(|(member, spec)| {
-                let mut prefix = [0u8; 16];
-                let id = spec.member_id.as_bytes();
-                let len = id.len().min(16);
-                prefix[..len].copy_from_slice(&id[..len]);
-                (u128::from_be_bytes(prefix), index(member))
-            })
+            .map(|s| (s.id.to_owned(), index(s.first_task)))
             .collect();
-        let id = |member: u32| input.members[member as usize].member_id.as_str();
-        by_id.sort_unstable();
-        // Ids alike in their first 16 bytes, by the rest.
-        for alike in by_id.chunk_by_mut(|a, b| a.0 == b.0) {
-            if alike.len() > 1 {
-                alike.sort_by(|a, b| id(a.1).cmp(id(b.1)));
-            }
-        }
-        let mut builder = TasksBuilder::new(self.index);
-        by_id
-            .into_iter()
-            .map(|(_, member)| {
-                let lists = 2 * member as usize;
-                let sets = TaskSets {
-                    active: builder.build(self.index, list(heads[lists])),
-                    standby: builder.build(self.index, list(heads[lists + 1])),
-                    warmup: Tasks::new(),
-                };
-                (id(member).to_owned(), sets)
-            })
-            .collect()
+        Targets::new(subtopologies, starts, tasks)
     }
 }
 
@@ -539,9 +507,9 @@ impl TaskAssignor for StickyAssignor {
         "sticky"
     }
 
-    fn assign(&self, input: &AssignmentInput) -> BTreeMap<String, TaskSets> {
+    fn assign(&self, input: &AssignmentInput) -> Targets {
         if input.members.is_empty() {
-            return BTreeMap::new();
+            return Targets::default();
         }
         let replicas = usize::try_from(input.num_standby_replicas).unwrap_or(0);
         let index = TaskIndex::new(input);
@@ -614,6 +582,6 @@ impl TaskAssignor for StickyAssignor {
                 }
             }
         }
-        state.targets(input)
+        state.targets()
     }
 }

@@ -1,9 +1,13 @@
 //! The tasks of a topology as dense indices, and task sets built from them.
 
-use std::collections::BTreeSet;
-
 use super::AssignmentInput;
 use crate::tasks::Tasks;
+
+/// Whether two ids are equal, compared in line: ids are short, and a call to memcmp costs more
+/// than the comparison.
+pub(super) fn equal_in_line(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.bytes().zip(b.bytes()).all(|(a, b)| a == b)
+}
 
 pub(super) struct Subtopology<'a> {
     pub(super) id: &'a str,
@@ -40,11 +44,20 @@ impl<'a> TaskIndex<'a> {
         TaskIndex { subtopologies, len }
     }
 
-    pub(super) fn subtopology(&self, id: &str) -> Option<&Subtopology<'a>> {
+    /// The position of subtopology `id`, trying `hint` first: members list their tasks by
+    /// subtopology in id order, so the one found last, or the one after it, is likely.
+    pub(super) fn position(&self, id: &str, hint: usize) -> Option<usize> {
+        let same = |known: &str| equal_in_line(known, id);
+        if self.subtopologies.get(hint).is_some_and(|s| same(s.id)) {
+            return Some(hint);
+        }
+        if self.subtopologies.get(hint + 1).is_some_and(|s| same(s.id)) {
+            return Some(hint + 1);
+        }
         let found = self
             .subtopologies
-            .binary_search_by(|known| known.id.cmp(id));
-        found.ok().map(|at| &self.subtopologies[at])
+            .binary_search_by(|known| known.id.bytes().cmp(id.bytes()));
+        found.ok()
     }
 
     /// The task, if the topology has it (members may report tasks of an older one).
@@ -55,8 +68,11 @@ impl<'a> TaskIndex<'a> {
 
     /// Every task of `tasks` that the topology has.
     pub(super) fn each(&self, tasks: &Tasks, mut visit: impl FnMut(usize)) {
+        let mut hint = 0;
         for (id, partitions) in tasks {
-            if let Some(subtopology) = self.subtopology(id) {
+            if let Some(position) = self.position(id, hint) {
+                hint = position + 1;
+                let subtopology = &self.subtopologies[position];
                 partitions
                     .iter()
                     .filter_map(|&partition| Self::task_of(subtopology, partition))
@@ -78,86 +94,5 @@ impl<'a> TaskIndex<'a> {
                 .filter(move |s| partition < s.tasks && (s.stateful || !stateful_only))
                 .map(move |s| s.first_task + partition)
         })
-    }
-}
-
-/// Builds task sets by subtopology from ascending tasks, with as few comparisons of
-/// subtopology ids as a `BTreeMap` allows: one key is inserted; two or more come in bulk, and
-/// when they are many, as a clone of a map of every subtopology whose empty sets are then
-/// dropped, which compares no keys at all.
-pub(super) struct TasksBuilder {
-    /// Every subtopology that has tasks, with an empty set; and their indices.
-    template: Tasks,
-    template_subtopologies: Vec<usize>,
-    /// Reused space: partitions, and runs of one subtopology (its index, where its run ends).
-    partitions: Vec<i32>,
-    runs: Vec<(usize, usize)>,
-}
-
-impl TasksBuilder {
-    pub(super) fn new(index: &TaskIndex) -> Self {
-        let with_tasks =
-            || (0..index.subtopologies.len()).filter(|&s| index.subtopologies[s].tasks > 0);
-        TasksBuilder {
-            template: with_tasks()
-                .map(|s| (index.subtopologies[s].id.to_owned(), BTreeSet::new()))
-                .collect(),
-            template_subtopologies: with_tasks().collect(),
-            partitions: Vec::new(),
-            runs: Vec::new(),
-        }
-    }
-
-    fn partition_set(&self, run: usize) -> BTreeSet<i32> {
-        // A set that fits one B-tree leaf is built by insertion, larger ones in bulk.
-        const ONE_LEAF: usize = 11;
-        let start = if run == 0 { 0 } else { self.runs[run - 1].1 };
-        let partitions = self.partitions[start..self.runs[run].1].iter().copied();
-        if partitions.len() <= ONE_LEAF {
-            let mut set = BTreeSet::new();
-            set.extend(partitions);
-            set
-        } else {
-            partitions.collect()
-        }
-    }
-
-    pub(super) fn build(&mut self, index: &TaskIndex, tasks: impl Iterator<Item = usize>) -> Tasks {
-        self.partitions.clear();
-        self.runs.clear();
-        let mut subtopology = 0;
-        for task in tasks {
-            let mut known = &index.subtopologies[subtopology];
-            while task >= known.first_task + known.tasks {
-                subtopology += 1;
-                known = &index.subtopologies[subtopology];
-            }
-            match self.runs.last_mut() {
-                Some((last, end)) if *last == subtopology => *end += 1,
-                _ => self.runs.push((subtopology, self.partitions.len() + 1)),
-            }
-            self.partitions.push((task - known.first_task) as i32);
-        }
-        let id = |run: usize| index.subtopologies[self.runs[run].0].id.to_owned();
-        match self.runs.len() {
-            0 => Tasks::new(),
-            1 => Tasks::from([(id(0), self.partition_set(0))]),
-            runs if 2 * runs < self.template.len() => (0..runs)
-                .map(|run| (id(run), self.partition_set(run)))
-                .collect(),
-            _ => {
-                let mut out = self.template.clone();
-                let mut run = 0;
-                for (position, set) in out.values_mut().enumerate() {
-                    let next = self.runs.get(run).map(|(subtopology, _)| *subtopology);
-                    if next == Some(self.template_subtopologies[position]) {
-                        *set = self.partition_set(run);
-                        run += 1;
-                    }
-                }
-                out.retain(|_, set| !set.is_empty());
-                out
-            }
-        }
     }
 }

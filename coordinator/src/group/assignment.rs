@@ -5,17 +5,55 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::member::MemberState;
 use super::Group;
-use crate::assignor::{AssignmentInput, MemberSpec, StickyAssignor, TaskAssignor};
+use crate::assignor::{AssignmentInput, MemberSpec, StickyAssignor, Targets, TaskAssignor};
 use crate::config::CoordinatorConfig;
 use crate::java_order::{hash_map_order, Insertion};
 use crate::tasks::{self, TaskSets, Tasks};
+
+/// A group's target assignment: the assignor's answer and each member's place in it, the ids
+/// taken over from the assignor's input.
+#[derive(Debug, Clone, Default)]
+pub(super) struct TargetAssignment {
+    targets: Targets,
+    place: BTreeMap<String, u32>,
+}
+
+impl TargetAssignment {
+    fn new(input: AssignmentInput, targets: Targets) -> Self {
+        let place = input
+            .members
+            .into_iter()
+            .zip(0..)
+            .map(|(member, place)| (member.member_id, place))
+            .collect();
+        TargetAssignment { targets, place }
+    }
+
+    /// The member's target; empty when it has none.
+    pub(super) fn of(&self, member_id: &str) -> TaskSets {
+        self.place
+            .get(member_id)
+            .map_or_else(TaskSets::default, |&place| self.targets.of(place as usize))
+    }
+
+    pub(super) fn remove(&mut self, member_id: &str) {
+        self.place.remove(member_id);
+    }
+
+    /// A replacing static member takes over the target of the member it replaces.
+    pub(super) fn rename(&mut self, from: &str, to: &str) {
+        if let Some(place) = self.place.remove(from) {
+            self.place.insert(to.to_owned(), place);
+        }
+    }
+}
 
 impl Group {
     /// A new target assignment at the group epoch: empty unless the topology is ready (spec 4.4).
     pub(super) fn compute_targets(&mut self, config: &CoordinatorConfig) {
         if self.delay_deadline_ms.is_some() {
             // Delayed: everyone's target is empty, at the epoch of the initial empty assignment.
-            self.targets.clear();
+            self.targets = TargetAssignment::default();
             self.assignment_epoch = self.assignment_epoch.max(1);
             return;
         }
@@ -58,10 +96,11 @@ impl Group {
                     stateful,
                     num_standby_replicas: config.num_standby_replicas,
                 };
-                StickyAssignor.assign(&input)
+                let targets = StickyAssignor.assign(&input);
+                TargetAssignment::new(input, targets)
             }
             // Not ready: every target is empty.
-            None => BTreeMap::new(),
+            None => TargetAssignment::default(),
         };
         self.assignment_epoch = self.epoch;
     }
@@ -89,8 +128,7 @@ impl Group {
             }
             _ => member.epoch,
         };
-        let no_target = TaskSets::default();
-        let target = self.targets.get(member_id).unwrap_or(&no_target);
+        let target = &self.targets.of(member_id);
         let own = &member.assigned;
         let mut keep = own.intersect(target);
         let mut revoke = own.minus(target);
@@ -201,7 +239,21 @@ mod tests {
         }
         group.epoch = 5;
         group.assignment_epoch = 5;
-        group.targets.insert("b".to_owned(), sets(&[0], &[]));
+        // The assignor gives a lone member the one task.
+        let input = AssignmentInput {
+            members: vec![MemberSpec {
+                member_id: "b".to_owned(),
+                process_id: "p2".to_owned(),
+                current: TaskSets::default(),
+                task_offsets: Vec::new(),
+            }],
+            task_counts: BTreeMap::from([("0".to_owned(), 1)]),
+            stateful: BTreeSet::new(),
+            num_standby_replicas: 0,
+        };
+        let targets = StickyAssignor.assign(&input);
+        group.targets = TargetAssignment::new(input, targets);
+        assert_eq!(group.targets.of("b"), sets(&[0], &[]));
         group
     }
 

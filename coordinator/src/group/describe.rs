@@ -134,9 +134,7 @@ pub(crate) fn describe(
                 .with_task_offsets(offsets(&member.task_offsets))
                 .with_task_end_offsets(offsets(&member.task_end_offsets))
                 .with_assignment(describe_assignment(&member.assigned))
-                .with_target_assignment(describe_assignment(
-                    &group.targets.get(&member.id).cloned().unwrap_or_default(),
-                ))
+                .with_target_assignment(describe_assignment(&group.targets.of(&member.id)))
         })
         .collect();
     describe::DescribedGroup::default()

@@ -315,9 +315,7 @@ impl Heartbeat<'_> {
                 let previous = group
                     .take_member(&previous_id)
                     .expect("admission found the member");
-                if let Some(target) = group.targets.remove(&previous_id) {
-                    group.targets.insert(request.member_id.clone(), target);
-                }
+                group.targets.rename(&previous_id, &request.member_id);
                 group.put_member(Member {
                     id: request.member_id.clone(),
                     ..previous

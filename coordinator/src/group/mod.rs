@@ -21,8 +21,8 @@ use streamspec_protocol::kafka::streams_group_heartbeat_request::Topology;
 
 use crate::java_order::TimelineOrder;
 use crate::metadata::Fingerprint;
-use crate::tasks::TaskSets;
 use crate::topology::ConfiguredTopology;
+use assignment::TargetAssignment;
 pub(crate) use describe::describe;
 pub(crate) use heartbeat::heartbeat;
 use holders::TaskHolders;
@@ -53,8 +53,8 @@ pub struct Group {
     static_members: BTreeMap<String, String>,
     /// Who holds which task, kept up to date with `members` (see [`Group::check_indexes`]).
     holders: TaskHolders,
-    /// Target assignment by member; a member without an entry has an empty target.
-    targets: BTreeMap<String, TaskSets>,
+    /// The target assignment; a member without a place in it has an empty target.
+    targets: TargetAssignment,
     shutdown_requested_by: Option<String>,
     endpoint_epoch: i32,
     /// While set, the first assignment after the group was empty waits (spec 4.5).
@@ -83,7 +83,7 @@ impl Group {
             member_order: TimelineOrder::default(),
             static_members: BTreeMap::new(),
             holders: TaskHolders::default(),
-            targets: BTreeMap::new(),
+            targets: TargetAssignment::default(),
             shutdown_requested_by: None,
             endpoint_epoch: 0,
             delay_deadline_ms: None,
@@ -217,6 +217,7 @@ impl Group {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tasks::TaskSets;
 
     #[test]
     fn check_indexes_finds_an_index_that_drifted() {
