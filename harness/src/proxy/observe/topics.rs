@@ -13,6 +13,7 @@ use kafka_protocol::messages::{
 use kafka_protocol::protocol::Request;
 use serde::{Deserialize, Serialize};
 use streamspec_protocol::codes::ERROR_UNKNOWN_TOPIC_OR_PARTITION;
+use streamspec_protocol::kafka::streams_group_heartbeat_request::Topology;
 
 use crate::proxy::decode_response;
 
@@ -68,6 +69,11 @@ pub(super) struct Topics {
 }
 
 impl Topics {
+    /// Each topic's partition count as the latest answer that showed it gave it.
+    pub(super) fn known(&self) -> &BTreeMap<String, i32> {
+        &self.known
+    }
+
     pub(super) fn changes(&self) -> &[TopicSeen] {
         &self.changes
     }
@@ -164,20 +170,56 @@ impl Topics {
         if self.known.get(topic).copied() == partitions {
             return;
         }
+        // Judging goes on with every count known, whether or not traces can still record it.
+        set_count(&mut self.known, topic, partitions);
         if self.changes.len() + self.config_changes.len() >= TOPIC_CHANGES_MAX {
             self.unrecorded += 1;
             return;
         }
-        match partitions {
-            Some(count) => self.known.insert(topic.to_owned(), count),
-            None => self.known.remove(topic),
-        };
         self.changes.push(TopicSeen {
             at_ms,
             topic: topic.to_owned(),
             partitions,
         });
     }
+}
+
+/// Sets `topic`'s count in `known`; `None` forgets a topic that is gone.
+pub(super) fn set_count(known: &mut BTreeMap<String, i32>, topic: &str, partitions: Option<i32>) {
+    match partitions {
+        Some(count) => known.insert(topic.to_owned(), count),
+        None => known.remove(topic),
+    };
+}
+
+/// Tasks per subtopology of `topology` with the topics' counts in `known`: the most partitions
+/// among its source and repartition source topics (spec 5.4 steps 2 and 4; a repartition topic
+/// not seen yet counts as the topology declares it, when it does). `Err` names a topic whose
+/// count is unknown: the tasks are then unknown too.
+pub(super) fn task_counts(
+    topology: &Topology,
+    known: &BTreeMap<String, i32>,
+) -> Result<BTreeMap<String, i32>, String> {
+    let mut counts = BTreeMap::new();
+    for subtopology in &topology.subtopologies {
+        let sources = subtopology
+            .source_topics
+            .iter()
+            .map(|topic| known.get(topic).copied().ok_or(topic));
+        let repartitions = subtopology.repartition_source_topics.iter().map(|topic| {
+            known
+                .get(&topic.name)
+                .copied()
+                .or((topic.partitions > 0).then_some(topic.partitions))
+                .ok_or(&topic.name)
+        });
+        let mut tasks = 0;
+        for count in sources.chain(repartitions) {
+            tasks = tasks.max(count.map_err(|topic| topic.clone())?);
+        }
+        counts.insert(subtopology.subtopology_id.clone(), tasks);
+    }
+    Ok(counts)
 }
 
 #[cfg(test)]
