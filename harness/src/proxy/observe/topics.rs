@@ -360,4 +360,29 @@ mod tests {
         assert_eq!(topics.config_changes("g"), [change(2, "1"), change(4, "0")]);
         assert_eq!(topics.config_changes("other"), []);
     }
+
+    #[test]
+    fn tasks_are_the_most_partitions_among_counted_source_and_repartition_topics() {
+        use streamspec_protocol::kafka::streams_group_heartbeat_request::{Subtopology, TopicInfo};
+        let topology = Topology::default().with_subtopologies(vec![
+            Subtopology::default()
+                .with_subtopology_id("0")
+                .with_source_topics(vec!["in".to_owned(), "side".to_owned()])
+                .with_repartition_sink_topics(vec!["r".to_owned()]),
+            Subtopology::default()
+                .with_subtopology_id("1")
+                .with_repartition_source_topics(vec![TopicInfo::default()
+                    .with_name("r")
+                    .with_partitions(5)]),
+        ]);
+        let mut known = BTreeMap::from([("in".to_owned(), 2), ("side".to_owned(), 3)]);
+        // The repartition topic not seen yet counts as the topology declares it.
+        let counts = BTreeMap::from([("0".to_owned(), 3), ("1".to_owned(), 5)]);
+        assert_eq!(task_counts(&topology, &known), Ok(counts));
+        set_count(&mut known, "r", Some(4));
+        let counts = BTreeMap::from([("0".to_owned(), 3), ("1".to_owned(), 4)]);
+        assert_eq!(task_counts(&topology, &known), Ok(counts));
+        set_count(&mut known, "side", None);
+        assert_eq!(task_counts(&topology, &known), Err("side".to_owned()));
+    }
 }

@@ -500,8 +500,8 @@ pub(super) fn settled_members(
     let ids: Vec<&str> = members.iter().map(|member| member.id.as_str()).collect();
     Err(Found::new(
         format!(
-            "{} members still in the group: {}",
-            members.len(),
+            "members still in the group {}: {}",
+            ids.join(", "),
             problems.join("; ")
         ),
         last_events_of(history, &ids),
