@@ -524,6 +524,12 @@ pub fn rejudge(trace: &LiveTrace, history: bool) -> Rejudged {
             text.push_str(&format!("VIOLATION: {}", violation.render()));
         }
     }
+    text.push_str(&format!(
+        "{}: judged on {} of {} heartbeats (those of a group whose topology's tasks were known)\n",
+        oracle::TASKS_EXIST.label(),
+        judge.tasks_judged,
+        judge.heartbeats
+    ));
     if trace.property == oracle::SETTLES.label() {
         for change in topics {
             topics::set_count(&mut partitions, &change.topic, change.partitions);

@@ -13,7 +13,7 @@ use kafka_protocol::messages::{
 use kafka_protocol::protocol::Request;
 use serde::{Deserialize, Serialize};
 use streamspec_protocol::codes::ERROR_UNKNOWN_TOPIC_OR_PARTITION;
-use streamspec_protocol::kafka::streams_group_heartbeat_request::Topology;
+use streamspec_protocol::kafka::streams_group_heartbeat_request::{Subtopology, Topology};
 
 use crate::proxy::decode_response;
 
@@ -193,33 +193,69 @@ pub(super) fn set_count(known: &mut BTreeMap<String, i32>, topic: &str, partitio
 }
 
 /// Tasks per subtopology of `topology` with the topics' counts in `known`: the most partitions
-/// among its source and repartition source topics (spec 5.4 steps 2 and 4; a repartition topic
-/// not seen yet counts as the topology declares it, when it does). `Err` names a topic whose
-/// count is unknown: the tasks are then unknown too.
+/// among its source and repartition source topics (spec 5.4 steps 2 and 4). A repartition topic
+/// not seen yet counts as the topology declares it, else as many as the subtopology writing it
+/// has tasks, as the coordinator creates it. `Err` names a topic whose count is unknown: the
+/// tasks are then unknown too.
 pub(super) fn task_counts(
     topology: &Topology,
     known: &BTreeMap<String, i32>,
 ) -> Result<BTreeMap<String, i32>, String> {
-    let mut counts = BTreeMap::new();
+    let mut repartitions: BTreeMap<&str, i32> = BTreeMap::new();
     for subtopology in &topology.subtopologies {
+        for topic in &subtopology.repartition_source_topics {
+            let count = known
+                .get(&topic.name)
+                .copied()
+                .or((topic.partitions > 0).then_some(topic.partitions));
+            if let Some(count) = count {
+                repartitions.insert(&topic.name, count);
+            }
+        }
+    }
+    let tasks_of = |subtopology: &Subtopology, repartitions: &BTreeMap<&str, i32>| {
         let sources = subtopology
             .source_topics
             .iter()
             .map(|topic| known.get(topic).copied().ok_or(topic));
-        let repartitions = subtopology.repartition_source_topics.iter().map(|topic| {
-            known
-                .get(&topic.name)
+        let read = subtopology.repartition_source_topics.iter().map(|topic| {
+            repartitions
+                .get(topic.name.as_str())
                 .copied()
-                .or((topic.partitions > 0).then_some(topic.partitions))
                 .ok_or(&topic.name)
         });
         let mut tasks = 0;
-        for count in sources.chain(repartitions) {
+        for count in sources.chain(read) {
             tasks = tasks.max(count.map_err(|topic| topic.clone())?);
         }
-        counts.insert(subtopology.subtopology_id.clone(), tasks);
+        Ok::<i32, String>(tasks)
+    };
+    // Each pass counts the repartition topics whose writers' inputs are counted.
+    for _ in 0..topology.subtopologies.len() {
+        let mut progressed = false;
+        for writer in &topology.subtopologies {
+            for sink in &writer.repartition_sink_topics {
+                if repartitions.contains_key(sink.as_str()) {
+                    continue;
+                }
+                if let Ok(tasks) = tasks_of(writer, &repartitions) {
+                    repartitions.insert(sink, tasks);
+                    progressed = true;
+                }
+            }
+        }
+        if !progressed {
+            break;
+        }
     }
-    Ok(counts)
+    topology
+        .subtopologies
+        .iter()
+        .map(|subtopology| {
+            let tasks = tasks_of(subtopology, &repartitions)?;
+            Ok((subtopology.subtopology_id.clone(), tasks))
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -363,7 +399,7 @@ mod tests {
 
     #[test]
     fn tasks_are_the_most_partitions_among_counted_source_and_repartition_topics() {
-        use streamspec_protocol::kafka::streams_group_heartbeat_request::{Subtopology, TopicInfo};
+        use streamspec_protocol::kafka::streams_group_heartbeat_request::TopicInfo;
         let topology = Topology::default().with_subtopologies(vec![
             Subtopology::default()
                 .with_subtopology_id("0")
@@ -376,9 +412,14 @@ mod tests {
                     .with_partitions(5)]),
         ]);
         let mut known = BTreeMap::from([("in".to_owned(), 2), ("side".to_owned(), 3)]);
-        // The repartition topic not seen yet counts as the topology declares it.
+        // The repartition topic not seen yet counts as the topology declares it, or as its
+        // writer has tasks when it declares none.
         let counts = BTreeMap::from([("0".to_owned(), 3), ("1".to_owned(), 5)]);
         assert_eq!(task_counts(&topology, &known), Ok(counts));
+        let mut undeclared = topology.clone();
+        undeclared.subtopologies[1].repartition_source_topics[0].partitions = 0;
+        let counts = BTreeMap::from([("0".to_owned(), 3), ("1".to_owned(), 3)]);
+        assert_eq!(task_counts(&undeclared, &known), Ok(counts));
         set_count(&mut known, "r", Some(4));
         let counts = BTreeMap::from([("0".to_owned(), 3), ("1".to_owned(), 4)]);
         assert_eq!(task_counts(&topology, &known), Ok(counts));
