@@ -193,6 +193,9 @@ grep -E 'PASSED|FAILED|NOTHING CHECKED' "$WORK/proxy.log" | tail -n 1 || true
 for property in 'always: assigned tasks exist in the topology' \
   'eventually: the group settles with every task owned once'; do
   grep -E "^$property +pass " "$WORK/proxy.log" || die "the proxy did not judge \"$property\" passed"
+  # What it judged, from the JSON report: the reason line after the property's.
+  awk -v label="\"scenario\": \"$property\"," 'index($0, label) { found = 1 }
+    found && /"reason":/ { sub(/^ *"reason": /, ""); print "  " $0; exit }' "$WORK/live.json"
 done
 CAPTURED="$WORK/streamspec-capture-$APP_ID.json"
 [ -f "$CAPTURED" ] || die "the proxy captured no trace of group $APP_ID"
