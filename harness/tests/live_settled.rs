@@ -335,7 +335,7 @@ fn a_settled_group_passes_and_one_whose_members_all_left_is_not_judged() {
     assert_eq!(verdict_of(&json, SETTLES).as_deref(), Some("pass"));
     assert_eq!(
         reason_of(&json, SETTLES),
-        "1 groups settled when the proxy stopped; group gone not judged: every member left, or was fenced or removed, before the proxy stopped"
+        "1 group settled when the proxy stopped; group gone not judged: every member left, or was fenced or removed, before the proxy stopped"
     );
     assert_eq!(verdict_of(&json, TASKS_EXIST).as_deref(), Some("pass"));
     assert_eq!(reason_of(&json, TASKS_EXIST), "8 exchanges judged");

@@ -24,9 +24,7 @@ mod topics;
 
 pub use topics::{shows_topics, GroupConfigSeen, TopicSeen, TOPIC_CHANGES_MAX};
 
-pub use judge::{
-    LiveJudge, LiveViolation, Passed, DESCRIBE_KEY, HEARTBEAT_KEY, SETTLED_AT_EXIT_FLAG,
-};
+pub use judge::{LiveJudge, LiveViolation, Passed, DESCRIBE_KEY, HEARTBEAT_KEY};
 
 /// The `kind` of a live trace, which tells it apart from a campaign's.
 pub const LIVE_TRACE_KIND: &str = "live";
@@ -381,6 +379,7 @@ fn settled_outcome(outcome: &mut Outcome, at_exit: Option<&AtExit>) {
     let mut reason = match at_exit.settled {
         0 if not_judged.is_empty() => "not judged: no group was followed".to_owned(),
         0 => "not judged".to_owned(),
+        1 => "1 group settled when the proxy stopped".to_owned(),
         settled => format!("{settled} groups settled when the proxy stopped"),
     };
     for why in &not_judged {

@@ -74,9 +74,6 @@ pub fn exchanges_judging(property: &Property, judge: &LiveJudge) -> u64 {
     }
 }
 
-/// The flag of `streamspec proxy` that declares its groups settled when it stops.
-pub const SETTLED_AT_EXIT_FLAG: &str = "--settled-at-exit";
-
 /// Why an `always` or `eventually` property of the oracle is not judged on live traffic;
 /// "the group settles" is judged at the proxy's end when `settled_at_exit` ([`super::settle`]).
 pub fn not_live_because(property: &Property, settled_at_exit: bool) -> Option<&'static str> {
