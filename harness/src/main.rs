@@ -354,6 +354,12 @@ enum Command {
         /// streamspec-capture-GROUP.json in the trace folder, for `replay --differential`.
         #[arg(long)]
         capture: bool,
+        /// Declares that every group is settled when the proxy stops (no faults, no member
+        /// coming or going for a while before): "eventually: the group settles with every task
+        /// owned once" is then judged on each group from its members' last answers, else it is
+        /// skipped. A group all of whose members left is not judged.
+        #[arg(long)]
+        settled_at_exit: bool,
         /// Reports of what was judged, written on exit.
         #[command(flatten)]
         reports: ReportFiles,
@@ -1126,6 +1132,7 @@ fn main() -> ExitCode {
             faults,
             trace_dir,
             capture,
+            settled_at_exit,
             reports,
         } => proxy(
             &runtime,
@@ -1138,6 +1145,7 @@ fn main() -> ExitCode {
                 faults,
                 trace_dir,
                 capture,
+                settled_at_exit,
             },
             duration,
             &reports,

@@ -74,6 +74,9 @@ pub struct ProxyConfig {
     pub trace_dir: std::path::PathBuf,
     /// Write every group's trace on exit too (`--capture`).
     pub capture: bool,
+    /// The user declares every group settled when the proxy stops (`--settled-at-exit`): each
+    /// is then judged so ([`observe::settle`]).
+    pub settled_at_exit: bool,
 }
 
 /// `API=MAX`, e.g. `88=0`, for `--cap-version`.
@@ -216,7 +219,11 @@ impl Proxy {
             routes,
             brokers,
             draft,
-            observer: Arc::new(observe::Observer::new(&config.upstream, &config.trace_dir)),
+            observer: Arc::new(observe::Observer::new(
+                &config.upstream,
+                &config.trace_dir,
+                config.settled_at_exit,
+            )),
             config: Arc::new(config),
             addresses: Arc::new(addresses),
         })
@@ -861,6 +868,7 @@ pub async fn run(
             eprintln!("\nstreamspec proxy: stopped by Ctrl-C");
         }
     }
+    observer.finish();
     if capture {
         for written in observer.capture() {
             match written {

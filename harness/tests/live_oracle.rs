@@ -2,63 +2,25 @@
 //! gives two members one active task; the proxy names both properties as they happen, writes
 //! traces that `streamspec replay` judges again, reports them, and exits 1.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{TcpListener, TcpStream};
-use std::process::{Child, ChildStderr, Command, Stdio};
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::process::Command;
 use std::time::Duration;
 
-use bytes::BytesMut;
-use kafka_protocol::messages::{RequestHeader, ResponseHeader};
-use kafka_protocol::protocol::{Encodable, StrBytes};
 use streamspec_protocol::kafka::streams_group_describe_response::{
     Assignment, DescribedGroup, Member, TaskIds as DescribedTasks,
 };
 use streamspec_protocol::kafka::streams_group_heartbeat_response::TaskIds;
 use streamspec_protocol::kafka::{
-    StreamsGroupDescribeRequest, StreamsGroupDescribeResponse, StreamsGroupHeartbeatRequest,
-    StreamsGroupHeartbeatResponse,
+    StreamsGroupDescribeRequest, StreamsGroupDescribeResponse, StreamsGroupHeartbeatResponse,
 };
 use streamspec_protocol::WireMessage;
 
-const BINARY: &str = env!("CARGO_BIN_EXE_streamspec");
-const VERSION: i16 = 0;
-
-fn read_frame(stream: &mut TcpStream) -> Option<Vec<u8>> {
-    let mut size = [0u8; 4];
-    stream.read_exact(&mut size).ok()?;
-    let mut body = vec![0u8; i32::from_be_bytes(size) as usize];
-    stream.read_exact(&mut body).ok()?;
-    Some(body)
-}
-
-fn with_size(body: BytesMut) -> Vec<u8> {
-    [&(body.len() as i32).to_be_bytes()[..], &body].concat()
-}
-
-/// A request frame: header v2 (every version of api 88 and 89 is flexible), then the body.
-fn request<M: WireMessage>(api_key: i16, correlation_id: i32, message: &M) -> Vec<u8> {
-    let mut body = BytesMut::new();
-    RequestHeader::default()
-        .with_request_api_key(api_key)
-        .with_request_api_version(VERSION)
-        .with_correlation_id(correlation_id)
-        .with_client_id(Some(StrBytes::from_static_str("live-test")))
-        .encode(&mut body, 2)
-        .unwrap();
-    body.extend_from_slice(&message.encode_to_vec(VERSION).unwrap());
-    with_size(body)
-}
-
-/// An answer frame: header v1, then the body.
-fn answer(correlation_id: i32, body_bytes: Vec<u8>) -> Vec<u8> {
-    let mut body = BytesMut::new();
-    ResponseHeader::default()
-        .with_correlation_id(correlation_id)
-        .encode(&mut body, 1)
-        .unwrap();
-    body.extend_from_slice(&body_bytes);
-    with_size(body)
-}
+mod live;
+use live::{
+    fresh_folder, heartbeat, read_frame, request, start_proxy, verdict_of, wrong_broker, BINARY,
+    VERSION,
+};
 
 fn task_0_0() -> Vec<TaskIds> {
     vec![TaskIds::default()
@@ -110,100 +72,6 @@ fn wrong_answers() -> Vec<Vec<u8>> {
         .encode_to_vec(VERSION)
         .unwrap();
     vec![assigned("a", 2), assigned("b", 2), lowered, describe]
-}
-
-/// A broker on a thread that answers each request of its first connection of Streams group
-/// traffic with the next of `answers`; other connections (the proxy asking for the brokers at
-/// start) are closed unanswered.
-fn wrong_broker(answers: Vec<Vec<u8>>) -> String {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let address = listener.local_addr().unwrap().to_string();
-    std::thread::spawn(move || {
-        let mut answers = answers.into_iter();
-        while let Ok((mut stream, _)) = listener.accept() {
-            let mut request = read_frame(&mut stream);
-            let api_key = |frame: &[u8]| i16::from_be_bytes([frame[0], frame[1]]);
-            if !request
-                .as_deref()
-                .is_some_and(|frame| [88, 89].contains(&api_key(frame)))
-            {
-                continue;
-            }
-            while let Some(frame) = request {
-                let Some(body) = answers.next() else {
-                    return;
-                };
-                let correlation_id = i32::from_be_bytes(frame[4..8].try_into().unwrap());
-                stream.write_all(&answer(correlation_id, body)).unwrap();
-                request = read_frame(&mut stream);
-            }
-            return;
-        }
-    });
-    address
-}
-
-fn heartbeat(member: &str, epoch: i32) -> StreamsGroupHeartbeatRequest {
-    StreamsGroupHeartbeatRequest::default()
-        .with_group_id("g")
-        .with_member_id(member)
-        .with_member_epoch(epoch)
-}
-
-/// `streamspec proxy` for 3 s in front of `upstream` with `extra` flags, writing traces and its
-/// JSON report into `folder`: the child, its stderr after the line naming its address, and that
-/// address.
-fn start_proxy(
-    upstream: &str,
-    folder: &std::path::Path,
-    extra: &[&str],
-) -> (Child, BufReader<ChildStderr>, String) {
-    let mut proxy = Command::new(BINARY)
-        .args(["proxy", "--listen", "127.0.0.1:0", "--upstream", upstream])
-        .args(["--duration", "3s", "--trace-dir"])
-        .arg(folder)
-        .arg("--json")
-        .arg(folder.join("report.json"))
-        .args(extra)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stderr = BufReader::new(proxy.stderr.take().unwrap());
-    // The line naming the proxy's address, after any warning on the upstream's brokers.
-    let mut first = String::new();
-    loop {
-        first.clear();
-        stderr.read_line(&mut first).unwrap();
-        if first.is_empty() || !first.starts_with("streamspec proxy: the brokers of") {
-            break;
-        }
-    }
-    // "streamspec proxy: HOST:PORT -> upstream; ..."
-    let listen = first
-        .strip_prefix("streamspec proxy: ")
-        .and_then(|rest| rest.split_once(" -> "))
-        .map(|(listen, _)| listen.to_owned())
-        .unwrap_or_else(|| panic!("no address in {first:?}"));
-    (proxy, stderr, listen)
-}
-
-/// An empty folder of its own for a test's traces and report.
-fn fresh_folder(name: &str) -> std::path::PathBuf {
-    let folder = std::env::temp_dir().join(format!("streamspec-{name}-{}", std::process::id()));
-    std::fs::remove_dir_all(&folder).ok();
-    std::fs::create_dir_all(&folder).unwrap();
-    folder
-}
-
-/// The verdict the JSON report gives the scenario labelled `label`.
-fn verdict_of(json: &serde_json::Value, label: &str) -> Option<String> {
-    json["scenarios"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|outcome| outcome["scenario"] == label)
-        .map(|outcome| outcome["verdict"].as_str().unwrap().to_owned())
 }
 
 #[test]

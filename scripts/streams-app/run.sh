@@ -4,6 +4,9 @@
 # three instances count words, one is stopped cleanly and one killed with SIGKILL while input
 # flows, both come back and a fourth joins; the group must settle each time and the committed
 # counts must equal what the input implies, exactly. Every client connects only to the proxy.
+# The proxy is stopped while the four instances are members of the settled group, with
+# --settled-at-exit: it judges from their last answers that every task is owned once (a group
+# whose members had all left would not be judged); the instances are killed after it.
 #
 # Environment: STREAMSPEC_KAFKA (a broker to use; else Kafka 4.4.0 is started on APP_KAFKA_PORT,
 # default 9492, and stopped at exit), APP_PROXY_PORT (9490), STREAMSPEC_BIN
@@ -78,7 +81,7 @@ fi
 # The proxy judges every heartbeat and describe of the real clients with the oracle (README,
 # "Live checking"); a violation writes a trace to $WORK and fails the run at the end.
 "$BIN" proxy --listen "127.0.0.1:$PROXY_PORT" --upstream "$UPSTREAM" --trace-dir "$WORK" \
-  --json "$WORK/live.json" --capture ${APP_PROXY_ARGS:-} >"$WORK/proxy.log" 2>&1 &
+  --json "$WORK/live.json" --capture --settled-at-exit ${APP_PROXY_ARGS:-} >"$WORK/proxy.log" 2>&1 &
 PROXY_PID=$!
 BOOTSTRAP=127.0.0.1:$PROXY_PORT
 for _ in $(seq 100); do
@@ -169,17 +172,31 @@ log "four instances settled"
 proxy_alive
 tool verify --records "$RECORDS" --keys "$KEYS" --timeout-s "$TIMEOUT_S" || die "the counts are not exact"
 
-for n in "${!INSTANCE_PID[@]}"; do kill -TERM "${INSTANCE_PID[$n]}"; done
-for n in "${!INSTANCE_PID[@]}"; do
-  wait_exit "${INSTANCE_PID[$n]}" || die "instance $n did not close within ${TIMEOUT_S} s"
-  unset 'INSTANCE_PID[$n]'
-done
-# Ctrl-C ends the proxy: it prints its report and exits 1 if the live traffic broke a property.
+# Still settled after the counts were read: the proxy stops on the settled group.
+settled 4
+# Ctrl-C ends the proxy: it judges the group settled from its four members' last answers,
+# prints its report and exits 1 if the live traffic broke a property.
 kill -INT "$PROXY_PID"
 wait_exit "$PROXY_PID" || die "the proxy did not stop within ${TIMEOUT_S} s"
 PROXY_PID=""
+PROXY_STATUS=$EXIT_STATUS
+# Without the proxy the instances can reach no broker: they are killed (instance 1 showed a
+# clean close above).
+for n in "${!INSTANCE_PID[@]}"; do kill -KILL "${INSTANCE_PID[$n]}"; done
+for n in "${!INSTANCE_PID[@]}"; do
+  wait_exit "${INSTANCE_PID[$n]}" || die "instance $n outlived SIGKILL"
+  unset 'INSTANCE_PID[$n]'
+done
 grep -E 'PASSED|FAILED|NOTHING CHECKED' "$WORK/proxy.log" | tail -n 1 || true
-[ "$EXIT_STATUS" -eq 0 ] || die "the live oracle found a violation in the real clients' traffic (exit $EXIT_STATUS; traces in $WORK)"
+[ "$PROXY_STATUS" -eq 0 ] || die "the live oracle found a violation in the real clients' traffic (exit $PROXY_STATUS; traces in $WORK)"
+# Both must have been judged, not skipped: the group's tasks known from the topics' counts.
+for property in 'always: assigned tasks exist in the topology' \
+  'eventually: the group settles with every task owned once'; do
+  grep -E "^$property +pass " "$WORK/proxy.log" || die "the proxy did not judge \"$property\" passed"
+  # What it judged, from the JSON report: the reason line after the property's.
+  awk -v label="\"scenario\": \"$property\"," 'index($0, label) { found = 1 }
+    found && /"reason":/ { sub(/^ *"reason": /, ""); print "  " $0; exit }' "$WORK/live.json"
+done
 CAPTURED="$WORK/streamspec-capture-$APP_ID.json"
 [ -f "$CAPTURED" ] || die "the proxy captured no trace of group $APP_ID"
 if [ -n "${APP_CAPTURE_DIR:-}" ]; then

@@ -2,7 +2,8 @@
 //! StreamsGroupDescribe request with its answer is judged, as it passes, by the oracle's
 //! properties that are sound on traffic the harness does not drive ([`judge`]). A violation is
 //! printed at once and its group's exchanges written as a live trace that `streamspec replay`
-//! judges again; on exit the proxy reports every property as `fuzz` does.
+//! judges again; on exit the groups declared settled are judged so ([`settle`]), and the proxy
+//! reports every property as `fuzz` does.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -18,6 +19,7 @@ use crate::simulation::oracle::{self, Property};
 
 pub mod judge;
 pub mod reference;
+pub mod settle;
 mod topics;
 
 pub use topics::{shows_topics, GroupConfigSeen, TopicSeen, TOPIC_CHANGES_MAX};
@@ -69,6 +71,15 @@ struct State {
     seen: BTreeMap<&'static str, BTreeMap<String, Seen>>,
     traces_written: u64,
     topics: topics::Topics,
+    /// What judging the groups as settled at the end found, once it ran.
+    at_exit: Option<AtExit>,
+}
+
+/// Groups judged settled at the proxy's end, and why others were not judged.
+#[derive(Debug, Default)]
+struct AtExit {
+    settled: u64,
+    not_judged: Vec<(String, String)>,
 }
 
 /// Judges the exchanges of every connection of a proxy, shared by all of them.
@@ -79,6 +90,8 @@ pub struct Observer {
     started_at: u64,
     upstream: String,
     trace_dir: PathBuf,
+    /// The user declared the groups settled when the proxy stops (`--settled-at-exit`).
+    settled_at_exit: bool,
     state: Mutex<State>,
 }
 
@@ -101,7 +114,7 @@ fn file_safe(group: &str) -> String {
 }
 
 impl Observer {
-    pub fn new(upstream: &str, trace_dir: &Path) -> Observer {
+    pub fn new(upstream: &str, trace_dir: &Path, settled_at_exit: bool) -> Observer {
         Observer {
             started: Instant::now(),
             started_at: std::time::SystemTime::now()
@@ -109,6 +122,7 @@ impl Observer {
                 .map_or(0, |since| since.as_secs()),
             upstream: upstream.to_owned(),
             trace_dir: trace_dir.to_owned(),
+            settled_at_exit,
             state: Mutex::new(State::default()),
         }
     }
@@ -136,46 +150,86 @@ impl Observer {
             response: response.to_vec(),
         };
         // A panic elsewhere leaves the state as consistent as any single judgement.
-        let mut state = self
+        let mut guard = self
             .state
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        for violation in state.judge.judge(&passed) {
-            let first = !state
-                .seen
-                .get(violation.property.name)
-                .is_some_and(|groups| groups.contains_key(&violation.group));
-            if !first {
-                let groups = state.seen.entry(violation.property.name).or_default();
-                if let Some(seen) = groups.get_mut(&violation.group) {
-                    seen.times += 1;
-                }
-                continue;
-            }
-            state.traces_written += 1;
-            let number = state.traces_written;
-            let trace = self.write_trace(&state, &violation, number);
-            let where_to = match &trace {
-                Ok(path) => format!("trace: {}", path.display()),
-                Err(error) => format!("no trace written: {error}"),
-            };
-            eprintln!(
-                "streamspec proxy: VIOLATION {}  {where_to}",
-                violation.render()
-            );
-            state
-                .seen
-                .entry(violation.property.name)
-                .or_default()
-                .insert(
-                    violation.group.clone(),
-                    Seen {
-                        first: violation,
-                        times: 1,
-                        trace: trace.ok(),
-                    },
-                );
+        let state = &mut *guard;
+        for violation in state.judge.judge(&passed, state.topics.known()) {
+            self.note(state, violation);
         }
+    }
+
+    /// Judges every followed group as settled, when the user declared so, once: an unsettled
+    /// group is a violation, printed and traced as any other. Called when the proxy stops.
+    pub fn finish(&self) {
+        if !self.settled_at_exit {
+            return;
+        }
+        let mut guard = self
+            .state
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let state = &mut *guard;
+        if state.at_exit.is_some() {
+            return;
+        }
+        let mut at_exit = AtExit::default();
+        let mut unsettled = Vec::new();
+        for group in state.judge.groups() {
+            let Some(record) = state.judge.group(group) else {
+                continue;
+            };
+            match settle::settled_at_exit(group, record, state.topics.known()) {
+                settle::Settlement::Settled => at_exit.settled += 1,
+                settle::Settlement::Unsettled(violation) => unsettled.push(violation),
+                settle::Settlement::NotJudged(why) => {
+                    at_exit.not_judged.push((group.to_owned(), why));
+                }
+            }
+        }
+        for violation in unsettled {
+            self.note(state, violation);
+        }
+        state.at_exit = Some(at_exit);
+    }
+
+    /// Counts a violation; the first of its property in its group is printed and traced.
+    fn note(&self, state: &mut State, violation: LiveViolation) {
+        let first = !state
+            .seen
+            .get(violation.property.name)
+            .is_some_and(|groups| groups.contains_key(&violation.group));
+        if !first {
+            let groups = state.seen.entry(violation.property.name).or_default();
+            if let Some(seen) = groups.get_mut(&violation.group) {
+                seen.times += 1;
+            }
+            return;
+        }
+        state.traces_written += 1;
+        let number = state.traces_written;
+        let trace = self.write_trace(state, &violation, number);
+        let where_to = match &trace {
+            Ok(path) => format!("trace: {}", path.display()),
+            Err(error) => format!("no trace written: {error}"),
+        };
+        eprintln!(
+            "streamspec proxy: VIOLATION {}  {where_to}",
+            violation.render()
+        );
+        state
+            .seen
+            .entry(violation.property.name)
+            .or_default()
+            .insert(
+                violation.group.clone(),
+                Seen {
+                    first: violation,
+                    times: 1,
+                    trace: trace.ok(),
+                },
+            );
     }
 
     /// Writes the exchanges of the violation's group as `streamspec-live-N-GROUP.json` in the
@@ -266,7 +320,14 @@ impl Observer {
         let judge = &state.judge;
         let duration_ms = self.started.elapsed().as_millis() as u64;
         let outcomes = oracle::invariants()
-            .map(|property| outcome(property, state.seen.get(property.name), judge, duration_ms))
+            .map(|property| {
+                let seen = state.seen.get(property.name);
+                let mut outcome = outcome(property, seen, judge, self.settled_at_exit, duration_ms);
+                if property.name == oracle::SETTLES.name && seen.is_none() {
+                    settled_outcome(&mut outcome, state.at_exit.as_ref());
+                }
+                outcome
+            })
             .collect();
         let mut report = Report::new(
             "proxy",
@@ -304,13 +365,43 @@ impl Observer {
     }
 }
 
+/// The verdict of "the group settles" when no group broke it: passed when some group was
+/// judged settled, else not checked, with why each group was not judged.
+fn settled_outcome(outcome: &mut Outcome, at_exit: Option<&AtExit>) {
+    let Some(at_exit) = at_exit else {
+        return;
+    };
+    let not_judged: Vec<String> = at_exit
+        .not_judged
+        .iter()
+        .map(|(group, why)| format!("group {group} not judged: {why}"))
+        .collect();
+    let mut reason = match at_exit.settled {
+        0 if not_judged.is_empty() => "not judged: no group was followed".to_owned(),
+        0 => "not judged".to_owned(),
+        1 => "1 group settled when the proxy stopped".to_owned(),
+        settled => format!("{settled} groups settled when the proxy stopped"),
+    };
+    for why in &not_judged {
+        reason.push_str("; ");
+        reason.push_str(why);
+    }
+    outcome.verdict = if at_exit.settled > 0 {
+        Verdict::Pass
+    } else {
+        Verdict::Skip
+    };
+    outcome.reason = Some(reason);
+}
+
 fn outcome(
     property: &'static Property,
     seen: Option<&BTreeMap<String, Seen>>,
     judge: &LiveJudge,
+    settled_at_exit: bool,
     duration_ms: u64,
 ) -> Outcome {
-    let (verdict, reason, wire) = match (judge::not_live_because(property), seen) {
+    let (verdict, reason, wire) = match (judge::not_live_because(property, settled_at_exit), seen) {
         (Some(why), _) => (Verdict::Skip, Some(format!("not judged live: {why}")), None),
         (None, Some(groups)) => {
             let reason = groups
@@ -386,9 +477,11 @@ pub struct Rejudged {
     pub violated: bool,
 }
 
-/// Judges the exchanges of a live trace again, in order, as the proxy did: real clients'
-/// exchanges cannot be driven again, so nothing is sent to any target. `history` also prints
-/// every exchange.
+/// Judges the exchanges of a live trace again, in order, as the proxy did, with the topics'
+/// counts as the trace recorded them by each exchange's time: real clients' exchanges cannot be
+/// driven again, so nothing is sent to any target. A trace the proxy wrote because its group was
+/// not settled when it stopped is judged so again at its end. `history` also prints every
+/// exchange.
 pub fn rejudge(trace: &LiveTrace, history: bool) -> Rejudged {
     let mut text = format!(
         "judging again the {} exchanges of group {} seen in front of {} (a live trace: nothing is sent to a target); recorded: {}: {}\n",
@@ -406,7 +499,12 @@ pub fn rejudge(trace: &LiveTrace, history: bool) -> Rejudged {
     }
     let mut judge = LiveJudge::default();
     let mut violated = false;
+    let mut partitions = BTreeMap::new();
+    let mut topics = trace.topics.iter().peekable();
     for passed in &trace.exchanges {
+        while let Some(change) = topics.next_if(|change| change.at_ms <= passed.at_ms) {
+            topics::set_count(&mut partitions, &change.topic, change.partitions);
+        }
         if history {
             text.push_str(&format!(
                 "  [{} ms] api {} v{}\n  -> {}\n  <- {}\n",
@@ -417,12 +515,44 @@ pub fn rejudge(trace: &LiveTrace, history: bool) -> Rejudged {
                 judge::hex::encode(&passed.response)
             ));
         }
-        for violation in judge.judge(passed) {
+        for violation in judge.judge(passed, &partitions) {
             if violation.group != trace.group {
                 continue;
             }
             violated = true;
             text.push_str(&format!("VIOLATION: {}", violation.render()));
+        }
+    }
+    text.push_str(&format!(
+        "{}: judged on {} of {} heartbeats (those of a group whose topology's tasks were known)\n",
+        oracle::TASKS_EXIST.label(),
+        judge.tasks_judged,
+        judge.heartbeats
+    ));
+    if trace.property == oracle::SETTLES.label() {
+        for change in topics {
+            topics::set_count(&mut partitions, &change.topic, change.partitions);
+        }
+        let settlement = judge
+            .group(&trace.group)
+            .map(|record| settle::settled_at_exit(&trace.group, record, &partitions));
+        match settlement {
+            Some(settle::Settlement::Unsettled(violation)) => {
+                violated = true;
+                text.push_str(&format!(
+                    "at the trace's end, where the proxy stopped: VIOLATION: {}",
+                    violation.render()
+                ));
+            }
+            Some(settle::Settlement::Settled) => text.push_str(&format!(
+                "at the trace's end, where the proxy stopped, group {} is settled\n",
+                trace.group
+            )),
+            Some(settle::Settlement::NotJudged(why)) => text.push_str(&format!(
+                "at the trace's end, where the proxy stopped, group {} is not judged: {why}\n",
+                trace.group
+            )),
+            None => {}
         }
     }
     if !violated {

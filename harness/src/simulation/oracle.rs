@@ -15,7 +15,7 @@ use streamspec_protocol::codes::{
     STATUS_MISSING_SOURCE_TOPICS,
 };
 
-use super::history::{last_events_of, response_tasks, Event, ExchangeView, GroupView};
+use super::history::{last_events_of, response_tasks, Event, ExchangeView, GroupView, MemberView};
 use crate::backend::BackendError;
 use conditions::*;
 
@@ -414,6 +414,17 @@ pub fn judge_settled(view: &GroupView<'_>) -> Result<(), (&'static Property, Str
         Condition::Settled(condition) => Some(condition),
         _ => None,
     })
+}
+
+/// [`SETTLES`] on a group its user declares settled, seen only through its members' last
+/// answers (`streamspec proxy --settled-at-exit`): `members` are those still in the group, and
+/// `task_counts` the tasks of its topology per subtopology.
+pub fn judge_settled_members(
+    history: &[Event],
+    members: &[MemberView<'_>],
+    task_counts: &std::collections::BTreeMap<String, i32>,
+) -> Result<(), Breach> {
+    settled_members(history, members, task_counts).map_err(|found| (&SETTLES, found))
 }
 
 /// The properties of two runs of one input.

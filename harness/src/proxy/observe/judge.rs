@@ -38,12 +38,15 @@ pub const DROPPED_AT_ONCE: usize = 1024;
 pub const GROUPS_MAX: usize = 10_000;
 
 /// The properties judged on live traffic, each by the oracle's own condition.
-pub const LIVE: [&Property; 9] = [
+/// "assigned tasks exist in the topology" only on exchanges whose group's topology has every
+/// source and repartition topic counted ([`super::topics::task_counts`]).
+pub const LIVE: [&Property; 10] = [
     &oracle::WELL_FORMED,
     &oracle::ERROR_CODES,
     &oracle::BARE_ERRORS,
     &oracle::MEMBER_ID_ECHOED,
     &oracle::TASK_LISTS_TOGETHER,
+    &oracle::TASKS_EXIST,
     &oracle::EPOCH_NEVER_DECREASES,
     &oracle::EPOCH_ORDER,
     &oracle::ONE_ACTIVE_OWNER,
@@ -55,6 +58,8 @@ pub const LIVE: [&Property; 9] = [
 pub fn exchanges_judging(property: &Property, judge: &LiveJudge) -> u64 {
     if property.name == oracle::WELL_FORMED.name {
         judge.judged
+    } else if property.name == oracle::TASKS_EXIST.name {
+        judge.tasks_judged
     } else if [
         &oracle::EPOCH_ORDER,
         &oracle::ONE_ACTIVE_OWNER,
@@ -69,8 +74,9 @@ pub fn exchanges_judging(property: &Property, judge: &LiveJudge) -> u64 {
     }
 }
 
-/// Why an `always` or `eventually` property of the oracle is not judged on live traffic.
-pub fn not_live_because(property: &Property) -> Option<&'static str> {
+/// Why an `always` or `eventually` property of the oracle is not judged on live traffic;
+/// "the group settles" is judged at the proxy's end when `settled_at_exit` ([`super::settle`]).
+pub fn not_live_because(property: &Property, settled_at_exit: bool) -> Option<&'static str> {
     let reason = match property.name {
         name if name == oracle::ANSWERED.name => {
             "a proxy cannot tell a slow answer from a lost one; clients bound their own waits"
@@ -78,14 +84,11 @@ pub fn not_live_because(property: &Property) -> Option<&'static str> {
         name if name == oracle::ANSWERS_EQUAL.name => {
             "needs the reference coordinator fed the same requests (fuzz --differential)"
         }
-        name if name == oracle::TASKS_EXIST.name => {
-            "needs the partition counts of the topology's topics, which heartbeats do not carry"
-        }
         name if name == oracle::TARGETS_VALID.name => {
             "needs the group's standby count and which subtopologies are stateful and ready"
         }
-        name if name == oracle::SETTLES.name => {
-            "needs to know when faults stop and what the topology's tasks are"
+        name if name == oracle::SETTLES.name && !settled_at_exit => {
+            "needs to know when faults stop: declare the groups settled when the proxy stops with --settled-at-exit"
         }
         name if name == oracle::DETERMINISTIC.name => "needs two runs of one input",
         _ => return None,
@@ -147,9 +150,17 @@ impl LiveViolation {
 #[derive(Debug, Default)]
 pub struct GroupRecord {
     /// Its heartbeats, as the oracle's conditions read them.
-    history: Vec<Event>,
-    /// What each member was last told it owns ([`Holdings::apply`]).
-    holdings: BTreeMap<String, Holdings>,
+    pub(super) history: Vec<Event>,
+    /// What each member still in the group was last told it owns ([`Holdings::apply`]).
+    pub(super) holdings: BTreeMap<String, Holdings>,
+    /// The topology of the latest heartbeat that carried one and was answered without error.
+    pub(super) topology: Option<Topology>,
+    /// Exchanges of the group so far: the order of heartbeats and describes.
+    pub(super) exchanges: u64,
+    /// By member, the exchange count at its latest heartbeat.
+    pub(super) last_heartbeat: BTreeMap<String, u64>,
+    /// The members the latest describe without error listed, and the exchange count then.
+    pub(super) described: Option<(u64, BTreeSet<String>)>,
     /// Every exchange that named it, raw, for its trace.
     pub passed: Vec<Passed>,
     /// Exchanges dropped to keep within [`EXCHANGES_PER_GROUP`].
@@ -169,6 +180,7 @@ fn record<'g>(
         return None;
     }
     let record = groups.entry(group.to_owned()).or_default();
+    record.exchanges += 1;
     record.dropped += keep_within(&mut record.passed);
     record.passed.push(passed.clone());
     Some(record)
@@ -197,10 +209,12 @@ pub struct LiveJudge {
     /// reported as passing.
     pub heartbeats: u64,
     pub describes: u64,
+    /// Heartbeats judged for "assigned tasks exist in the topology": those of a group whose
+    /// topology's tasks were known.
+    pub tasks_judged: u64,
     /// What the conditions that read a run's setup are given; none of [`LIVE`] reads it.
     setup: Setup,
     topology: Topology,
-    task_counts: BTreeMap<String, i32>,
 }
 
 /// The group of an exchange whose request did not decode.
@@ -240,13 +254,18 @@ impl LiveJudge {
         self.groups.get(group)
     }
 
-    /// Judges one exchange, in the order they passed; returns what it violates.
-    pub fn judge(&mut self, passed: &Passed) -> Vec<LiveViolation> {
+    /// Judges one exchange, in the order they passed, with each topic's partition count as
+    /// answers showed it so far (`partitions`); returns what it violates.
+    pub fn judge(
+        &mut self,
+        passed: &Passed,
+        partitions: &BTreeMap<String, i32>,
+    ) -> Vec<LiveViolation> {
         self.judged += 1;
         match passed.api_key {
             HEARTBEAT_KEY => {
                 self.heartbeats += 1;
-                self.heartbeat(passed)
+                self.heartbeat(passed, partitions)
             }
             DESCRIBE_KEY => {
                 self.describes += 1;
@@ -276,7 +295,11 @@ impl LiveJudge {
         }]
     }
 
-    fn heartbeat(&mut self, passed: &Passed) -> Vec<LiveViolation> {
+    fn heartbeat(
+        &mut self,
+        passed: &Passed,
+        partitions: &BTreeMap<String, i32>,
+    ) -> Vec<LiveViolation> {
         let request: Result<StreamsGroupHeartbeatRequest, _> =
             decode_body(&passed.request, passed.version, false);
         let response: Result<StreamsGroupHeartbeatResponse, _> =
@@ -301,7 +324,7 @@ impl LiveJudge {
             unfollowed,
             setup,
             topology,
-            task_counts,
+            tasks_judged,
             ..
         } = self;
         let Some(record) = record(groups, unfollowed, &group, passed) else {
@@ -310,6 +333,19 @@ impl LiveJudge {
         record.dropped += keep_within(&mut record.history);
         let left = request.member_epoch < 0;
         let member = request.member_id.clone();
+        record
+            .last_heartbeat
+            .insert(member.clone(), record.exchanges);
+        if let (Some(sent), 0) = (&request.topology, response.error_code) {
+            record.topology = Some(sent.clone());
+        }
+        // Tasks are judged only against a topology whose every topic has a known count.
+        let task_counts = record
+            .topology
+            .as_ref()
+            .and_then(|sent| super::topics::task_counts(sent, partitions).ok());
+        *tasks_judged += u64::from(task_counts.is_some());
+        let no_counts = BTreeMap::new();
         record.history.push(Event {
             operation: record.history.len() + 1,
             now_ms: passed.at_ms,
@@ -321,11 +357,12 @@ impl LiveJudge {
         let view = ExchangeView {
             history: &record.history,
             setup,
-            task_counts,
+            task_counts: task_counts.as_ref().unwrap_or(&no_counts),
             topology,
             source_topic_missing: false,
         };
         let violations = live_properties()
+            .filter(|property| task_counts.is_some() || **property != oracle::TASKS_EXIST)
             .filter_map(|property| match property.condition {
                 Condition::Exchange(holds) => holds(&view).err().map(|found| (property, found)),
                 _ => None,
@@ -367,6 +404,14 @@ impl LiveJudge {
             ) else {
                 continue;
             };
+            if described.error_code == 0 {
+                let members = described
+                    .members
+                    .iter()
+                    .map(|member| member.member_id.clone())
+                    .collect();
+                record.described = Some((record.exchanges, members));
+            }
             violations.extend(judge_group(record, &self.setup, described));
         }
         violations
@@ -436,7 +481,7 @@ fn live_properties() -> impl Iterator<Item = &'static Property> {
         .filter(|property| LIVE.contains(property))
 }
 
-fn shown(
+pub(super) fn shown(
     property: &'static Property,
     group: &str,
     history: &[Event],
@@ -464,36 +509,7 @@ fn shown(
 }
 
 /// Bytes as lowercase hex in JSON.
-pub mod hex {
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    pub fn encode(bytes: &[u8]) -> String {
-        bytes.iter().map(|byte| format!("{byte:02x}")).collect()
-    }
-
-    pub fn decode(text: &str) -> Result<Vec<u8>, String> {
-        if text.len() % 2 != 0 {
-            return Err(format!("odd number of hex digits ({})", text.len()));
-        }
-        (0..text.len())
-            .step_by(2)
-            .map(|at| {
-                text.get(at..at + 2)
-                    .and_then(|pair| u8::from_str_radix(pair, 16).ok())
-                    .ok_or_else(|| format!("not hex at character {at}"))
-            })
-            .collect()
-    }
-
-    pub fn serialize<S: Serializer>(bytes: &[u8], serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(&encode(bytes))
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<u8>, D::Error> {
-        let text = String::deserialize(deserializer)?;
-        decode(&text).map_err(serde::de::Error::custom)
-    }
-}
+pub mod hex;
 
 #[cfg(test)]
 mod tests {
@@ -589,7 +605,7 @@ mod tests {
         ];
         for passed in &exchanges {
             let found: Vec<_> = judge
-                .judge(passed)
+                .judge(passed, &BTreeMap::new())
                 .iter()
                 .map(LiveViolation::render)
                 .collect();
@@ -605,7 +621,7 @@ mod tests {
         let mut passed = heartbeat("a", 0, told("a", 1, vec![0]));
         // Cut inside the answer's body: header v1 is 5 bytes, the error code 2 more.
         passed.response.truncate(8);
-        let found = judge.judge(&passed);
+        let found = judge.judge(&passed, &BTreeMap::new());
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].property, &oracle::WELL_FORMED);
         assert_eq!(found[0].group, "g");

@@ -13,6 +13,7 @@ use kafka_protocol::messages::{
 use kafka_protocol::protocol::Request;
 use serde::{Deserialize, Serialize};
 use streamspec_protocol::codes::ERROR_UNKNOWN_TOPIC_OR_PARTITION;
+use streamspec_protocol::kafka::streams_group_heartbeat_request::{Subtopology, Topology};
 
 use crate::proxy::decode_response;
 
@@ -68,6 +69,11 @@ pub(super) struct Topics {
 }
 
 impl Topics {
+    /// Each topic's partition count as the latest answer that showed it gave it.
+    pub(super) fn known(&self) -> &BTreeMap<String, i32> {
+        &self.known
+    }
+
     pub(super) fn changes(&self) -> &[TopicSeen] {
         &self.changes
     }
@@ -164,20 +170,92 @@ impl Topics {
         if self.known.get(topic).copied() == partitions {
             return;
         }
+        // Judging goes on with every count known, whether or not traces can still record it.
+        set_count(&mut self.known, topic, partitions);
         if self.changes.len() + self.config_changes.len() >= TOPIC_CHANGES_MAX {
             self.unrecorded += 1;
             return;
         }
-        match partitions {
-            Some(count) => self.known.insert(topic.to_owned(), count),
-            None => self.known.remove(topic),
-        };
         self.changes.push(TopicSeen {
             at_ms,
             topic: topic.to_owned(),
             partitions,
         });
     }
+}
+
+/// Sets `topic`'s count in `known`; `None` forgets a topic that is gone.
+pub(super) fn set_count(known: &mut BTreeMap<String, i32>, topic: &str, partitions: Option<i32>) {
+    match partitions {
+        Some(count) => known.insert(topic.to_owned(), count),
+        None => known.remove(topic),
+    };
+}
+
+/// Tasks per subtopology of `topology` with the topics' counts in `known`: the most partitions
+/// among its source and repartition source topics (spec 5.4 steps 2 and 4). A repartition topic
+/// not seen yet counts as the topology declares it, else as many as the subtopology writing it
+/// has tasks, as the coordinator creates it. `Err` names a topic whose count is unknown: the
+/// tasks are then unknown too.
+pub(super) fn task_counts(
+    topology: &Topology,
+    known: &BTreeMap<String, i32>,
+) -> Result<BTreeMap<String, i32>, String> {
+    let mut repartitions: BTreeMap<&str, i32> = BTreeMap::new();
+    for subtopology in &topology.subtopologies {
+        for topic in &subtopology.repartition_source_topics {
+            let count = known
+                .get(&topic.name)
+                .copied()
+                .or((topic.partitions > 0).then_some(topic.partitions));
+            if let Some(count) = count {
+                repartitions.insert(&topic.name, count);
+            }
+        }
+    }
+    let tasks_of = |subtopology: &Subtopology, repartitions: &BTreeMap<&str, i32>| {
+        let sources = subtopology
+            .source_topics
+            .iter()
+            .map(|topic| known.get(topic).copied().ok_or(topic));
+        let read = subtopology.repartition_source_topics.iter().map(|topic| {
+            repartitions
+                .get(topic.name.as_str())
+                .copied()
+                .ok_or(&topic.name)
+        });
+        let mut tasks = 0;
+        for count in sources.chain(read) {
+            tasks = tasks.max(count.map_err(|topic| topic.clone())?);
+        }
+        Ok::<i32, String>(tasks)
+    };
+    // Each pass counts the repartition topics whose writers' inputs are counted.
+    for _ in 0..topology.subtopologies.len() {
+        let mut progressed = false;
+        for writer in &topology.subtopologies {
+            for sink in &writer.repartition_sink_topics {
+                if repartitions.contains_key(sink.as_str()) {
+                    continue;
+                }
+                if let Ok(tasks) = tasks_of(writer, &repartitions) {
+                    repartitions.insert(sink, tasks);
+                    progressed = true;
+                }
+            }
+        }
+        if !progressed {
+            break;
+        }
+    }
+    topology
+        .subtopologies
+        .iter()
+        .map(|subtopology| {
+            let tasks = tasks_of(subtopology, &repartitions)?;
+            Ok((subtopology.subtopology_id.clone(), tasks))
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -317,5 +395,35 @@ mod tests {
         };
         assert_eq!(topics.config_changes("g"), [change(2, "1"), change(4, "0")]);
         assert_eq!(topics.config_changes("other"), []);
+    }
+
+    #[test]
+    fn tasks_are_the_most_partitions_among_counted_source_and_repartition_topics() {
+        use streamspec_protocol::kafka::streams_group_heartbeat_request::TopicInfo;
+        let topology = Topology::default().with_subtopologies(vec![
+            Subtopology::default()
+                .with_subtopology_id("0")
+                .with_source_topics(vec!["in".to_owned(), "side".to_owned()])
+                .with_repartition_sink_topics(vec!["r".to_owned()]),
+            Subtopology::default()
+                .with_subtopology_id("1")
+                .with_repartition_source_topics(vec![TopicInfo::default()
+                    .with_name("r")
+                    .with_partitions(5)]),
+        ]);
+        let mut known = BTreeMap::from([("in".to_owned(), 2), ("side".to_owned(), 3)]);
+        // The repartition topic not seen yet counts as the topology declares it, or as its
+        // writer has tasks when it declares none.
+        let counts = BTreeMap::from([("0".to_owned(), 3), ("1".to_owned(), 5)]);
+        assert_eq!(task_counts(&topology, &known), Ok(counts));
+        let mut undeclared = topology.clone();
+        undeclared.subtopologies[1].repartition_source_topics[0].partitions = 0;
+        let counts = BTreeMap::from([("0".to_owned(), 3), ("1".to_owned(), 3)]);
+        assert_eq!(task_counts(&undeclared, &known), Ok(counts));
+        set_count(&mut known, "r", Some(4));
+        let counts = BTreeMap::from([("0".to_owned(), 3), ("1".to_owned(), 4)]);
+        assert_eq!(task_counts(&topology, &known), Ok(counts));
+        set_count(&mut known, "side", None);
+        assert_eq!(task_counts(&topology, &known), Err("side".to_owned()));
     }
 }

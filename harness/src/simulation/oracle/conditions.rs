@@ -429,3 +429,81 @@ pub(super) fn same_trace(pair: &TracePair<'_>) -> Result<(), Found> {
         differs.into_iter().collect(),
     ))
 }
+
+/// Spec 4.6-7, 4.6-10: [`settled`] where no describe shows the coordinator's side, as on traffic
+/// the harness did not drive once its user declares the faults over: `members` are the members
+/// still in the group, and their last answers stand for the group. It has settled when they
+/// were all last answered one epoch (in a Stable group every member is at the group's epoch) and
+/// their active tasks hold every task of `task_counts` (tasks per subtopology) exactly once and
+/// no other (what the members were told stands for what the coordinator assigned, and they know
+/// of them all).
+pub(super) fn settled_members(
+    history: &[Event],
+    members: &[MemberView<'_>],
+    task_counts: &BTreeMap<String, i32>,
+) -> Result<(), Found> {
+    let mut problems = Vec::new();
+    let epochs: BTreeMap<&str, Option<i32>> = members
+        .iter()
+        .map(|member| {
+            let epoch = last_epoch(history, &member.id).map(|(epoch, _)| epoch);
+            (member.id.as_str(), epoch)
+        })
+        .collect();
+    let distinct: BTreeSet<Option<i32>> = epochs.values().copied().collect();
+    if distinct.len() > 1 || distinct.contains(&None) {
+        let each: Vec<String> = epochs
+            .iter()
+            .map(|(id, epoch)| match epoch {
+                Some(epoch) => format!("{id} at {epoch}"),
+                None => format!("{id} at none"),
+            })
+            .collect();
+        problems.push(format!(
+            "the members were last answered other epochs: {}",
+            each.join(", ")
+        ));
+    }
+    let mut owners: BTreeMap<&Task, Vec<&str>> = BTreeMap::new();
+    for member in members {
+        for task in &member.holdings.active {
+            owners.entry(task).or_default().push(&member.id);
+        }
+    }
+    let name = |task: &Task| format!("{}_{}", task.0, task.1);
+    for (task, by) in owners.iter().filter(|(_, by)| by.len() > 1) {
+        problems.push(format!("task {} owned by {}", name(task), by.join(" and ")));
+    }
+    let expected: Vec<Task> = task_counts
+        .iter()
+        .flat_map(|(subtopology, count)| (0..*count).map(|p| (subtopology.clone(), p)))
+        .collect();
+    let unowned: Vec<String> = expected
+        .iter()
+        .filter(|task| !owners.contains_key(task))
+        .map(name)
+        .collect();
+    if !unowned.is_empty() {
+        problems.push(format!("no member owns {}", unowned.join(", ")));
+    }
+    let foreign: Vec<String> = owners
+        .keys()
+        .filter(|task| !expected.contains(task))
+        .map(|task| name(task))
+        .collect();
+    if !foreign.is_empty() {
+        problems.push(format!("not in the topology: {}", foreign.join(", ")));
+    }
+    if problems.is_empty() {
+        return Ok(());
+    }
+    let ids: Vec<&str> = members.iter().map(|member| member.id.as_str()).collect();
+    Err(Found::new(
+        format!(
+            "members still in the group {}: {}",
+            ids.join(", "),
+            problems.join("; ")
+        ),
+        last_events_of(history, &ids),
+    ))
+}

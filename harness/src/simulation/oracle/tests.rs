@@ -336,3 +336,77 @@ fn sometimes_properties_count_the_exchanges_that_witness_them() {
         ]
     );
 }
+
+/// An answer at `epoch` from `member` to a heartbeat, with no task lists.
+fn answered(member: &str, epoch: i32, error_code: i16) -> Event {
+    let request = heartbeat(epoch).with_member_id(member);
+    let response = StreamsGroupHeartbeatResponse::default()
+        .with_error_code(error_code)
+        .with_member_id(if error_code == 0 { member } else { "" })
+        .with_member_epoch(if error_code == 0 { epoch } else { 0 });
+    event(request, response)
+}
+
+fn holding(active: &[i32]) -> crate::simulation::history::Holdings {
+    crate::simulation::history::Holdings {
+        active: active.iter().map(|p| ("0".to_owned(), *p)).collect(),
+        ..Default::default()
+    }
+}
+
+/// What [`judge_settled_members`] says of members `(id, active tasks of subtopology 0)` whose
+/// last answers are `history`, with 3 tasks in the topology.
+fn settled_members_of(history: &[Event], members: &[(&str, &[i32])]) -> Result<(), String> {
+    let holdings: Vec<_> = members.iter().map(|(_, active)| holding(active)).collect();
+    let views: Vec<MemberView<'_>> = members
+        .iter()
+        .zip(&holdings)
+        .map(|((id, _), holdings)| MemberView {
+            id: (*id).to_owned(),
+            process: 0,
+            live: true,
+            holdings,
+        })
+        .collect();
+    let counts = BTreeMap::from([("0".to_owned(), 3)]);
+    judge_settled_members(history, &views, &counts).map_err(|(property, found)| {
+        assert_eq!(property, &SETTLES);
+        format!("{} {:?}", found.detail, found.events)
+    })
+}
+
+#[test]
+fn members_at_one_epoch_owning_every_task_once_have_settled() {
+    let history = [answered("a", 4, 0), answered("b", 4, 0)];
+    assert_eq!(
+        settled_members_of(&history, &[("a", &[0, 2]), ("b", &[1])]),
+        Ok(())
+    );
+}
+
+#[test]
+fn a_task_owned_twice_or_by_no_one_or_beyond_the_topology_is_not_settled() {
+    let history = [answered("a", 4, 0), answered("b", 4, 0)];
+    assert_eq!(
+        settled_members_of(&history, &[("a", &[0, 1]), ("b", &[1, 3])]),
+        Err("members still in the group a, b: task 0_1 owned by a and b; no member owns 0_2; not in the topology: 0_3 [0, 1]".to_owned())
+    );
+}
+
+#[test]
+fn members_at_other_epochs_or_never_answered_have_not_settled() {
+    // b's last answer is an error: its epoch is the one before, 3.
+    let history = [
+        answered("b", 3, 0),
+        answered("a", 4, 0),
+        answered("b", 4, ERROR_UNKNOWN_SERVER_ERROR),
+    ];
+    assert_eq!(
+        settled_members_of(&history, &[("a", &[0, 1]), ("b", &[2])]),
+        Err("members still in the group a, b: the members were last answered other epochs: a at 4, b at 3 [1, 2]".to_owned())
+    );
+    assert_eq!(
+        settled_members_of(&history[2..], &[("b", &[0, 1, 2])]),
+        Err("members still in the group b: the members were last answered other epochs: b at none [0]".to_owned())
+    );
+}
