@@ -266,6 +266,22 @@ impl Heartbeat<'_> {
             Arrival::Replacing(previous_id) => Some(previous_id.clone()),
             _ => None,
         };
+        // R44: Kafka 4.4.0 writes the join of a static member released at -2 (under a new member
+        // id or its own) as a replacement: the released member's tombstones, then the new
+        // member's records. Replaying them empties its member map for a moment when the released
+        // member was the only one, which forgets a shutdown request (`maybeUpdateGroupState`
+        // clears it whenever it finds no members). The answer, built before the replay, still
+        // shows it.
+        let rejoins_released = match &arrival {
+            Arrival::Replacing(_) => true,
+            Arrival::Known => {
+                request.member_epoch == 0
+                    && request.instance_id.is_some()
+                    && group.members[&request.member_id].epoch == -2
+            }
+            Arrival::New => false,
+        };
+        let replacement_empties_group = rejoins_released && group.members.len() == 1;
         let member_changed = self.put_member(group, arrival);
         let inputs_changed = self.update_inputs(group, topology, reconfigured);
         if member_changed || inputs_changed {
@@ -297,7 +313,11 @@ impl Heartbeat<'_> {
         // R46: Kafka 4.4.0 moves the endpoint epoch when the member's endpoint or tasks change;
         // a rejoin or a static replacement that keeps both leaves it as it is.
         let endpoint_news = endpoint_changed || assigned_changed;
-        (self.respond(group, send_tasks, endpoint_news), effects)
+        let response = self.respond(group, send_tasks, endpoint_news);
+        if replacement_empties_group {
+            group.shutdown_requested_by = None;
+        }
+        (response, effects)
     }
 
     /// Stores the member as the request leaves it; whether that bumps the group epoch (a new

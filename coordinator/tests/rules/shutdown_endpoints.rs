@@ -101,6 +101,49 @@ fn r45_shutdown_on_leave_is_seen_by_the_remaining_members() {
     );
 }
 
+/// R44 as Kafka 4.4.0 answered a broker campaign (seed 1, run 464): a static member taking the
+/// place of the group's only member, released at -2, makes Kafka forget a shutdown request. It
+/// writes the replacement as the released member's tombstones, then the new member's records,
+/// and replaying the tombstones leaves its member map empty for a moment. The replacement's own
+/// answer, built before the replay, still carries the status; the next answers do not. With
+/// another member in the group the map never empties, and the request stays.
+#[test]
+fn r44_a_replacement_of_the_only_member_forgets_the_shutdown_request() {
+    let mut broker = Broker::new();
+    let shutdown = [(4, SHUTDOWN_BY_A)];
+    assert_eq!(
+        broker.send(&static_join("a", "i1")),
+        answer("a", 2).tasks(BOTH)
+    );
+    assert_eq!(
+        broker.send(&heartbeat("a", 2).with_shutdown_application(true)),
+        answer("a", 2).statuses(&shutdown)
+    );
+    assert_eq!(broker.send(&static_leave("a", "i1")), left("a", -2));
+    assert_eq!(
+        broker.send(&static_join("a", "i1")),
+        answer("a", 2).tasks(BOTH).statuses(&shutdown)
+    );
+    assert_eq!(broker.send(&heartbeat("a", 2)), answer("a", 2));
+    assert_eq!(broker.send(&join("c")), answer("c", 3).tasks(NONE));
+    assert_eq!(broker.state(), ("Reconciling".to_owned(), 3, 3));
+
+    let mut broker = Broker::new();
+    broker.send(&static_join("a", "i1"));
+    assert_eq!(broker.send(&join("b")), answer("b", 3).tasks(NONE));
+    broker.send(&heartbeat("a", 2).with_shutdown_application(true));
+    assert_eq!(broker.send(&static_leave("a", "i1")), left("a", -2));
+    // a rejoins owning nothing, so it keeps task 0 of the target at epoch 3 and frees task 1.
+    assert_eq!(
+        broker.send(&static_join("a", "i1")),
+        answer("a", 3).tasks(FIRST).statuses(&shutdown)
+    );
+    assert_eq!(
+        broker.send(&heartbeat("b", 3)),
+        answer("b", 3).tasks(SECOND).statuses(&shutdown)
+    );
+}
+
 /// The endpoint map entry of a member at h:8080 holding both tasks of topic `in`.
 fn endpoint_h_serving_both_tasks() -> response::EndpointToPartitions {
     response::EndpointToPartitions::default()
