@@ -258,19 +258,11 @@ impl<B: Backend> DifferentialBackend<B> {
                 forks.push(fired.clone());
             }
         }
-        let mut forks = EmbeddedTarget::with_internal_topics_created(forks);
-        if forks[0].has_uncommitted_configurations() {
-            let committed: Vec<EmbeddedTarget> = forks
-                .iter()
-                .map(|fork| {
-                    let mut fork = fork.clone();
-                    fork.commit_uncommitted_configurations();
-                    fork
-                })
-                .collect();
-            forks.extend(committed);
-        }
-        Ok(forks)
+        Ok(EmbeddedTarget::also_after(
+            EmbeddedTarget::with_internal_topics_created(forks),
+            EmbeddedTarget::has_uncommitted_configurations,
+            EmbeddedTarget::commit_uncommitted_configurations,
+        ))
     }
 
     /// Has every candidate state of the reference answer `request` as the target did between

@@ -142,17 +142,30 @@ impl EmbeddedTarget {
     /// Each of `states`, then each again with the internal topics it asked for created: the
     /// states a broker may be in some time after a heartbeat asked for them, since a cluster
     /// creates them asynchronously.
-    pub fn with_internal_topics_created(mut states: Vec<EmbeddedTarget>) -> Vec<EmbeddedTarget> {
-        let created: Vec<EmbeddedTarget> = states
+    pub fn with_internal_topics_created(states: Vec<EmbeddedTarget>) -> Vec<EmbeddedTarget> {
+        Self::also_after(
+            states,
+            Self::has_pending_internal_topics,
+            Self::create_pending_internal_topics,
+        )
+    }
+
+    /// Each of `states`, then a copy with `change` made of each state that `applies` to.
+    pub fn also_after(
+        mut states: Vec<EmbeddedTarget>,
+        applies: fn(&EmbeddedTarget) -> bool,
+        change: fn(&mut EmbeddedTarget),
+    ) -> Vec<EmbeddedTarget> {
+        let changed: Vec<EmbeddedTarget> = states
             .iter()
-            .filter(|state| state.has_pending_internal_topics())
+            .filter(|state| applies(state))
             .map(|state| {
                 let mut state = state.clone();
-                state.create_pending_internal_topics();
+                change(&mut state);
                 state
             })
             .collect();
-        states.extend(created);
+        states.extend(changed);
         states
     }
 
