@@ -208,18 +208,24 @@ fn sort_in_hash_map_order_outlined<T: Copy>(
         items.sort_by_key(|&item| bucket(item));
         return;
     }
-    let buckets: Vec<usize> = items.iter().map(|&item| bucket(item)).collect();
-    let mut starts = vec![0; capacity + 1];
+    let buckets: Vec<u32> = items.iter().map(|&item| bucket(item) as u32).collect();
+    // Items per bucket, then where each bucket starts (the running sum kept in a register: a
+    // sum through memory waits for each store).
+    let mut starts = vec![0u32; capacity];
     for &bucket in &buckets {
-        starts[bucket + 1] += 1;
+        starts[bucket as usize] += 1;
     }
-    for bucket in 0..capacity {
-        starts[bucket + 1] += starts[bucket];
+    let mut start = 0;
+    for next in &mut starts {
+        let count = *next;
+        *next = start;
+        start += count;
     }
     let unsorted = items.to_vec();
     for (item, bucket) in unsorted.into_iter().zip(buckets) {
-        items[starts[bucket]] = item;
-        starts[bucket] += 1;
+        let next = &mut starts[bucket as usize];
+        items[*next as usize] = item;
+        *next += 1;
     }
 }
 

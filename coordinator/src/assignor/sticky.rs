@@ -73,8 +73,8 @@ fn group_into_processes(input: &AssignmentInput) -> (Vec<Member>, Vec<Process>, 
     // (which the order below needs anyway): per process its first member and its hash.
     let mut table = vec![NONE; (2 * member_count).next_power_of_two()];
     let mask = table.len() - 1;
-    let mut first_member: Vec<u32> = Vec::new();
-    let mut process_hashes: Vec<i32> = Vec::new();
+    let mut first_member: Vec<u32> = Vec::with_capacity(member_count);
+    let mut process_hashes: Vec<i32> = Vec::with_capacity(member_count);
     let mut members: Vec<Member> = Vec::with_capacity(member_count);
     for (member, spec) in input.members.iter().enumerate() {
         member_hashes.push(spec.member_id.hash());
@@ -474,10 +474,15 @@ impl<'a> Sticky<'a> {
             |placement: &Placement| 2 * placement.member as usize + usize::from(!placement.active);
         let mut starts = vec![0u32; 2 * self.members.len() + 1];
         for placement in &self.placements {
-            starts[list_of(placement) + 1] += 1;
+            starts[list_of(placement)] += 1;
         }
-        for list in 1..starts.len() {
-            starts[list] += starts[list - 1];
+        // Counts to starts, the running sum in a register (through memory, each step would
+        // wait for the previous store).
+        let mut start = 0;
+        for next in &mut starts {
+            let count = *next;
+            *next = start;
+            start += count;
         }
         let mut next = starts.clone();
         let mut tasks = vec![0u32; self.placements.len()];
@@ -515,7 +520,7 @@ impl TaskAssignor for StickyAssignor {
         let mut state = Sticky::new(input, &index, replicas);
 
         // Actives: the previous owner, then the best previous standby, within the active quota.
-        let mut unassigned = Vec::new();
+        let mut unassigned = Vec::with_capacity(index.len);
         for task in index.by_partition(false) {
             match state.previous_owner(task) {
                 Some(owner) if state.count(owner) < state.active_quota.quota => {

@@ -80,7 +80,15 @@ impl<'a> TaskIndex<'a> {
     }
 
     /// Every task of `tasks` that the topology has.
-    pub(super) fn each(&self, tasks: &Tasks, mut visit: impl FnMut(usize)) {
+    #[inline]
+    pub(super) fn each(&self, tasks: &Tasks, visit: impl FnMut(usize)) {
+        // Members of a new group hold nothing: no call for them.
+        if !tasks.is_empty() {
+            self.each_of_some(tasks, visit);
+        }
+    }
+
+    fn each_of_some(&self, tasks: &Tasks, mut visit: impl FnMut(usize)) {
         let mut hint = 0;
         for (id, partitions) in tasks {
             if let Some(position) = self.position(id, hint) {
