@@ -356,6 +356,15 @@ mod tests {
     }
 
     #[test]
+    fn java_strings_carry_their_hash_from_when_they_are_made() {
+        let id = JavaString::from("m0000");
+        assert_eq!((id.as_str(), id.hash()), ("m0000", 102_141_421));
+        assert_eq!(JavaString::new(String::from("p1")).hash(), 3521);
+        assert_eq!(JavaString::with_hash("p1", 3521), JavaString::from("p1"));
+        assert_eq!(JavaString::default().hash(), string_hash(""));
+    }
+
+    #[test]
     fn ascii_hashes_in_steps_equal_the_hash_unit_by_unit() {
         let text: String = (0..40u32)
             .map(|i| char::from(b' ' + (i * 7 % 95) as u8))

@@ -209,6 +209,24 @@ fn grant_in_place(held: &Tasks, pending: &mut Tasks, granted: &mut Tasks) -> Tas
 mod tests {
     use super::*;
     use crate::group::member::Member;
+    use crate::java_order::string_hash;
+
+    /// The member record's cached hashes follow its ids: on joining, on a change of process, and
+    /// when a replacing static member takes the record over.
+    #[test]
+    fn member_records_keep_the_java_hashes_of_their_ids() {
+        let mut member = Member::new("m0000");
+        assert_eq!(member.id_hash, 102_141_421);
+        assert_eq!(member.metadata.process_hash, string_hash(""));
+        assert!(member.metadata.set_process("process-17"));
+        assert_eq!(member.metadata.process_hash, 422_135_364);
+        assert!(!member.metadata.set_process("process-17"));
+        assert!(member.metadata.set_process("p1"));
+        assert_eq!(member.metadata.process_hash, 3521);
+        let renamed = member.renamed("a€");
+        assert_eq!((renamed.id.as_str(), renamed.id_hash), ("a€", 11_371));
+        assert_eq!(renamed.metadata.process_hash, 3521);
+    }
 
     /// Partitions of subtopology "0"; no entry when there are none.
     fn subtopology_0(partitions: &[i32]) -> Tasks {
