@@ -70,13 +70,13 @@ fn group_into_processes(input: &AssignmentInput) -> (Vec<Member>, Vec<Process>, 
     let member_count = input.members.len();
     let mut member_hashes: Vec<i32> = Vec::with_capacity(member_count);
     // Processes by first appearance, through an open-addressing table keyed by Java's hash
-    // (which the order below needs anyway): per process its first member and its hash.
+    // (which the order below needs anyway): per process its id and its hash.
     let mut table = vec![NONE; (2 * member_count).next_power_of_two()];
     let mask = table.len() - 1;
-    let mut first_member: Vec<u32> = Vec::with_capacity(member_count);
+    let mut process_ids: Vec<&str> = Vec::with_capacity(member_count);
     let mut process_hashes: Vec<i32> = Vec::with_capacity(member_count);
     let mut members: Vec<Member> = Vec::with_capacity(member_count);
-    for (member, spec) in input.members.iter().enumerate() {
+    for spec in &input.members {
         member_hashes.push(spec.member_id.hash());
         let hash = spec.process_id.hash();
         let mut slot = (hash as u32).wrapping_mul(0x9E37_79B9) as usize;
@@ -84,15 +84,14 @@ fn group_into_processes(input: &AssignmentInput) -> (Vec<Member>, Vec<Process>, 
             slot &= mask;
             match table[slot] {
                 NONE => {
-                    table[slot] = index(first_member.len());
-                    first_member.push(index(member));
+                    table[slot] = index(process_ids.len());
+                    process_ids.push(&spec.process_id);
                     process_hashes.push(hash);
-                    break index(first_member.len() - 1);
+                    break index(process_ids.len() - 1);
                 }
                 known => {
-                    let first = &input.members[first_member[known as usize] as usize];
                     if process_hashes[known as usize] == hash
-                        && equal_in_line(&first.process_id, &spec.process_id)
+                        && equal_in_line(process_ids[known as usize], &spec.process_id)
                     {
                         break known;
                     }
@@ -107,7 +106,7 @@ fn group_into_processes(input: &AssignmentInput) -> (Vec<Member>, Vec<Process>, 
     }
     // Kafka sizes its map of processes by the number of members and fills it with
     // computeIfAbsent; each process's map of members is a default one filled with put.
-    let mut order: Vec<u32> = (0..index(first_member.len())).collect();
+    let mut order: Vec<u32> = (0..index(process_ids.len())).collect();
     let process_hash = |appearance: u32| process_hashes[appearance as usize];
     sort_in_hash_map_order(
         &mut order,
