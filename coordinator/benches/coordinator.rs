@@ -72,8 +72,8 @@ fn assignment(criterion: &mut Criterion) {
                 let input = AssignmentInput {
                     members: (0..members)
                         .map(|index| MemberSpec {
-                            member_id: format!("m{index:04}"),
-                            process_id: format!("p{}", index / 2),
+                            member_id: format!("m{index:04}").into(),
+                            process_id: format!("p{}", index / 2).into(),
                             current: TaskSets::default(),
                             task_offsets: Vec::new(),
                         })

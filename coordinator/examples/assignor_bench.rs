@@ -7,7 +7,9 @@
 //! (per case a warm-up, then rounds of as many assignments as fill about ROUND_MS, each timed by
 //! this thread's CPU time) and prints per case
 //! `case=assign/NAME kafka_ns=N ours_ns=N ratio=R kafka_median_ns=N ours_median_ns=N`: CPU
-//! nanoseconds per assignment, the ratio from the minima over the rounds.
+//! nanoseconds per assignment, the ratio from the minima over the rounds. `assignor_bench ours
+//! FILTER ROUNDS ROUND_MS WARMUP_MS` times the reference alone on the cases whose name contains
+//! FILTER (`case=assign/NAME ours_ns=N ours_median_ns=N`), for profiling without the JVM.
 
 #[path = "common/cpu_rounds.rs"]
 mod cpu_rounds;
@@ -32,18 +34,14 @@ fn measure(input: &AssignmentInput, rounds: &Rounds) -> (u128, u128) {
 }
 
 fn compare(args: &[String]) -> Result<(), String> {
-    let [times, answers, count, round_ms, warmup_ms] = args else {
+    let [times, answers, timing @ ..] = args else {
         return Err("compare needs KAFKA_TIMES KAFKA_ANSWERS ROUNDS ROUND_MS WARMUP_MS".into());
     };
     let read = |path: &str| std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"));
     let number = |text: &str| -> Result<u128, String> {
         text.parse().map_err(|_| format!("not a number: {text:?}"))
     };
-    let rounds = Rounds {
-        count: usize::try_from(number(count)?).map_err(|e| e.to_string())?,
-        round_ns: number(round_ms)? * 1_000_000,
-        warmup_ns: number(warmup_ms)? * 1_000_000,
-    };
+    let rounds = rounds(timing)?;
     let mut kafka_times = BTreeMap::new();
     for line in read(times)?.lines() {
         let fields: Vec<&str> = line.split_whitespace().collect();
@@ -78,6 +76,36 @@ fn compare(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
+/// Rounds from the command line's ROUNDS ROUND_MS WARMUP_MS.
+fn rounds(args: &[String]) -> Result<Rounds, String> {
+    let number = |text: &str| -> Result<u128, String> {
+        text.parse().map_err(|_| format!("not a number: {text:?}"))
+    };
+    let [count, round_ms, warmup_ms] = args else {
+        return Err("needs ROUNDS ROUND_MS WARMUP_MS".into());
+    };
+    Ok(Rounds {
+        count: usize::try_from(number(count)?).map_err(|e| e.to_string())?,
+        round_ns: number(round_ms)? * 1_000_000,
+        warmup_ns: number(warmup_ms)? * 1_000_000,
+    })
+}
+
+fn ours(args: &[String]) -> Result<(), String> {
+    let [filter, rest @ ..] = args else {
+        return Err("ours needs FILTER ROUNDS ROUND_MS WARMUP_MS".into());
+    };
+    let rounds = rounds(rest)?;
+    for (name, input) in grid()
+        .iter()
+        .filter(|(name, _)| name.contains(filter.as_str()))
+    {
+        let (min, median) = measure(input, &rounds);
+        println!("case=assign/{name} ours_ns={min} ours_median_ns={median}");
+    }
+    Ok(())
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
@@ -90,7 +118,8 @@ fn main() -> ExitCode {
             Ok(())
         }
         Some("compare") => compare(&args[1..]),
-        _ => Err("usage: assignor_bench cases | assignor_bench compare KAFKA_TIMES KAFKA_ANSWERS ROUNDS ROUND_MS WARMUP_MS".into()),
+        Some("ours") => ours(&args[1..]),
+        _ => Err("usage: assignor_bench cases | assignor_bench compare KAFKA_TIMES KAFKA_ANSWERS ROUNDS ROUND_MS WARMUP_MS | assignor_bench ours FILTER ROUNDS ROUND_MS WARMUP_MS".into()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -92,8 +92,9 @@ impl GroupShape {
         AssignmentInput {
             members: (0..self.members)
                 .map(|index| MemberSpec {
-                    member_id: format!("member-{index}"),
-                    process_id: format!("process-{}", index / self.members_per_process.max(1)),
+                    member_id: format!("member-{index}").into(),
+                    process_id: format!("process-{}", index / self.members_per_process.max(1))
+                        .into(),
                     current: TaskSets::default(),
                     task_offsets: Vec::new(),
                 })
@@ -140,8 +141,8 @@ pub fn after_change(input: &AssignmentInput, targets: &Targets) -> AssignmentInp
         })
         .collect();
     next.members.push(MemberSpec {
-        member_id: "newcomer".to_owned(),
-        process_id: "process-newcomer".to_owned(),
+        member_id: "newcomer".into(),
+        process_id: "process-newcomer".into(),
         current: TaskSets::default(),
         task_offsets: Vec::new(),
     });

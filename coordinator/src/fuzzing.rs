@@ -53,8 +53,8 @@ impl<'a> Arbitrary<'a> for GroupSpec {
         let members = (0..input.int_in_range(0..=8)?)
             .map(|index| {
                 Ok(MemberSpec {
-                    member_id: format!("m{index}"),
-                    process_id: format!("p{}", input.int_in_range(0..=3)?),
+                    member_id: format!("m{index}").into(),
+                    process_id: format!("p{}", input.int_in_range(0..=3)?).into(),
                     current: TaskSets {
                         active: arbitrary_tasks(input, &counts)?,
                         standby: arbitrary_tasks(input, &counts)?,

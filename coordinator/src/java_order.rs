@@ -41,6 +41,75 @@ pub fn string_hash(text: &str) -> i32 {
     }
 }
 
+/// A string with its Java `hashCode`, computed once when the string is made, as a Java `String`
+/// caches its own: whoever keeps one (the group's member record, the assignor's input) hashes it
+/// once, not once per use. Immutable, so the hash cannot go stale.
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct JavaString {
+    text: String,
+    hash: i32,
+}
+
+impl JavaString {
+    pub fn new(text: impl Into<String>) -> Self {
+        let text = text.into();
+        let hash = string_hash(&text);
+        JavaString { text, hash }
+    }
+
+    /// `text` with the hash its owner computed when it got `text` (checked in debug builds).
+    pub fn with_hash(text: impl Into<String>, hash: i32) -> Self {
+        let text = text.into();
+        debug_assert_eq!(hash, string_hash(&text), "a stale Java hash of {text:?}");
+        JavaString { text, hash }
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+
+    /// Java's `hashCode` of the string.
+    pub fn hash(&self) -> i32 {
+        self.hash
+    }
+
+    pub fn into_string(self) -> String {
+        self.text
+    }
+}
+
+impl std::ops::Deref for JavaString {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        &self.text
+    }
+}
+
+impl From<String> for JavaString {
+    fn from(text: String) -> Self {
+        JavaString::new(text)
+    }
+}
+
+impl From<&str> for JavaString {
+    fn from(text: &str) -> Self {
+        JavaString::new(text)
+    }
+}
+
+impl std::fmt::Display for JavaString {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+impl std::fmt::Debug for JavaString {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(&self.text, f)
+    }
+}
+
 /// How keys went into a `java.util.HashMap`, which decides where they sit in a bucket and
 /// when the table grows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -75,7 +144,30 @@ pub fn hash_map_order(
 /// created with `initial_capacity` (`None`: the default, 16) after inserting them all: by bucket,
 /// then by place within the bucket. `hash` gives an item's `hashCode`, which callers cache.
 /// Buckets of eight or more keys, which Java turns into trees, are not modelled.
+#[inline]
 pub fn sort_in_hash_map_order<T: Copy>(
+    items: &mut [T],
+    hash: impl Fn(T) -> i32,
+    initial_capacity: Option<usize>,
+    insertion: Insertion,
+) {
+    // Two put into a default map (a process's two members, often): one comparison, in line.
+    if let ([first, second], None, Insertion::Put) = (&mut *items, initial_capacity, insertion) {
+        if default_bucket(hash(*second)) < default_bucket(hash(*first)) {
+            std::mem::swap(first, second);
+        }
+        return;
+    }
+    sort_in_hash_map_order_outlined(items, hash, initial_capacity, insertion);
+}
+
+/// The bucket of a `java.util.HashMap` of the default capacity (16) that holds a key of `hash`.
+fn default_bucket(hash: i32) -> u32 {
+    let hash = hash as u32;
+    (hash ^ (hash >> 16)) & 15
+}
+
+fn sort_in_hash_map_order_outlined<T: Copy>(
     items: &mut [T],
     hash: impl Fn(T) -> i32,
     initial_capacity: Option<usize>,
@@ -116,18 +208,24 @@ pub fn sort_in_hash_map_order<T: Copy>(
         items.sort_by_key(|&item| bucket(item));
         return;
     }
-    let buckets: Vec<usize> = items.iter().map(|&item| bucket(item)).collect();
-    let mut starts = vec![0; capacity + 1];
+    let buckets: Vec<u32> = items.iter().map(|&item| bucket(item) as u32).collect();
+    // Items per bucket, then where each bucket starts (the running sum kept in a register: a
+    // sum through memory waits for each store).
+    let mut starts = vec![0u32; capacity];
     for &bucket in &buckets {
-        starts[bucket + 1] += 1;
+        starts[bucket as usize] += 1;
     }
-    for bucket in 0..capacity {
-        starts[bucket + 1] += starts[bucket];
+    let mut start = 0;
+    for next in &mut starts {
+        let count = *next;
+        *next = start;
+        start += count;
     }
     let unsorted = items.to_vec();
     for (item, bucket) in unsorted.into_iter().zip(buckets) {
-        items[starts[bucket]] = item;
-        starts[bucket] += 1;
+        let next = &mut starts[bucket as usize];
+        items[*next as usize] = item;
+        *next += 1;
     }
 }
 
@@ -139,8 +237,9 @@ pub fn sort_in_hash_map_order<T: Copy>(
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TimelineOrder {
     slots: usize,
-    /// Key to its insertion count, which orders the keys of a slot.
-    inserted: BTreeMap<String, u64>,
+    /// Key to its insertion count, which orders the keys of a slot, and its Java hash, which
+    /// picks the slot (computed once, at insertion).
+    inserted: BTreeMap<String, (u64, i32)>,
     insertions: u64,
 }
 
@@ -161,7 +260,9 @@ impl TimelineOrder {
             self.slots *= 2;
         }
         if !self.inserted.contains_key(key) {
-            self.inserted.insert(key.to_owned(), self.insertions);
+            let hash = string_hash(key);
+            self.inserted
+                .insert(key.to_owned(), (self.insertions, hash));
             self.insertions += 1;
         }
     }
@@ -178,14 +279,14 @@ impl TimelineOrder {
     /// The present keys, in iteration order.
     pub fn keys(&self) -> Vec<&str> {
         let bits = self.slots.trailing_zeros();
-        let slot = |key: &str| {
-            let mixed = i64::from(string_hash(key)).wrapping_mul(-7_046_029_254_386_353_131);
+        let slot = |hash: i32| {
+            let mixed = i64::from(hash).wrapping_mul(-7_046_029_254_386_353_131);
             (mixed as u64) >> (64 - bits)
         };
         let mut keys: Vec<(u64, Reverse<u64>, &str)> = self
             .inserted
             .iter()
-            .map(|(key, insertion)| (slot(key), Reverse(*insertion), key.as_str()))
+            .map(|(key, &(insertion, hash))| (slot(hash), Reverse(insertion), key.as_str()))
             .collect();
         keys.sort_unstable();
         keys.into_iter().map(|(_, _, key)| key).collect()
@@ -252,6 +353,15 @@ mod tests {
         assert_eq!(string_hash("process-17"), 422_135_364);
         assert_eq!(string_hash("a€"), 11_371);
         assert_eq!(string_hash("p\u{1F600}"), 1_880_531);
+    }
+
+    #[test]
+    fn java_strings_carry_their_hash_from_when_they_are_made() {
+        let id = JavaString::from("m0000");
+        assert_eq!((id.as_str(), id.hash()), ("m0000", 102_141_421));
+        assert_eq!(JavaString::new(String::from("p1")).hash(), 3521);
+        assert_eq!(JavaString::with_hash("p1", 3521), JavaString::from("p1"));
+        assert_eq!(JavaString::default().hash(), string_hash(""));
     }
 
     #[test]

@@ -6,13 +6,15 @@ mod task_index;
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use crate::java_order::JavaString;
 use crate::tasks::{TaskSets, Tasks};
 
-/// A member as the assignor sees it.
+/// A member as the assignor sees it. Its ids carry their Java hashes, which order Kafka's maps of
+/// members and processes; the group computes them when the member joins or changes process.
 #[derive(Debug, Clone)]
 pub struct MemberSpec {
-    pub member_id: String,
-    pub process_id: String,
+    pub member_id: JavaString,
+    pub process_id: JavaString,
     /// What the member holds now; stickiness keeps it where balance allows.
     pub current: TaskSets,
     /// The changelog offsets the member last reported per task (v1 `TaskOffsets`): among
@@ -84,7 +86,7 @@ impl Targets {
             .members
             .iter()
             .enumerate()
-            .map(|(position, member)| (member.member_id.clone(), self.of(position)))
+            .map(|(position, member)| (member.member_id.to_string(), self.of(position)))
             .collect()
     }
 
@@ -226,8 +228,8 @@ mod tests {
             members: previous
                 .iter()
                 .map(|(id, process, active)| MemberSpec {
-                    member_id: id.to_string(),
-                    process_id: process.to_string(),
+                    member_id: (*id).into(),
+                    process_id: (*process).into(),
                     current: TaskSets {
                         active: active.clone(),
                         ..TaskSets::default()

@@ -5,7 +5,7 @@ use std::cmp::{Ordering, Reverse};
 
 use super::task_index::{equal_in_line, TaskIndex};
 use super::{AssignmentInput, StickyAssignor, Targets, TaskAssignor};
-use crate::java_order::{heap_add, heap_poll, sort_in_hash_map_order, string_hash, Insertion};
+use crate::java_order::{heap_add, heap_poll, sort_in_hash_map_order, Insertion};
 
 /// No member, task copy or process.
 const NONE: u32 = u32::MAX;
@@ -64,35 +64,35 @@ struct Process {
 }
 
 /// Members (by their place in the input) grouped into processes, both in the orders of Kafka's
-/// hash maps of them: the members, the processes, and the processes' members (slots).
+/// hash maps of them: the members, the processes, and the processes' members (slots). Reads the
+/// input once; the Java hashes are the ones the input's ids carry.
 fn group_into_processes(input: &AssignmentInput) -> (Vec<Member>, Vec<Process>, Vec<u32>) {
     let member_count = input.members.len();
-    let mut hashes: Vec<i32> = input
-        .members
-        .iter()
-        .map(|member| string_hash(&member.process_id))
-        .collect();
+    let mut member_hashes: Vec<i32> = Vec::with_capacity(member_count);
     // Processes by first appearance, through an open-addressing table keyed by Java's hash
-    // (computed anyway for the order below), holding the first member of each.
+    // (which the order below needs anyway): per process its id and its hash.
     let mut table = vec![NONE; (2 * member_count).next_power_of_two()];
     let mask = table.len() - 1;
-    let mut first_member: Vec<u32> = Vec::new();
+    let mut process_ids: Vec<&str> = Vec::with_capacity(member_count);
+    let mut process_hashes: Vec<i32> = Vec::with_capacity(member_count);
     let mut members: Vec<Member> = Vec::with_capacity(member_count);
-    for (member, spec) in input.members.iter().enumerate() {
-        let hash = hashes[member];
+    for spec in &input.members {
+        member_hashes.push(spec.member_id.hash());
+        let hash = spec.process_id.hash();
         let mut slot = (hash as u32).wrapping_mul(0x9E37_79B9) as usize;
         let appearance = loop {
             slot &= mask;
             match table[slot] {
                 NONE => {
-                    table[slot] = index(first_member.len());
-                    first_member.push(index(member));
-                    break index(first_member.len() - 1);
+                    table[slot] = index(process_ids.len());
+                    process_ids.push(&spec.process_id);
+                    process_hashes.push(hash);
+                    break index(process_ids.len() - 1);
                 }
                 known => {
-                    let first = first_member[known as usize] as usize;
-                    let first_id = &input.members[first].process_id;
-                    if hashes[first] == hash && equal_in_line(first_id, &spec.process_id) {
+                    if process_hashes[known as usize] == hash
+                        && equal_in_line(process_ids[known as usize], &spec.process_id)
+                    {
                         break known;
                     }
                 }
@@ -106,8 +106,8 @@ fn group_into_processes(input: &AssignmentInput) -> (Vec<Member>, Vec<Process>, 
     }
     // Kafka sizes its map of processes by the number of members and fills it with
     // computeIfAbsent; each process's map of members is a default one filled with put.
-    let mut order: Vec<u32> = (0..index(first_member.len())).collect();
-    let process_hash = |appearance: u32| hashes[first_member[appearance as usize] as usize];
+    let mut order: Vec<u32> = (0..index(process_ids.len())).collect();
+    let process_hash = |appearance: u32| process_hashes[appearance as usize];
     sort_in_hash_map_order(
         &mut order,
         process_hash,
@@ -130,26 +130,24 @@ fn group_into_processes(input: &AssignmentInput) -> (Vec<Member>, Vec<Process>, 
         member.process = table[member.process as usize];
         processes[member.process as usize].size += 1;
     }
+    // Each process's members in input order (the table holds each process's next slot), then
+    // in its map's.
     let mut first_slot = 0;
-    for process in &mut processes {
-        process.first_slot = first_slot;
-        first_slot += process.size;
+    for (process, state) in processes.iter_mut().enumerate() {
+        state.first_slot = first_slot;
+        table[process] = index(first_slot);
+        first_slot += state.size;
     }
-    // Each process's members in input order (the table counts them in), then in its map's.
     let mut slots = vec![0; member_count];
-    table[..processes.len()].fill(0);
     for (member, state) in members.iter().enumerate() {
-        let process = state.process as usize;
-        slots[processes[process].first_slot + table[process] as usize] = index(member);
-        table[process] += 1;
+        let next = &mut table[state.process as usize];
+        slots[*next as usize] = index(member);
+        *next += 1;
     }
     if processes.len() < member_count {
-        for (hash, spec) in hashes.iter_mut().zip(&input.members) {
-            *hash = string_hash(&spec.member_id);
-        }
         for process in &processes {
             let of_process = &mut slots[process.first_slot..process.first_slot + process.size];
-            let member_hash = |member: u32| hashes[member as usize];
+            let member_hash = |member: u32| member_hashes[member as usize];
             sort_in_hash_map_order(of_process, member_hash, None, Insertion::Put);
         }
     }
@@ -475,10 +473,15 @@ impl<'a> Sticky<'a> {
             |placement: &Placement| 2 * placement.member as usize + usize::from(!placement.active);
         let mut starts = vec![0u32; 2 * self.members.len() + 1];
         for placement in &self.placements {
-            starts[list_of(placement) + 1] += 1;
+            starts[list_of(placement)] += 1;
         }
-        for list in 1..starts.len() {
-            starts[list] += starts[list - 1];
+        // Counts to starts, the running sum in a register (through memory, each step would
+        // wait for the previous store).
+        let mut start = 0;
+        for next in &mut starts {
+            let count = *next;
+            *next = start;
+            start += count;
         }
         let mut next = starts.clone();
         let mut tasks = vec![0u32; self.placements.len()];
@@ -516,7 +519,7 @@ impl TaskAssignor for StickyAssignor {
         let mut state = Sticky::new(input, &index, replicas);
 
         // Actives: the previous owner, then the best previous standby, within the active quota.
-        let mut unassigned = Vec::new();
+        let mut unassigned = Vec::with_capacity(index.len);
         for task in index.by_partition(false) {
             match state.previous_owner(task) {
                 Some(owner) if state.count(owner) < state.active_quota.quota => {

@@ -4,9 +4,22 @@ use super::AssignmentInput;
 use crate::tasks::Tasks;
 
 /// Whether two ids are equal, compared in line: ids are short, and a call to memcmp costs more
-/// than the comparison.
+/// than the comparison. Up to 16 bytes, two (overlapping) words of each cover it.
+#[inline]
 pub(super) fn equal_in_line(a: &str, b: &str) -> bool {
-    a.len() == b.len() && a.bytes().zip(b.bytes()).all(|(a, b)| a == b)
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let len = a.len();
+    if len != b.len() {
+        return false;
+    }
+    let word = |text: &[u8], at: usize| u64::from_le_bytes(text[at..at + 8].try_into().unwrap());
+    let half = |text: &[u8], at: usize| u32::from_le_bytes(text[at..at + 4].try_into().unwrap());
+    match len {
+        8..=16 => word(a, 0) == word(b, 0) && word(a, len - 8) == word(b, len - 8),
+        4..8 => half(a, 0) == half(b, 0) && half(a, len - 4) == half(b, len - 4),
+        0..4 => a.iter().zip(b).all(|(a, b)| a == b),
+        _ => a == b,
+    }
 }
 
 pub(super) struct Subtopology<'a> {
@@ -67,7 +80,15 @@ impl<'a> TaskIndex<'a> {
     }
 
     /// Every task of `tasks` that the topology has.
-    pub(super) fn each(&self, tasks: &Tasks, mut visit: impl FnMut(usize)) {
+    #[inline]
+    pub(super) fn each(&self, tasks: &Tasks, visit: impl FnMut(usize)) {
+        // Members of a new group hold nothing: no call for them.
+        if !tasks.is_empty() {
+            self.each_of_some(tasks, visit);
+        }
+    }
+
+    fn each_of_some(&self, tasks: &Tasks, mut visit: impl FnMut(usize)) {
         let mut hint = 0;
         for (id, partitions) in tasks {
             if let Some(position) = self.position(id, hint) {
@@ -94,5 +115,29 @@ impl<'a> TaskIndex<'a> {
                 .filter(move |s| partition < s.tasks && (s.stateful || !stateful_only))
                 .map(move |s| s.first_task + partition)
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::equal_in_line;
+
+    #[test]
+    fn ids_compare_equal_exactly_when_they_are() {
+        let ids: Vec<String> = (0..40)
+            .map(|len| (0..len).map(|i| char::from(b'a' + (i % 7) as u8)).collect())
+            .collect();
+        for a in &ids {
+            for b in &ids {
+                assert_eq!(equal_in_line(a, b), a == b, "{a:?} {b:?}");
+                // The same length, one byte different anywhere.
+                for at in 0..a.len() {
+                    let mut other = a.clone().into_bytes();
+                    other[at] = b'z';
+                    let other = String::from_utf8(other).unwrap();
+                    assert!(!equal_in_line(a, &other), "{a:?} {other:?}");
+                }
+            }
+        }
     }
 }

@@ -7,7 +7,7 @@ use super::member::MemberState;
 use super::Group;
 use crate::assignor::{AssignmentInput, MemberSpec, StickyAssignor, Targets, TaskAssignor};
 use crate::config::CoordinatorConfig;
-use crate::java_order::{hash_map_order, Insertion};
+use crate::java_order::{sort_in_hash_map_order, Insertion, JavaString};
 use crate::tasks::{self, TaskSets, Tasks};
 
 /// A group's target assignment: the assignor's answer and each member's place in it, the ids
@@ -24,7 +24,7 @@ impl TargetAssignment {
             .members
             .into_iter()
             .zip(0..)
-            .map(|(member, place)| (member.member_id, place))
+            .map(|(member, place)| (member.member_id.into_string(), place))
             .collect();
         TargetAssignment { targets, place }
     }
@@ -69,25 +69,28 @@ impl Group {
                 // Kafka hands its assignor the members in the order of a default HashMap of their
                 // ids, which its target-assignment builder fills from the group's member map and
                 // then the member joining in this request; ids in one bucket keep that order.
-                let mut ids: Vec<&str> = self
+                // The ids' hashes are the ones the member records keep.
+                let mut members: Vec<_> = self
                     .member_order
                     .keys()
                     .into_iter()
-                    .filter(|id| self.members.contains_key(*id))
+                    .filter_map(|id| self.members.get(id))
                     .collect();
-                ids.extend(
+                members.extend(
                     self.members
-                        .keys()
-                        .map(String::as_str)
-                        .filter(|id| !self.member_order.contains(id)),
+                        .values()
+                        .filter(|member| !self.member_order.contains(&member.id)),
                 );
+                sort_in_hash_map_order(&mut members, |member| member.id_hash, None, Insertion::Put);
                 let input = AssignmentInput {
-                    members: hash_map_order(&ids, None, Insertion::Put)
+                    members: members
                         .into_iter()
-                        .map(|index| &self.members[ids[index]])
                         .map(|member| MemberSpec {
-                            member_id: member.id.clone(),
-                            process_id: member.metadata.process_id.clone(),
+                            member_id: JavaString::with_hash(member.id.clone(), member.id_hash),
+                            process_id: JavaString::with_hash(
+                                member.metadata.process_id.clone(),
+                                member.metadata.process_hash,
+                            ),
                             current: member.assigned.clone(),
                             task_offsets: member.task_offsets.clone(),
                         })
@@ -206,6 +209,24 @@ fn grant_in_place(held: &Tasks, pending: &mut Tasks, granted: &mut Tasks) -> Tas
 mod tests {
     use super::*;
     use crate::group::member::Member;
+    use crate::java_order::string_hash;
+
+    /// The member record's cached hashes follow its ids: on joining, on a change of process, and
+    /// when a replacing static member takes the record over.
+    #[test]
+    fn member_records_keep_the_java_hashes_of_their_ids() {
+        let mut member = Member::new("m0000");
+        assert_eq!(member.id_hash, 102_141_421);
+        assert_eq!(member.metadata.process_hash, string_hash(""));
+        assert!(member.metadata.set_process("process-17"));
+        assert_eq!(member.metadata.process_hash, 422_135_364);
+        assert!(!member.metadata.set_process("process-17"));
+        assert!(member.metadata.set_process("p1"));
+        assert_eq!(member.metadata.process_hash, 3521);
+        let renamed = member.renamed("a€");
+        assert_eq!((renamed.id.as_str(), renamed.id_hash), ("a€", 11_371));
+        assert_eq!(renamed.metadata.process_hash, 3521);
+    }
 
     /// Partitions of subtopology "0"; no entry when there are none.
     fn subtopology_0(partitions: &[i32]) -> Tasks {
@@ -230,7 +251,7 @@ mod tests {
         let mut group = Group::new("g");
         for (id, process, holds) in [("a", "p1", a_holds), ("b", "p2", b_holds)] {
             let mut member = Member::new(id);
-            member.metadata.process_id = process.to_owned();
+            member.metadata.set_process(process);
             member.epoch = 4;
             member.previous_epoch = 3;
             member.assigned = holds;
@@ -242,8 +263,8 @@ mod tests {
         // The assignor gives a lone member the one task.
         let input = AssignmentInput {
             members: vec![MemberSpec {
-                member_id: "b".to_owned(),
-                process_id: "p2".to_owned(),
+                member_id: "b".into(),
+                process_id: "p2".into(),
                 current: TaskSets::default(),
                 task_offsets: Vec::new(),
             }],

@@ -336,10 +336,7 @@ impl Heartbeat<'_> {
                     .take_member(&previous_id)
                     .expect("admission found the member");
                 group.targets.rename(&previous_id, &request.member_id);
-                group.put_member(Member {
-                    id: request.member_id.clone(),
-                    ..previous
-                });
+                group.put_member(previous.renamed(&request.member_id));
             }
         }
         let change = group.update_metadata(request, self.context);

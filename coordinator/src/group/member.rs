@@ -3,6 +3,7 @@
 use streamspec_protocol::kafka::StreamsGroupHeartbeatRequest;
 
 use crate::context::RequestContext;
+use crate::java_order::string_hash;
 use crate::tasks::TaskSets;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -22,6 +23,9 @@ pub(super) struct MemberMetadata {
     pub(super) rebalance_timeout_ms: i32,
     pub(super) topology_epoch: i32,
     pub(super) process_id: String,
+    /// Java's hash of `process_id`, kept with it: it orders Kafka's map of processes in the
+    /// assignor, and is computed when the process id changes, not on each assignment.
+    pub(super) process_hash: i32,
     pub(super) user_endpoint: Option<(String, u16)>,
     pub(super) client_tags: Vec<(String, String)>,
 }
@@ -61,7 +65,7 @@ impl MemberMetadata {
             relevant |= set(&mut self.topology_epoch, &topology.epoch);
         }
         if let Some(process_id) = &request.process_id {
-            relevant |= set(&mut self.process_id, process_id);
+            relevant |= self.set_process(process_id);
         }
         let mut changed = false;
         if request.instance_id.is_some() {
@@ -106,6 +110,16 @@ impl MemberMetadata {
         }
     }
 
+    /// Sets the process id and its hash; whether it changed.
+    pub(super) fn set_process(&mut self, process_id: &str) -> bool {
+        let changed = self.process_id != process_id;
+        if changed {
+            process_id.clone_into(&mut self.process_id);
+            self.process_hash = string_hash(process_id);
+        }
+        changed
+    }
+
     /// Whether `request` changes what the group's indexes are keyed on: the process and the
     /// static instance.
     pub(super) fn rekeyed_by(&self, request: &StreamsGroupHeartbeatRequest) -> bool {
@@ -120,6 +134,9 @@ impl MemberMetadata {
 #[derive(Debug, Clone)]
 pub(super) struct Member {
     pub(super) id: String,
+    /// Java's hash of `id`, computed once when the id is given: it orders Kafka's maps of
+    /// members (the assignor's input, and its map of each process's members).
+    pub(super) id_hash: i32,
     pub(super) metadata: MemberMetadata,
     pub(super) epoch: i32,
     pub(super) previous_epoch: i32,
@@ -136,6 +153,7 @@ impl Member {
     pub(super) fn new(id: &str) -> Self {
         Member {
             id: id.to_owned(),
+            id_hash: string_hash(id),
             metadata: MemberMetadata {
                 rebalance_timeout_ms: -1,
                 topology_epoch: -1,
@@ -150,6 +168,15 @@ impl Member {
             task_end_offsets: Vec::new(),
             session_deadline_ms: 0,
             rebalance_deadline_ms: None,
+        }
+    }
+
+    /// The member under another id (a static member replacing another takes its state over).
+    pub(super) fn renamed(self, id: &str) -> Self {
+        Member {
+            id: id.to_owned(),
+            id_hash: string_hash(id),
+            ..self
         }
     }
 }
