@@ -322,6 +322,22 @@ pub trait Backend {
     fn comparison(&self) -> Option<crate::differential::Comparison> {
         None
     }
+
+    /// The answer to the describe a campaign's oracle makes after every exchange, typed. By
+    /// default a StreamsGroupDescribe as any other ([`BackendExt::describe`]); a backend that
+    /// holds the coordinator in process may answer with the coordinator's own message, which
+    /// is the message the bytes would decode to (the codec re-encodes canonically), without
+    /// encoding and decoding it. Wrappers keep the default, so that what they do to calls
+    /// (compare, translate) applies to these describes too.
+    async fn describe_for_oracle(
+        &mut self,
+        version: i16,
+        request: &StreamsGroupDescribeRequest,
+    ) -> BackendResult<StreamsGroupDescribeResponse> {
+        exchange(self, StreamsApi::Describe, version, request)
+            .await
+            .map(|(response, _)| response)
+    }
 }
 
 /// Inside an `impl Backend for ..` of a backend that wraps another in its field `$inner` and
