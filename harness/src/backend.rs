@@ -9,7 +9,9 @@
 //! A backend answers StreamsGroupHeartbeat (api key 88) and StreamsGroupDescribe (89) as bytes:
 //! [`Backend::call`] takes a request body at a version and gives back the response body. The
 //! harness encodes every request, decodes every answer strictly and records the exchange
-//! ([`Exchange`]) once, in [`BackendExt`], for every backend alike. So a coordinator of your own
+//! ([`Exchange`]) once, in [`BackendExt`], for every backend alike (the one exception: the
+//! reference in process hands a campaign's oracle its describes as messages,
+//! [`Backend::describe_for_oracle`]). So a coordinator of your own
 //! is graded on what it would put on the wire, an answer that does not decode is a finding
 //! ([`BackendError::Malformed`]; the campaign's "answers are well-formed"), and failure reports
 //! show the bytes field by field. A coordinator written against typed messages decodes the
