@@ -9,7 +9,9 @@
 //! A backend answers StreamsGroupHeartbeat (api key 88) and StreamsGroupDescribe (89) as bytes:
 //! [`Backend::call`] takes a request body at a version and gives back the response body. The
 //! harness encodes every request, decodes every answer strictly and records the exchange
-//! ([`Exchange`]) once, in [`BackendExt`], for every backend alike. So a coordinator of your own
+//! ([`Exchange`]) once, in [`BackendExt`], for every backend alike (the one exception: the
+//! reference in process hands a campaign's oracle its describes as messages,
+//! [`Backend::describe_for_oracle`]). So a coordinator of your own
 //! is graded on what it would put on the wire, an answer that does not decode is a finding
 //! ([`BackendError::Malformed`]; the campaign's "answers are well-formed"), and failure reports
 //! show the bytes field by field. A coordinator written against typed messages decodes the
@@ -321,6 +323,22 @@ pub trait Backend {
     /// For a backend that compares every answer with the reference's: what it compared so far.
     fn comparison(&self) -> Option<crate::differential::Comparison> {
         None
+    }
+
+    /// The answer to the describe a campaign's oracle makes after every exchange, typed. By
+    /// default a StreamsGroupDescribe as any other ([`BackendExt::describe`]); a backend that
+    /// holds the coordinator in process may answer with the coordinator's own message, which
+    /// is the message the bytes would decode to (the codec re-encodes canonically), without
+    /// encoding and decoding it. Wrappers keep the default, so that what they do to calls
+    /// (compare, translate) applies to these describes too.
+    async fn describe_for_oracle(
+        &mut self,
+        version: i16,
+        request: &StreamsGroupDescribeRequest,
+    ) -> BackendResult<StreamsGroupDescribeResponse> {
+        exchange(self, StreamsApi::Describe, version, request)
+            .await
+            .map(|(response, _)| response)
     }
 }
 

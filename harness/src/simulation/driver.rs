@@ -313,11 +313,11 @@ impl<B: Backend> Simulation<B> {
         let version = self.backend.describe_version();
         let request =
             StreamsGroupDescribeRequest::default().with_group_ids(vec![self.names.group.clone()]);
-        let described = self.backend.describe(version, &request).await;
+        let described = self.backend.describe_for_oracle(version, &request).await;
         oracle::judge_answer(self.backend.take_divergence(), &self.history, None)
             .map_err(|breach| self.violation(breach))?;
         match described {
-            Ok((response, _)) => response.groups.into_iter().next().ok_or_else(|| Violation {
+            Ok(response) => response.groups.into_iter().next().ok_or_else(|| Violation {
                 property: &oracle::ANSWERED,
                 detail: "StreamsGroupDescribe answered no group".to_owned(),
                 at_operation: self.operation,
