@@ -34,7 +34,7 @@ use crate::backend::{
     Backend, BackendError, BackendResult, Connect, Operation, Resource, StreamsApi,
 };
 use crate::embedded::EmbeddedTarget;
-use crate::runner::Divergence as Recorded;
+use crate::runner::{Condition, Divergence as Recorded};
 use crate::scenario::Scenario;
 
 pub mod compare;
@@ -222,7 +222,12 @@ fn differences(
 impl<B: Backend> DifferentialBackend<B> {
     /// The recorded divergence that explains `differences`: its field is the first differing
     /// one, it shares a rule with them, and its values, where it names them, are theirs.
-    fn recorded(&self, differences: &[FieldDifference], rules: &[String]) -> Option<Recorded> {
+    fn recorded(
+        &self,
+        differences: &[FieldDifference],
+        rules: &[String],
+        conditions: &[Condition],
+    ) -> Option<Recorded> {
         let first = differences.first()?;
         self.recorded
             .iter()
@@ -234,6 +239,7 @@ impl<B: Backend> DifferentialBackend<B> {
                     && d.reference_value
                         .as_ref()
                         .is_none_or(|v| *v == first.reference)
+                    && d.condition.is_none_or(|c| conditions.contains(&c))
             })
             .cloned()
     }
@@ -282,7 +288,9 @@ impl<B: Backend> DifferentialBackend<B> {
         let margin_ms = self.margin_ms + self.longest_answer_ms;
         let window_end = after + margin_ms;
         let mut matched: Vec<EmbeddedTarget> = Vec::new();
+        // The nearest difference, and the conditions of divergences its fork was in.
         let mut nearest: Option<(Vec<FieldDifference>, Vec<String>, String)> = None;
+        let mut nearest_conditions: Vec<Condition> = Vec::new();
         let mut any_near_deadline = false;
         let mut timing_sensitive = false;
         for candidate in &self.candidates {
@@ -303,6 +311,7 @@ impl<B: Backend> DifferentialBackend<B> {
                     None => {}
                     Some(found) if nearest.as_ref().is_none_or(|n| found.0.len() < n.0.len()) => {
                         nearest = Some(found);
+                        nearest_conditions = fork.conditions(&self.group);
                     }
                     Some(_) => {}
                 }
@@ -322,7 +331,7 @@ impl<B: Backend> DifferentialBackend<B> {
         let near_deadline = any_near_deadline;
         let (differences, rules, table) = nearest.expect("at least one fork answered");
         self.parted = true;
-        match self.recorded(&differences, &rules) {
+        match self.recorded(&differences, &rules, &nearest_conditions) {
             Some(recorded) => self.comparison.known = Some(recorded),
             None => {
                 self.divergence = Some(Divergence {

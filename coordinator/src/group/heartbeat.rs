@@ -35,7 +35,7 @@ pub(crate) fn heartbeat(
 ) -> Result<(StreamsGroupHeartbeatResponse, Vec<Effect>), ErrorAnswer> {
     let epoch = request.member_epoch;
     if epoch < 0 {
-        return leave(groups, request);
+        return leave(groups, metadata, request);
     }
     let heartbeat = Heartbeat {
         config,
@@ -110,15 +110,15 @@ impl Heartbeat<'_> {
             // Kafka configures the topology before this check and keeps the configured topology
             // in memory when it refuses, without the records of the new metadata or validated
             // epoch: describe shows it once a later request's records are committed.
-            if let Some((configured, _)) = admission.reconfigured.filter(|(c, _)| c.is_ready()) {
-                group.uncommitted_configured = Some(configured);
+            if let Some(kept) = admission.reconfigured.filter(|(c, _)| c.is_ready()) {
+                group.uncommitted_configured = Some(kept);
             }
             return Err(refused);
         }
         // A heartbeat that gets this far configures the topology again (the refused request
         // kept no metadata fingerprint), unless the topics went back to what the group last
-        // configured; then the kept configuration is the group's.
-        if let Some(kept) = group.uncommitted_configured.take() {
+        // configured; then the kept configuration is the group's (but one of a deleted topic).
+        if let Some(kept) = group.take_kept_configuration(self.metadata) {
             if admission.reconfigured.is_none() {
                 group.configured = Some(kept);
             }

@@ -20,7 +20,7 @@ use streamspec_protocol::codes::{
 use streamspec_protocol::kafka::streams_group_heartbeat_request::Topology;
 
 use crate::java_order::TimelineOrder;
-use crate::metadata::Fingerprint;
+use crate::metadata::{ClusterMetadata, Fingerprint};
 use crate::topology::ConfiguredTopology;
 use assignment::TargetAssignment;
 pub(crate) use describe::describe;
@@ -38,10 +38,16 @@ pub struct Group {
     configured: Option<ConfiguredTopology>,
     /// Partition counts of the topology's topics when last configured.
     metadata_fingerprint: Fingerprint,
-    /// A ready configuration computed by a heartbeat then refused for its tasks (R40): Kafka
-    /// keeps it in memory without records, so describe shows it only after the next request
-    /// that writes records, and the group stays NotReady (its validated epoch was not written).
-    uncommitted_configured: Option<ConfiguredTopology>,
+    /// A ready configuration computed by a heartbeat then refused for its tasks (R40), with the
+    /// topics it was computed for: Kafka keeps it in memory without records, so describe shows
+    /// it only after the next request that writes records, and the group stays NotReady (its
+    /// validated epoch was not written).
+    uncommitted_configured: Option<(ConfiguredTopology, Fingerprint)>,
+    /// Whether the group dropped such a configuration after one of its topics was deleted,
+    /// where Kafka 4.4.0 goes on with it and assigns the deleted topic's tasks
+    /// (`harness/divergences.json`, condition `kept-configuration-of-deleted-topic`): from
+    /// then on its answers are knowingly not Kafka's.
+    declined_kept_configuration: bool,
     validated_topology_epoch: i32,
     members: BTreeMap<String, Member>,
     /// The member ids as Kafka's member map iterates them, which orders ids that share a bucket
@@ -78,6 +84,7 @@ impl Group {
             configured: None,
             metadata_fingerprint: Vec::new(),
             uncommitted_configured: None,
+            declined_kept_configuration: false,
             validated_topology_epoch: -1,
             members: BTreeMap::new(),
             member_order: TimelineOrder::default(),
@@ -117,12 +124,40 @@ impl Group {
         self.uncommitted_configured.is_some()
     }
 
+    /// Whether the group holds or dropped a kept configuration one of whose topics was deleted
+    /// in `metadata`, where Kafka 4.4.0 goes on with it (see `declined_kept_configuration`).
+    pub fn kept_configuration_of_deleted_topic(&self, metadata: &ClusterMetadata) -> bool {
+        self.declined_kept_configuration
+            || self
+                .uncommitted_configured
+                .as_ref()
+                .is_some_and(|(_, fingerprint)| metadata.lost_a_topic_of(fingerprint))
+    }
+
     /// Makes the configuration a refused heartbeat kept the group's, as the next records Kafka
     /// commits to the group's partition do (R40).
-    pub(crate) fn commit_configuration(&mut self) {
-        if let Some(kept) = self.uncommitted_configured.take() {
+    pub(crate) fn commit_configuration(&mut self, metadata: &ClusterMetadata) {
+        if let Some(kept) = self.take_kept_configuration(metadata) {
             self.configured = Some(kept);
         }
+    }
+
+    /// The configuration a refused heartbeat kept (R40), unless a topic it saw was deleted
+    /// since. Kafka 4.4.0 keeps that one too: its metadata hash covers only the topics that
+    /// exist (R33), so the deletion brings the hash back to the group's and nothing configures
+    /// the topology again; the group then turns Stable with the deleted topic's tasks assigned,
+    /// a state its own design rules out (a topology with a missing source topic is not ready).
+    /// The reference drops it and keeps the group's own configuration instead.
+    pub(crate) fn take_kept_configuration(
+        &mut self,
+        metadata: &ClusterMetadata,
+    ) -> Option<ConfiguredTopology> {
+        let (kept, fingerprint) = self.uncommitted_configured.take()?;
+        if metadata.lost_a_topic_of(&fingerprint) {
+            self.declined_kept_configuration = true;
+            return None;
+        }
+        Some(kept)
     }
 
     fn bump(&mut self) {
