@@ -116,7 +116,7 @@ impl Coordinator {
     /// groups' partition: another group's records too, so when is a matter of timing.
     pub fn commit_uncommitted_configurations(&mut self) {
         for group in self.groups.values_mut() {
-            group.commit_configuration(&self.metadata);
+            group.commit_configuration();
         }
     }
 

@@ -35,7 +35,7 @@ pub(crate) fn heartbeat(
 ) -> Result<(StreamsGroupHeartbeatResponse, Vec<Effect>), ErrorAnswer> {
     let epoch = request.member_epoch;
     if epoch < 0 {
-        return leave(groups, metadata, request);
+        return leave(groups, request);
     }
     let heartbeat = Heartbeat {
         config,
@@ -106,6 +106,9 @@ impl Heartbeat<'_> {
         group: &mut Group,
     ) -> Result<(StreamsGroupHeartbeatResponse, Vec<Effect>), ErrorAnswer> {
         let admission = self.admit(group)?;
+        if admission.reconfigured.is_none() {
+            group.give_up_kept_configuration_of_deleted_topic(self.metadata);
+        }
         if let Err(refused) = self.check_owned(group, &admission) {
             // Kafka configures the topology before this check and keeps the configured topology
             // in memory when it refuses, without the records of the new metadata or validated
@@ -117,12 +120,11 @@ impl Heartbeat<'_> {
         }
         // A heartbeat that gets this far configures the topology again (the refused request
         // kept no metadata fingerprint), unless the topics went back to what the group last
-        // configured; then the kept configuration is the group's (but one of a deleted topic).
-        if let Some(kept) = group.take_kept_configuration(self.metadata) {
-            if admission.reconfigured.is_none() {
-                group.configured = Some(kept);
-            }
+        // configured; then the kept configuration is the group's.
+        if admission.reconfigured.is_none() {
+            group.commit_configuration();
         }
+        group.uncommitted_configured = None;
         Ok(self.apply(group, admission))
     }
 
@@ -389,6 +391,7 @@ impl Heartbeat<'_> {
         }
         if let Some((configured, fingerprint)) = reconfigured {
             group.configured = Some(configured);
+            group.committed_kept = None;
             group.metadata_fingerprint = fingerprint;
             bump = true;
         }

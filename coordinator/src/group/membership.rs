@@ -9,7 +9,6 @@ use super::member::{Member, MemberState, MetadataChange};
 use super::Group;
 use crate::context::{Effect, RemovalReason, RequestContext};
 use crate::errors::ErrorAnswer;
-use crate::metadata::ClusterMetadata;
 use crate::tasks::TaskSets;
 
 impl Group {
@@ -181,7 +180,6 @@ pub(super) fn check_instance(
 /// A leave: -1 removes the member, -2 (static) keeps it at epoch -2 (spec 3.5, R31, R49).
 pub(super) fn leave(
     groups: &mut BTreeMap<String, Group>,
-    metadata: &ClusterMetadata,
     request: &StreamsGroupHeartbeatRequest,
 ) -> Result<(StreamsGroupHeartbeatResponse, Vec<Effect>), ErrorAnswer> {
     let Some(group) = groups.get_mut(&request.group_id) else {
@@ -195,7 +193,7 @@ pub(super) fn leave(
         group.shutdown_requested_by = Some(request.member_id.clone()); // R45
     }
     // A leave writes records, which commit what a refused heartbeat configured (R40).
-    group.commit_configuration(metadata);
+    group.commit_configuration();
     if request.member_epoch == -1 {
         group.remove_member(&request.member_id);
     } else {

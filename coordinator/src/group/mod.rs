@@ -43,7 +43,11 @@ pub struct Group {
     /// it only after the next request that writes records, and the group stays NotReady (its
     /// validated epoch was not written).
     uncommitted_configured: Option<(ConfiguredTopology, Fingerprint)>,
-    /// Whether the group dropped such a configuration after one of its topics was deleted,
+    /// Such a configuration once records committed it, while no heartbeat configured the
+    /// topology since: the topics it was computed for, and the group's own configuration it
+    /// replaced (computed for `metadata_fingerprint`).
+    committed_kept: Option<(Fingerprint, Option<ConfiguredTopology>)>,
+    /// Whether the group gave up such a configuration after one of its topics was deleted,
     /// where Kafka 4.4.0 goes on with it and assigns the deleted topic's tasks
     /// (`harness/divergences.json`, condition `kept-configuration-of-deleted-topic`): from
     /// then on its answers are knowingly not Kafka's.
@@ -84,6 +88,7 @@ impl Group {
             configured: None,
             metadata_fingerprint: Vec::new(),
             uncommitted_configured: None,
+            committed_kept: None,
             declined_kept_configuration: false,
             validated_topology_epoch: -1,
             members: BTreeMap::new(),
@@ -124,40 +129,53 @@ impl Group {
         self.uncommitted_configured.is_some()
     }
 
-    /// Whether the group holds or dropped a kept configuration one of whose topics was deleted
+    /// Whether the group holds or gave up a kept configuration one of whose topics was deleted
     /// in `metadata`, where Kafka 4.4.0 goes on with it (see `declined_kept_configuration`).
     pub fn kept_configuration_of_deleted_topic(&self, metadata: &ClusterMetadata) -> bool {
+        let lost = |fingerprint: &Fingerprint| metadata.lost_a_topic_of(fingerprint);
         self.declined_kept_configuration
             || self
                 .uncommitted_configured
                 .as_ref()
-                .is_some_and(|(_, fingerprint)| metadata.lost_a_topic_of(fingerprint))
+                .is_some_and(|(_, f)| lost(f))
+            || self.committed_kept.as_ref().is_some_and(|(f, _)| lost(f))
     }
 
     /// Makes the configuration a refused heartbeat kept the group's, as the next records Kafka
     /// commits to the group's partition do (R40).
-    pub(crate) fn commit_configuration(&mut self, metadata: &ClusterMetadata) {
-        if let Some(kept) = self.take_kept_configuration(metadata) {
-            self.configured = Some(kept);
+    pub(crate) fn commit_configuration(&mut self) {
+        if let Some((kept, fingerprint)) = self.uncommitted_configured.take() {
+            let own = self.configured.replace(kept);
+            if self.committed_kept.is_none() {
+                self.committed_kept = Some((fingerprint, own));
+            }
         }
     }
 
-    /// The configuration a refused heartbeat kept (R40), unless a topic it saw was deleted
-    /// since. Kafka 4.4.0 keeps that one too: its metadata hash covers only the topics that
-    /// exist (R33), so the deletion brings the hash back to the group's and nothing configures
-    /// the topology again; the group then turns Stable with the deleted topic's tasks assigned,
-    /// a state its own design rules out (a topology with a missing source topic is not ready).
-    /// The reference drops it and keeps the group's own configuration instead.
-    pub(crate) fn take_kept_configuration(
+    /// Gives up a configuration a refused heartbeat kept (R40), committed or not, once a topic
+    /// it saw was deleted, going back to the group's own. Kafka 4.4.0 goes on with it: its
+    /// metadata hash covers only the topics that exist (R33), so the deletion brings the hash
+    /// back to the group's and nothing configures the topology again; the group then turns
+    /// Stable with the deleted topic's tasks assigned, a state its own design rules out (a
+    /// topology with a missing source topic is not ready). Called by a heartbeat that is to
+    /// use the group's configuration.
+    pub(crate) fn give_up_kept_configuration_of_deleted_topic(
         &mut self,
         metadata: &ClusterMetadata,
-    ) -> Option<ConfiguredTopology> {
-        let (kept, fingerprint) = self.uncommitted_configured.take()?;
-        if metadata.lost_a_topic_of(&fingerprint) {
-            self.declined_kept_configuration = true;
-            return None;
+    ) {
+        if let Some((_, fingerprint)) = &self.uncommitted_configured {
+            if metadata.lost_a_topic_of(fingerprint) {
+                self.uncommitted_configured = None;
+                self.declined_kept_configuration = true;
+            }
         }
-        Some(kept)
+        if let Some((fingerprint, _)) = &self.committed_kept {
+            if metadata.lost_a_topic_of(fingerprint) {
+                let (_, own) = self.committed_kept.take().expect("checked above");
+                self.configured = own;
+                self.declined_kept_configuration = true;
+            }
+        }
     }
 
     fn bump(&mut self) {

@@ -162,9 +162,10 @@ fn r40_a_kept_configuration_of_a_topic_deleted_since_is_dropped() {
 }
 
 /// The same configuration, committed by another request's records (a leave) after the topic
-/// was deleted: the reference drops it there too, and describe keeps the group's own.
+/// was deleted: describe reads it, as Kafka's does, and the group's next heartbeat gives it up
+/// where Kafka would assign the deleted topic's tasks at epoch 5.
 #[test]
-fn r40_records_do_not_commit_a_kept_configuration_of_a_deleted_topic() {
+fn r40_a_committed_kept_configuration_of_a_deleted_topic_is_given_up_at_the_next_heartbeat() {
     let mut broker = Broker::with(kafka_config(), topics(&[]));
     assert_eq!(broker.send(&join("a")).member_epoch, 2);
     assert_eq!(broker.send(&join("b")).member_epoch, 3);
@@ -186,6 +187,15 @@ fn r40_records_do_not_commit_a_kept_configuration_of_a_deleted_topic() {
         .group(GROUP)
         .is_some_and(|group| group.kept_configuration_of_deleted_topic(metadata)));
     assert_eq!(broker.state(), ("NotReady".to_owned(), 4, 3));
+    let missing = [(1, "Source topics in are missing.")];
+    assert_eq!(
+        broker.send(&owning(heartbeat("a", 2), NONE)),
+        answer("a", 4).statuses(&missing)
+    );
+    assert_eq!(
+        broker.view(),
+        group("NotReady", 4, 4, vec![member("a", 4, NONE, NONE)])
+    );
 }
 
 #[test]

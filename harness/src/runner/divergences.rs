@@ -45,8 +45,8 @@ pub struct Divergence {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Condition {
-    /// The group dropped a configuration a refused heartbeat kept (R40) after one of its
-    /// topics was deleted, where Kafka goes on with it (R33).
+    /// The group holds or gave up a configuration a refused heartbeat kept (R40), one of whose
+    /// topics was deleted since, where Kafka goes on with it (R33).
     KeptConfigurationOfDeletedTopic,
 }
 

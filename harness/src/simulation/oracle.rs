@@ -482,7 +482,7 @@ pub const KAFKA_ENDPOINTS_WITH_MISSING_TOPIC: KnownIssue = KnownIssue {
 /// topic it saw was deleted, and assigns that topic's tasks: the group is Stable, with tasks,
 /// while the topic is missing, until the topic is back (the divergence
 /// `R40-kept-configuration-of-deleted-topic` of `harness/divergences.json`; the reference
-/// drops that configuration). No coordinator that sees the deletion assigns a task then.
+/// gives that configuration up). No coordinator that sees the deletion assigns a task then.
 pub const KAFKA_KEPT_CONFIGURATION_OF_DELETED_TOPIC: KnownIssue = KnownIssue {
     id: "kafka-kept-configuration-of-deleted-topic",
     property: &SETTLES,
