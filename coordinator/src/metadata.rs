@@ -2,8 +2,8 @@
 
 use std::collections::BTreeMap;
 
-/// The partition counts of some topics (`None` for a missing topic) and how many times each was
-/// deleted, in the topics' order.
+/// The partition counts of some topics (`None` for a missing topic) and which incarnation of each
+/// exists, in the topics' order.
 pub(crate) type Fingerprint = Vec<(String, Option<i32>, u32)>;
 
 /// The cluster's topics and their partition counts, as the coordinator sees them.
@@ -35,23 +35,44 @@ impl ClusterMetadata {
         }
     }
 
-    fn deletions(&self, topic: &str) -> u32 {
-        self.deletions.get(topic).copied().unwrap_or(0)
+    /// Which incarnation of `topic` exists: how many times it was deleted before, or 0 while it
+    /// is missing. Kafka's metadata hash covers only the topics that exist (R33), so a topic
+    /// created and deleted again between two heartbeats of a group it is missing from changes
+    /// nothing.
+    fn incarnation(&self, topic: &str) -> u32 {
+        if self.topics.contains_key(topic) {
+            self.deletions.get(topic).copied().unwrap_or(0)
+        } else {
+            0
+        }
     }
 
     /// A fingerprint of `topics` (partition counts and incarnations); a change bumps the group
     /// epoch.
     pub(crate) fn hash_of<'a>(&self, topics: impl Iterator<Item = &'a String>) -> Fingerprint {
         topics
-            .map(|topic| (topic.clone(), self.partitions(topic), self.deletions(topic)))
+            .map(|topic| {
+                (
+                    topic.clone(),
+                    self.partitions(topic),
+                    self.incarnation(topic),
+                )
+            })
             .collect()
+    }
+
+    /// Whether a topic that existed when `fingerprint` was taken no longer does.
+    pub(crate) fn lost_a_topic_of(&self, fingerprint: &Fingerprint) -> bool {
+        fingerprint
+            .iter()
+            .any(|(topic, partitions, _)| partitions.is_some() && self.partitions(topic).is_none())
     }
 
     /// Whether the topics of `fingerprint` are still the topics it saw, with its partition
     /// counts.
     pub(crate) fn matches(&self, fingerprint: &Fingerprint) -> bool {
-        fingerprint.iter().all(|(topic, partitions, deletions)| {
-            self.partitions(topic) == *partitions && self.deletions(topic) == *deletions
+        fingerprint.iter().all(|(topic, partitions, incarnation)| {
+            self.partitions(topic) == *partitions && self.incarnation(topic) == *incarnation
         })
     }
 }

@@ -243,6 +243,8 @@ pub struct ComparisonTotals {
     /// Runs that met a recorded divergence, and the first of them.
     pub known: u64,
     pub first_known: Option<(u64, Divergence)>,
+    /// Runs per recorded divergence met, in the order first met.
+    pub known_by_divergence: Vec<(Divergence, u64)>,
 }
 
 impl ComparisonTotals {
@@ -253,6 +255,14 @@ impl ComparisonTotals {
         if let Some(known) = &comparison.known {
             self.known += 1;
             self.first_known.get_or_insert((run, known.clone()));
+            match self
+                .known_by_divergence
+                .iter_mut()
+                .find(|(d, _)| d == known)
+            {
+                Some((_, runs)) => *runs += 1,
+                None => self.known_by_divergence.push((known.clone(), 1)),
+            }
         }
     }
 }
@@ -660,11 +670,32 @@ pub fn report_with_flags(
             .and_then(|totals| totals.first_known.as_ref())
             .filter(|_| property == &oracle::ANSWERS_EQUAL)
         {
-            let known = result.comparison.as_ref().map_or(0, |totals| totals.known);
+            let totals = result.comparison.as_ref().expect("compared");
+            let each = |divergence: &Divergence| {
+                format!(
+                    "{} (rules {})",
+                    divergence.field.as_deref().unwrap_or_default(),
+                    divergence.rules.join(", ")
+                )
+            };
+            // Several kinds met: how many runs each, so that no run is told as another's.
+            let by_divergence = match totals.known_by_divergence.as_slice() {
+                [] | [_] => String::new(),
+                several => format!(
+                    "; by divergence: {}",
+                    several
+                        .iter()
+                        .map(|(divergence, runs)| format!("{runs} {}", each(divergence)))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            };
             (
                 Verdict::Divergent,
                 Some(format!(
-                    "{known} runs met the divergence recorded in {} for {} (rules {}; first: run {run}): {}; evidence: {}",
+                    "{} runs met the divergence{} recorded in {} for {} (rules {}; first: run {run}{by_divergence}): {}; evidence: {}",
+                    totals.known,
+                    if totals.known_by_divergence.len() > 1 { "s" } else { "" },
                     recorded.source,
                     recorded.field.as_deref().unwrap_or_default(),
                     recorded.rules.join(", "),

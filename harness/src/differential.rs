@@ -34,7 +34,7 @@ use crate::backend::{
     Backend, BackendError, BackendResult, Connect, Operation, Resource, StreamsApi,
 };
 use crate::embedded::EmbeddedTarget;
-use crate::runner::Divergence as Recorded;
+use crate::runner::{Condition, Divergence as Recorded};
 use crate::scenario::Scenario;
 
 pub mod compare;
@@ -219,23 +219,47 @@ fn differences(
     }
 }
 
+/// The recorded divergence of `target` that explains `differences`: its field is the first
+/// differing one, it shares a rule with them, and its values and condition, where it names them,
+/// are theirs and one the reference's group was in (`conditions`).
+fn explaining(
+    recorded: &[Recorded],
+    target: &str,
+    differences: &[FieldDifference],
+    rules: &[String],
+    conditions: &[Condition],
+) -> Option<Recorded> {
+    let first = differences.first()?;
+    recorded
+        .iter()
+        .filter(|d| d.target.as_ref().is_none_or(|t| t == target))
+        .find(|d| {
+            d.field.as_deref() == Some(first.field().as_str())
+                && d.rules.iter().any(|rule| rules.contains(rule))
+                && d.target_value.as_ref().is_none_or(|v| *v == first.target)
+                && d.reference_value
+                    .as_ref()
+                    .is_none_or(|v| *v == first.reference)
+                && d.condition.is_none_or(|c| conditions.contains(&c))
+        })
+        .cloned()
+}
+
 impl<B: Backend> DifferentialBackend<B> {
-    /// The recorded divergence that explains `differences`: its field is the first differing
-    /// one, it shares a rule with them, and its values, where it names them, are theirs.
-    fn recorded(&self, differences: &[FieldDifference], rules: &[String]) -> Option<Recorded> {
-        let first = differences.first()?;
-        self.recorded
-            .iter()
-            .filter(|d| d.target.as_ref().is_none_or(|t| *t == self.target_name))
-            .find(|d| {
-                d.field.as_deref() == Some(first.field().as_str())
-                    && d.rules.iter().any(|rule| rules.contains(rule))
-                    && d.target_value.as_ref().is_none_or(|v| *v == first.target)
-                    && d.reference_value
-                        .as_ref()
-                        .is_none_or(|v| *v == first.reference)
-            })
-            .cloned()
+    /// The recorded divergence that explains `differences`.
+    fn recorded(
+        &self,
+        differences: &[FieldDifference],
+        rules: &[String],
+        conditions: &[Condition],
+    ) -> Option<Recorded> {
+        explaining(
+            &self.recorded,
+            &self.target_name,
+            differences,
+            rules,
+            conditions,
+        )
     }
 
     /// The reference's states the target's answer may come from, most likely first: as it
@@ -282,7 +306,9 @@ impl<B: Backend> DifferentialBackend<B> {
         let margin_ms = self.margin_ms + self.longest_answer_ms;
         let window_end = after + margin_ms;
         let mut matched: Vec<EmbeddedTarget> = Vec::new();
+        // The nearest difference, and the conditions of divergences its fork was in.
         let mut nearest: Option<(Vec<FieldDifference>, Vec<String>, String)> = None;
+        let mut nearest_conditions: Vec<Condition> = Vec::new();
         let mut any_near_deadline = false;
         let mut timing_sensitive = false;
         for candidate in &self.candidates {
@@ -303,6 +329,7 @@ impl<B: Backend> DifferentialBackend<B> {
                     None => {}
                     Some(found) if nearest.as_ref().is_none_or(|n| found.0.len() < n.0.len()) => {
                         nearest = Some(found);
+                        nearest_conditions = fork.conditions(&self.group);
                     }
                     Some(_) => {}
                 }
@@ -322,7 +349,7 @@ impl<B: Backend> DifferentialBackend<B> {
         let near_deadline = any_near_deadline;
         let (differences, rules, table) = nearest.expect("at least one fork answered");
         self.parted = true;
-        match self.recorded(&differences, &rules) {
+        match self.recorded(&differences, &rules, &nearest_conditions) {
             Some(recorded) => self.comparison.known = Some(recorded),
             None => {
                 self.divergence = Some(Divergence {
@@ -603,5 +630,70 @@ impl<C: Connect> Connect for DifferentialConnector<C> {
 
     fn skips(&self, scenario: &Scenario) -> Option<String> {
         self.inner.skips(scenario)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn difference(path: &str, target: &str, reference: &str) -> FieldDifference {
+        FieldDifference {
+            path: path.to_owned(),
+            target: target.to_owned(),
+            reference: reference.to_owned(),
+        }
+    }
+
+    /// The recorded divergence of a kept configuration of a deleted topic explains a differing
+    /// member epoch only where the reference's group is in that state, and not for another rule.
+    #[test]
+    fn a_divergence_with_a_condition_explains_only_differences_met_in_it() {
+        let recorded = crate::runner::divergences();
+        let rules = |ids: &[&str]| ids.iter().map(|id| (*id).to_owned()).collect::<Vec<_>>();
+        let epoch = [difference(".memberEpoch", "3", "2")];
+        let kept = [Condition::KeptConfigurationOfDeletedTopic];
+        let found = explaining(
+            &recorded,
+            "127.0.0.1:9292",
+            &epoch,
+            &rules(&["R23", "R33"]),
+            &kept,
+        )
+        .expect("recorded");
+        assert_eq!(
+            (found.field.as_deref(), found.condition),
+            (
+                Some(".memberEpoch"),
+                Some(Condition::KeptConfigurationOfDeletedTopic)
+            )
+        );
+        let status = [difference(".status[0]", "-", "{}")];
+        assert_eq!(
+            explaining(
+                &recorded,
+                "127.0.0.1:9292",
+                &status,
+                &rules(&["R33"]),
+                &kept
+            )
+            .and_then(|d| d.field),
+            Some(".status[]".to_owned())
+        );
+        // Not in that state, or not sharing a rule: a failure, not a known divergence.
+        assert_eq!(
+            explaining(
+                &recorded,
+                "127.0.0.1:9292",
+                &epoch,
+                &rules(&["R23", "R33"]),
+                &[]
+            ),
+            None
+        );
+        assert_eq!(
+            explaining(&recorded, "127.0.0.1:9292", &epoch, &rules(&["R23"]), &kept),
+            None
+        );
     }
 }

@@ -203,6 +203,17 @@ impl EmbeddedTarget {
             })
     }
 
+    /// The conditions of recorded divergences (`harness/divergences.json`) `group` is in.
+    pub fn conditions(&self, group: &str) -> Vec<crate::runner::Condition> {
+        let metadata = self.coordinator.metadata();
+        let group = self.coordinator.group(group);
+        let mut conditions = Vec::new();
+        if group.is_some_and(|g| g.kept_configuration_of_deleted_topic(metadata)) {
+            conditions.push(crate::runner::Condition::KeptConfigurationOfDeletedTopic);
+        }
+        conditions
+    }
+
     /// Whether a refused heartbeat left a configuration that no records committed yet.
     pub fn has_uncommitted_configurations(&self) -> bool {
         self.coordinator.has_uncommitted_configurations()

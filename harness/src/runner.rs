@@ -18,7 +18,7 @@ mod steps;
 mod tasks;
 
 pub use breaker::Breaker;
-pub use divergences::{apply_divergences, divergences, load_divergences, Divergence};
+pub use divergences::{apply_divergences, divergences, load_divergences, Condition, Divergence};
 pub use requirements::{set_initial_group_configs, unmet_requirement, InitialGroupConfigs};
 
 use names::kafka_name;

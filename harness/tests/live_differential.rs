@@ -238,3 +238,54 @@ fn internal_topics_a_broker_creates_late_are_answered_as_the_broker_did() {
          118 exchanges, every answer equal to the reference's\n"
     );
 }
+
+/// Kafka 4.4.0's answers to the scenario R33-missing-topic-created-and-deleted-keeps-epoch,
+/// captured by the proxy: the missing source topic created and deleted again between two
+/// heartbeats leaves the group epoch as it was, as the reference now answers too (a 30-minute
+/// differential campaign found the reference bumping it).
+const CREATED_AND_DELETED: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../corpus/live/missing-topic-created-and-deleted-keeps-epoch.json"
+);
+
+/// Kafka 4.4.0's answers to the scenario R40-kept-configuration-of-deleted-topic: it assigns a
+/// deleted topic's tasks from a configuration a refused heartbeat kept, which the reference does
+/// not copy (the divergence recorded in harness/divergences.json).
+const KEPT_CONFIGURATION: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../corpus/live/kept-configuration-of-deleted-topic.json"
+);
+
+fn live_trace(path: &str) -> LiveTrace {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+#[test]
+fn a_missing_topic_created_and_deleted_again_is_answered_as_kafka_did() {
+    let trace = live_trace(CREATED_AND_DELETED);
+    let (code, out, err) = replay("created-and-deleted", &trace, &["--differential"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert_eq!(
+        out,
+        "answering again with the reference the 4 exchanges of group streamspec-1a249630dc4-R33-missing-topic-created-and-deleted-keeps-epoch seen in front of 127.0.0.1:9292 (10 topic and 2 group config changes recorded)\n\
+         4 exchanges, every answer equal to the reference's\n"
+    );
+}
+
+#[test]
+fn the_kept_configuration_of_a_deleted_topic_is_not_answered_as_kafka_did() {
+    let trace = live_trace(KEPT_CONFIGURATION);
+    let (code, out, err) = replay("kept-configuration", &trace, &["--differential"]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    // The join and the refused heartbeat are Kafka's; from the heartbeat after the deletion on,
+    // Kafka goes on with the kept configuration and the reference does not.
+    assert!(
+        out.contains("exchange 3 (api 88 at 4110 ms): the broker's answer (target) differs from the reference's:\n"),
+        "{out}"
+    );
+    assert!(out.contains("  * .memberEpoch                  3                                                 2\n"), "{out}");
+    assert!(
+        out.ends_with("2 of 4 exchanges answered otherwise than the reference (the first 2 shown); differing fields: .activeTasks 1, .groups[].assignmentEpoch 1, .groups[].groupEpoch 1, .groups[].groupState 1, .groups[].members[].assignment.activeTasks[] 1, .groups[].members[].memberEpoch 1, .groups[].members[].targetAssignment.activeTasks[] 1, .memberEpoch 1, .standbyTasks 1, .status[] 1, .warmupTasks 1\n"),
+        "{out}"
+    );
+}

@@ -106,23 +106,25 @@ impl Heartbeat<'_> {
         group: &mut Group,
     ) -> Result<(StreamsGroupHeartbeatResponse, Vec<Effect>), ErrorAnswer> {
         let admission = self.admit(group)?;
+        if admission.reconfigured.is_none() {
+            group.give_up_kept_configuration_of_deleted_topic(self.metadata);
+        }
         if let Err(refused) = self.check_owned(group, &admission) {
             // Kafka configures the topology before this check and keeps the configured topology
             // in memory when it refuses, without the records of the new metadata or validated
             // epoch: describe shows it once a later request's records are committed.
-            if let Some((configured, _)) = admission.reconfigured.filter(|(c, _)| c.is_ready()) {
-                group.uncommitted_configured = Some(configured);
+            if let Some(kept) = admission.reconfigured.filter(|(c, _)| c.is_ready()) {
+                group.uncommitted_configured = Some(kept);
             }
             return Err(refused);
         }
         // A heartbeat that gets this far configures the topology again (the refused request
         // kept no metadata fingerprint), unless the topics went back to what the group last
         // configured; then the kept configuration is the group's.
-        if let Some(kept) = group.uncommitted_configured.take() {
-            if admission.reconfigured.is_none() {
-                group.configured = Some(kept);
-            }
+        if admission.reconfigured.is_none() {
+            group.commit_configuration();
         }
+        group.uncommitted_configured = None;
         Ok(self.apply(group, admission))
     }
 
@@ -386,6 +388,7 @@ impl Heartbeat<'_> {
         }
         if let Some((configured, fingerprint)) = reconfigured {
             group.configured = Some(configured);
+            group.committed_kept = None;
             group.metadata_fingerprint = fingerprint;
             bump = true;
         }

@@ -20,7 +20,7 @@ use streamspec_protocol::codes::{
 use streamspec_protocol::kafka::streams_group_heartbeat_request::Topology;
 
 use crate::java_order::TimelineOrder;
-use crate::metadata::Fingerprint;
+use crate::metadata::{ClusterMetadata, Fingerprint};
 use crate::topology::ConfiguredTopology;
 use assignment::TargetAssignment;
 pub(crate) use describe::describe;
@@ -38,10 +38,20 @@ pub struct Group {
     configured: Option<ConfiguredTopology>,
     /// Partition counts of the topology's topics when last configured.
     metadata_fingerprint: Fingerprint,
-    /// A ready configuration computed by a heartbeat then refused for its tasks (R40): Kafka
-    /// keeps it in memory without records, so describe shows it only after the next request
-    /// that writes records, and the group stays NotReady (its validated epoch was not written).
-    uncommitted_configured: Option<ConfiguredTopology>,
+    /// A ready configuration computed by a heartbeat then refused for its tasks (R40), with the
+    /// topics it was computed for: Kafka keeps it in memory without records, so describe shows
+    /// it only after the next request that writes records, and the group stays NotReady (its
+    /// validated epoch was not written).
+    uncommitted_configured: Option<(ConfiguredTopology, Fingerprint)>,
+    /// Such a configuration once records committed it, while no heartbeat configured the
+    /// topology since: the topics it was computed for, and the group's own configuration it
+    /// replaced (computed for `metadata_fingerprint`).
+    committed_kept: Option<(Fingerprint, Option<ConfiguredTopology>)>,
+    /// Whether the group gave up such a configuration after one of its topics was deleted,
+    /// where Kafka 4.4.0 goes on with it and assigns the deleted topic's tasks
+    /// (`harness/divergences.json`, condition `kept-configuration-of-deleted-topic`): from
+    /// then on its answers are knowingly not Kafka's.
+    declined_kept_configuration: bool,
     validated_topology_epoch: i32,
     members: BTreeMap<String, Member>,
     /// The member ids as Kafka's member map iterates them, which orders ids that share a bucket
@@ -78,6 +88,8 @@ impl Group {
             configured: None,
             metadata_fingerprint: Vec::new(),
             uncommitted_configured: None,
+            committed_kept: None,
+            declined_kept_configuration: false,
             validated_topology_epoch: -1,
             members: BTreeMap::new(),
             member_order: TimelineOrder::default(),
@@ -117,11 +129,52 @@ impl Group {
         self.uncommitted_configured.is_some()
     }
 
+    /// Whether the group holds or gave up a kept configuration one of whose topics was deleted
+    /// in `metadata`, where Kafka 4.4.0 goes on with it (see `declined_kept_configuration`).
+    pub fn kept_configuration_of_deleted_topic(&self, metadata: &ClusterMetadata) -> bool {
+        let lost = |fingerprint: &Fingerprint| metadata.lost_a_topic_of(fingerprint);
+        self.declined_kept_configuration
+            || self
+                .uncommitted_configured
+                .as_ref()
+                .is_some_and(|(_, f)| lost(f))
+            || self.committed_kept.as_ref().is_some_and(|(f, _)| lost(f))
+    }
+
     /// Makes the configuration a refused heartbeat kept the group's, as the next records Kafka
     /// commits to the group's partition do (R40).
     pub(crate) fn commit_configuration(&mut self) {
-        if let Some(kept) = self.uncommitted_configured.take() {
-            self.configured = Some(kept);
+        if let Some((kept, fingerprint)) = self.uncommitted_configured.take() {
+            let own = self.configured.replace(kept);
+            if self.committed_kept.is_none() {
+                self.committed_kept = Some((fingerprint, own));
+            }
+        }
+    }
+
+    /// Gives up a configuration a refused heartbeat kept (R40), committed or not, once a topic
+    /// it saw was deleted, going back to the group's own. Kafka 4.4.0 goes on with it: its
+    /// metadata hash covers only the topics that exist (R33), so the deletion brings the hash
+    /// back to the group's and nothing configures the topology again; the group then turns
+    /// Stable with the deleted topic's tasks assigned, a state its own design rules out (a
+    /// topology with a missing source topic is not ready). Called by a heartbeat that is to
+    /// use the group's configuration.
+    pub(crate) fn give_up_kept_configuration_of_deleted_topic(
+        &mut self,
+        metadata: &ClusterMetadata,
+    ) {
+        if let Some((_, fingerprint)) = &self.uncommitted_configured {
+            if metadata.lost_a_topic_of(fingerprint) {
+                self.uncommitted_configured = None;
+                self.declined_kept_configuration = true;
+            }
+        }
+        if let Some((fingerprint, _)) = &self.committed_kept {
+            if metadata.lost_a_topic_of(fingerprint) {
+                let (_, own) = self.committed_kept.take().expect("checked above");
+                self.configured = own;
+                self.declined_kept_configuration = true;
+            }
         }
     }
 

@@ -81,6 +81,123 @@ fn r33_a_topic_deleted_and_created_again_bumps_the_group_epoch() {
     );
 }
 
+/// R33, as Kafka 4.4.0 answered a differential campaign: its metadata hash covers only the
+/// topics that exist, so a missing source topic created and deleted again between two
+/// heartbeats changes nothing: the group keeps its epoch (the reference had bumped it).
+#[test]
+fn r33_a_missing_topic_created_and_deleted_between_heartbeats_keeps_the_group_epoch() {
+    let mut broker = Broker::with(kafka_config(), topics(&[]));
+    let missing = [(1, "Source topics in are missing.")];
+    assert_eq!(
+        broker.send(&join("a")),
+        answer("a", 2).tasks(NONE).statuses(&missing)
+    );
+    let mut metadata = topics(&[("in", 2)]);
+    broker.coordinator.handle_metadata(metadata.clone());
+    metadata.remove_topic("in");
+    broker.coordinator.handle_metadata(metadata.clone());
+    assert_eq!(
+        broker.send(&owning(heartbeat("a", 2), NONE)),
+        answer("a", 2).statuses(&missing)
+    );
+    assert_eq!(
+        broker.view(),
+        group("NotReady", 2, 2, vec![member("a", 2, NONE, NONE)])
+    );
+    // Created again, it is there: the epoch moves on and the tasks are assigned.
+    metadata.set_topic("in", 2);
+    broker.coordinator.handle_metadata(metadata);
+    assert_eq!(
+        broker.send(&owning(heartbeat("a", 2), NONE)),
+        answer("a", 3).tasks(BOTH)
+    );
+}
+
+/// R33 and R40, where the reference does not copy Kafka 4.4.0 (`harness/divergences.json`,
+/// condition `kept-configuration-of-deleted-topic`): a heartbeat that finds the missing source
+/// topic created configures the topology, then is refused for a task that does not exist, and
+/// the topic is deleted before the next heartbeat. The deletion brings Kafka's metadata hash
+/// back to the group's, so Kafka goes on with the kept configuration: epoch 3, the deleted
+/// topic's tasks assigned, the group Stable. The reference drops that configuration: the group
+/// keeps epoch 2, NotReady, with nothing assigned.
+#[test]
+fn r40_a_kept_configuration_of_a_topic_deleted_since_is_dropped() {
+    let mut broker = Broker::with(kafka_config(), topics(&[]));
+    let missing = [(1, "Source topics in are missing.")];
+    assert_eq!(
+        broker.send(&join("a")),
+        answer("a", 2).tasks(NONE).statuses(&missing)
+    );
+    let mut metadata = topics(&[("in", 2)]);
+    broker.coordinator.handle_metadata(metadata.clone());
+    assert_eq!(
+        broker.send(&owning(heartbeat("a", 2), &[("9", &[0])])),
+        refused(
+            ERROR_INVALID_REQUEST,
+            "Subtopology 9 does not exist in the topology."
+        )
+    );
+    assert!(broker.coordinator.has_uncommitted_configurations());
+    let declined = |broker: &Broker| {
+        let metadata = broker.coordinator.metadata();
+        broker
+            .coordinator
+            .group(GROUP)
+            .is_some_and(|group| group.kept_configuration_of_deleted_topic(metadata))
+    };
+    assert!(!declined(&broker), "the topic is there");
+    metadata.remove_topic("in");
+    broker.coordinator.handle_metadata(metadata);
+    assert!(declined(&broker), "held");
+    assert_eq!(
+        broker.send(&owning(heartbeat("a", 2), NONE)),
+        answer("a", 2).statuses(&missing)
+    );
+    assert!(declined(&broker), "dropped");
+    assert!(!broker.coordinator.has_uncommitted_configurations());
+    assert_eq!(
+        broker.view(),
+        group("NotReady", 2, 2, vec![member("a", 2, NONE, NONE)])
+    );
+}
+
+/// The same configuration, committed by another request's records (a leave) after the topic
+/// was deleted: describe reads it, as Kafka's does, and the group's next heartbeat gives it up
+/// where Kafka would assign the deleted topic's tasks at epoch 5.
+#[test]
+fn r40_a_committed_kept_configuration_of_a_deleted_topic_is_given_up_at_the_next_heartbeat() {
+    let mut broker = Broker::with(kafka_config(), topics(&[]));
+    assert_eq!(broker.send(&join("a")).member_epoch, 2);
+    assert_eq!(broker.send(&join("b")).member_epoch, 3);
+    let mut metadata = topics(&[("in", 2)]);
+    broker.coordinator.handle_metadata(metadata.clone());
+    assert_eq!(
+        broker
+            .send(&owning(heartbeat("a", 2), &[("9", &[0])]))
+            .error_code,
+        ERROR_INVALID_REQUEST
+    );
+    metadata.remove_topic("in");
+    broker.coordinator.handle_metadata(metadata);
+    assert_eq!(broker.send(&leave("b")), left("b", -1));
+    assert!(!broker.coordinator.has_uncommitted_configurations());
+    let metadata = broker.coordinator.metadata();
+    assert!(broker
+        .coordinator
+        .group(GROUP)
+        .is_some_and(|group| group.kept_configuration_of_deleted_topic(metadata)));
+    assert_eq!(broker.state(), ("NotReady".to_owned(), 4, 3));
+    let missing = [(1, "Source topics in are missing.")];
+    assert_eq!(
+        broker.send(&owning(heartbeat("a", 2), NONE)),
+        answer("a", 4).statuses(&missing)
+    );
+    assert_eq!(
+        broker.view(),
+        group("NotReady", 4, 4, vec![member("a", 4, NONE, NONE)])
+    );
+}
+
 #[test]
 fn r33_missing_source_topics_are_listed_sorted() {
     let mut broker = Broker::with(kafka_config(), topics(&[]));

@@ -347,14 +347,34 @@ fn the_reference_comparison_is_reported_as_asked_for_and_as_known() {
         .expect("a recorded divergence of answers");
     let known = ComparisonTotals {
         known: 2,
-        first_known: Some((1, recorded)),
-        ..compared
+        first_known: Some((1, recorded.clone())),
+        known_by_divergence: vec![(recorded.clone(), 2)],
+        ..compared.clone()
     };
     let (verdict, reason) = verdict_of(&result(Some(known)));
     assert_eq!(verdict, Verdict::Divergent);
     assert!(
         reason.as_deref().is_some_and(|reason| reason.starts_with(
             "2 runs met the divergence recorded in harness/divergences.json for .errorCode (rules R46; first: run 1): Kafka 4.4.0 answers UNKNOWN_SERVER_ERROR"
+        )),
+        "{reason:?}"
+    );
+    // Runs that met different divergences are counted apart, not all told as the first's.
+    let kept = crate::runner::divergences()
+        .into_iter()
+        .find(|divergence| divergence.field.as_deref() == Some(".memberEpoch"))
+        .expect("the kept configuration's divergence");
+    let two_kinds = ComparisonTotals {
+        known: 3,
+        first_known: Some((1, recorded.clone())),
+        known_by_divergence: vec![(recorded, 2), (kept, 1)],
+        ..compared
+    };
+    let (verdict, reason) = verdict_of(&result(Some(two_kinds)));
+    assert_eq!(verdict, Verdict::Divergent);
+    assert!(
+        reason.as_deref().is_some_and(|reason| reason.starts_with(
+            "3 runs met the divergences recorded in harness/divergences.json for .errorCode (rules R46; first: run 1; by divergence: 2 .errorCode (rules R46), 1 .memberEpoch (rules R33, R40)): Kafka 4.4.0 answers UNKNOWN_SERVER_ERROR"
         )),
         "{reason:?}"
     );

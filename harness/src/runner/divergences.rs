@@ -26,6 +26,10 @@ pub struct Divergence {
     pub target_value: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reference_value: Option<String>,
+    /// With `field`: the state of the reference's group the divergence needs, where the field
+    /// and rule alone would also match differences that are not this divergence.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub condition: Option<Condition>,
     pub rules: Vec<String>,
     /// `embedded`, or a HOST:PORT; absent for whatever target the run checks.
     #[serde(default)]
@@ -35,6 +39,15 @@ pub struct Divergence {
     /// The file it came from.
     #[serde(skip)]
     pub source: String,
+}
+
+/// A state of the reference's group a divergence of answers is matched in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Condition {
+    /// The group holds or gave up a configuration a refused heartbeat kept (R40), one of whose
+    /// topics was deleted since, where Kafka goes on with it (R33).
+    KeptConfigurationOfDeletedTopic,
 }
 
 const BUILT_IN_DIVERGENCES: &str = "harness/divergences.json";
@@ -69,6 +82,12 @@ fn parse_divergences(source: &str, text: &str) -> Result<Vec<Divergence>, String
             return Err(format!(
                 "{source}: a divergence names either a scenario or a field (of a differential run), not {}",
                 if divergence.field.is_none() { "neither" } else { "both" }
+            ));
+        }
+        if divergence.condition.is_some() && divergence.field.is_none() {
+            return Err(format!(
+                "{source}: the divergence of scenario {} has a condition, which only a divergence of answers (field) has",
+                divergence.scenario
             ));
         }
     }
@@ -134,6 +153,7 @@ mod tests {
             field: None,
             target_value: None,
             reference_value: None,
+            condition: None,
             rules: vec!["R46".to_owned()],
             target: Some("embedded".to_owned()),
             reason: "why".to_owned(),

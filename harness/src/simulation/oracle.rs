@@ -478,8 +478,32 @@ pub const KAFKA_ENDPOINTS_WITH_MISSING_TOPIC: KnownIssue = KnownIssue {
     },
 };
 
+/// Kafka 4.4.0 goes on with a configuration a refused heartbeat kept (R40) after the source
+/// topic it saw was deleted, and assigns that topic's tasks: the group is Stable, with tasks,
+/// while the topic is missing, until the topic is back (the divergence
+/// `R40-kept-configuration-of-deleted-topic` of `harness/divergences.json`; the reference
+/// gives that configuration up). No coordinator that sees the deletion assigns a task then.
+pub const KAFKA_KEPT_CONFIGURATION_OF_DELETED_TOPIC: KnownIssue = KnownIssue {
+    id: "kafka-kept-configuration-of-deleted-topic",
+    property: &SETTLES,
+    reason: "Kafka 4.4.0 assigns the tasks of a deleted source topic from a configuration a refused heartbeat kept, and calls the group Stable",
+    evidence: "harness/scenarios/topology/R40-kept-configuration-of-deleted-topic.json, checked against the broker (streamspec check --target 127.0.0.1:9292)",
+    shown_by: |view| {
+        let response = &view.event().response;
+        response.error_code == 0
+            && view.source_topic_missing
+            && response
+                .active_tasks
+                .as_ref()
+                .is_some_and(|tasks| tasks.iter().any(|t| !t.partitions.is_empty()))
+    },
+};
+
 /// Every known issue.
-pub const KNOWN_ISSUES: [&KnownIssue; 1] = [&KAFKA_ENDPOINTS_WITH_MISSING_TOPIC];
+pub const KNOWN_ISSUES: [&KnownIssue; 2] = [
+    &KAFKA_ENDPOINTS_WITH_MISSING_TOPIC,
+    &KAFKA_KEPT_CONFIGURATION_OF_DELETED_TOPIC,
+];
 
 /// The known issue the latest exchange shows, if any.
 pub fn known_issue(view: &ExchangeView<'_>) -> Option<&'static KnownIssue> {

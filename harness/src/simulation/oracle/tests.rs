@@ -410,3 +410,44 @@ fn members_at_other_epochs_or_never_answered_have_not_settled() {
         Err("members still in the group b: the members were last answered other epochs: b at none [0]".to_owned())
     );
 }
+
+/// A Kafka answer that assigns tasks while the source topic is missing shows the known issue of
+/// the kept configuration; the same answer with the topic there, or one revoking every task,
+/// does not.
+#[test]
+fn tasks_assigned_while_the_source_topic_is_missing_show_the_kept_configuration_issue() {
+    let setup = Setup::default();
+    let counts = BTreeMap::from([("0".to_owned(), 2)]);
+    let topology = Topology::default();
+    let answer = |partitions: &[i32]| {
+        StreamsGroupHeartbeatResponse::default()
+            .with_member_id("m0-0")
+            .with_member_epoch(3)
+            .with_active_tasks(Some(vec![
+                streams_group_heartbeat_response::TaskIds::default()
+                    .with_subtopology_id("0")
+                    .with_partitions(partitions.to_vec()),
+            ]))
+    };
+    let shown = |response: StreamsGroupHeartbeatResponse, missing: bool| {
+        let history = [event(heartbeat(2), response)];
+        let view = ExchangeView {
+            history: &history,
+            setup: &setup,
+            task_counts: &counts,
+            topology: &topology,
+            source_topic_missing: missing,
+        };
+        known_issue(&view).map(|issue| issue.id)
+    };
+    assert_eq!(
+        shown(answer(&[0, 1]), true),
+        Some("kafka-kept-configuration-of-deleted-topic")
+    );
+    assert_eq!(shown(answer(&[0, 1]), false), None);
+    assert_eq!(shown(answer(&[]), true), None);
+    assert_eq!(
+        KAFKA_KEPT_CONFIGURATION_OF_DELETED_TOPIC.property.label(),
+        SETTLES.label()
+    );
+}
