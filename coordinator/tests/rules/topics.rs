@@ -474,6 +474,30 @@ fn r40_a_refused_heartbeat_keeps_the_configuration_it_computed_until_records_com
     assert_eq!(broker.state(), ("Stable".to_owned(), 5, 5));
 }
 
+/// R40: the kept configuration is also committed by records another group writes to the same
+/// partition, which the coordinator is told of from outside (`commit_uncommitted_configurations`,
+/// the differential campaign's timing fork): describe shows it from then on.
+#[test]
+fn r40_records_of_another_group_commit_the_kept_configuration() {
+    let mut broker = Broker::with(kafka_config(), topics(&[("in", 2)]));
+    join_through_missing_repartition_topic(&mut broker);
+    broker
+        .coordinator
+        .handle_metadata(topics(&[("in", 2), ("r", 2)]));
+    assert_eq!(
+        broker
+            .send(&owning(heartbeat("a", 2), &[("9", &[0])]))
+            .error_code,
+        ERROR_INVALID_REQUEST
+    );
+    assert_eq!(described_repartition_partitions(&broker), 0);
+    assert!(broker.coordinator.has_uncommitted_configurations());
+    broker.coordinator.commit_uncommitted_configurations();
+    assert!(!broker.coordinator.has_uncommitted_configurations());
+    assert_eq!(described_repartition_partitions(&broker), 2);
+    assert_eq!(broker.state(), ("NotReady".to_owned(), 2, 2));
+}
+
 #[test]
 fn r41_group_configs_are_checked_for_type_lower_bound_then_broker_bound() {
     let mut coordinator = Coordinator::new(kafka_config());
