@@ -373,8 +373,9 @@ struct Pending {
     answer: Answer,
     /// Faults to apply to this exchange.
     faults: Faults,
-    /// The request frame, kept for [`observe`] when its answer comes from upstream unchanged.
-    watched: Option<BytesMut>,
+    /// The request frame, kept for [`observe`] when its answer comes from upstream unchanged,
+    /// and when it went on upstream ([`observe::Observer::now_ms`]).
+    watched: Option<(BytesMut, u64)>,
 }
 
 #[derive(Debug)]
@@ -423,7 +424,7 @@ async fn relay(
                 observe::watches(pending.api_key)
                     && matches!(pending.answer, Answer::Upstream { .. })
             }) {
-                pending.watched = Some(request);
+                pending.watched = Some((request, observer.now_ms()));
             }
             let copies = match &pending {
                 Some(pending) if pending.faults.duplicate => 2,
@@ -496,7 +497,7 @@ async fn relay(
                                 .watched
                                 .as_ref()
                                 .filter(|_| pending.api_key == faults::FAULTED_KEY)
-                                .and_then(|request| {
+                                .and_then(|(request, _)| {
                                     stale_epoch_draws.alter(pending.version, request, &response)
                                 });
                             if let Some(stale) = &stale {
@@ -510,10 +511,11 @@ async fn relay(
                             }
                             let response = stale.map_or(response.to_vec(), |stale| stale.frame);
                             // Judged as the client sees it, before it does (observe.rs says why).
-                            if let Some(request) = &pending.watched {
+                            if let Some((request, sent_ms)) = &pending.watched {
                                 observer.record(
                                     pending.api_key,
                                     pending.version,
+                                    *sent_ms,
                                     request,
                                     &response,
                                 );

@@ -41,70 +41,53 @@ fn answer_frame(correlation_id: i32, body: &[u8]) -> Vec<u8> {
     frame.to_vec()
 }
 
-fn join() -> StreamsGroupHeartbeatRequest {
+fn join(member: &str) -> StreamsGroupHeartbeatRequest {
     let topology = Topology::default().with_subtopologies(vec![Subtopology::default()
         .with_subtopology_id("0")
         .with_source_topics(vec!["in".to_owned()])]);
     StreamsGroupHeartbeatRequest::default()
         .with_group_id("g")
-        .with_member_id("a")
+        .with_member_id(member)
         .with_rebalance_timeout_ms(30_000)
         .with_topology(Some(topology))
         .with_active_tasks(Some(Vec::new()))
         .with_standby_tasks(Some(Vec::new()))
         .with_warmup_tasks(Some(Vec::new()))
-        .with_process_id(Some("p".to_owned()))
+        .with_process_id(Some(format!("p-{member}")))
         .with_client_tags(Some(Vec::new()))
 }
 
-/// A trace of group `g` as a proxy in front of the reference would capture it: topic `in` with
-/// two partitions, `a` joining at 0 ms, heartbeating at its epoch at 1000 ms, a describe at
-/// 1500 ms.
-fn captured() -> LiveTrace {
-    let mut broker = EmbeddedTarget::default();
-    broker.set_topic("in", Some(2));
-    let mut exchanges = Vec::new();
-    let mut exchange = |api: StreamsApi, at_ms: u64, request: Vec<u8>, body_at: usize| {
-        broker.advance_to(at_ms).unwrap();
-        let body = broker.answer(api, 0, &request[body_at..]).unwrap();
-        let correlation_id = exchanges.len() as i32 + 1;
-        exchanges.push(Passed {
-            at_ms,
-            api_key: api.api_key(),
-            version: 0,
-            request,
-            response: answer_frame(correlation_id, &body),
-        });
-        body
-    };
-    // Request header v2 of client id "test": api key, version, correlation id, the id, no tags.
-    let header = 2 + 2 + 4 + 2 + 4 + 1;
-    let joined = exchange(
-        StreamsApi::Heartbeat,
-        0,
-        request_frame(88, 1, &join()),
-        header,
-    );
-    let epoch = StreamsGroupHeartbeatResponse::decode_exact(&joined, 0)
+/// Request header v2 of client id "test": api key, version, correlation id, the id, no tags.
+const HEADER: usize = 2 + 2 + 4 + 2 + 4 + 1;
+
+/// `request` answered by `broker` at `at_ms`, as the proxy would record it, sent at the same
+/// time.
+fn exchange(
+    broker: &mut EmbeddedTarget,
+    api: StreamsApi,
+    at_ms: u64,
+    correlation_id: i32,
+    request: Vec<u8>,
+) -> Passed {
+    broker.advance_to(at_ms).unwrap();
+    let body = broker.answer(api, 0, &request[HEADER..]).unwrap();
+    Passed {
+        at_ms,
+        sent_ms: Some(at_ms),
+        api_key: api.api_key(),
+        version: 0,
+        request,
+        response: answer_frame(correlation_id, &body),
+    }
+}
+
+fn member_epoch(passed: &Passed) -> i32 {
+    StreamsGroupHeartbeatResponse::decode_exact(&passed.response[5..], 0)
         .unwrap()
-        .member_epoch;
-    let heartbeat = StreamsGroupHeartbeatRequest::default()
-        .with_group_id("g")
-        .with_member_id("a")
-        .with_member_epoch(epoch);
-    exchange(
-        StreamsApi::Heartbeat,
-        1000,
-        request_frame(88, 2, &heartbeat),
-        header,
-    );
-    let describe = StreamsGroupDescribeRequest::default().with_group_ids(vec!["g".to_owned()]);
-    exchange(
-        StreamsApi::Describe,
-        1500,
-        request_frame(89, 3, &describe),
-        header,
-    );
+        .member_epoch
+}
+
+fn trace_of(exchanges: Vec<Passed>) -> LiveTrace {
     LiveTrace {
         kind: LIVE_TRACE_KIND.to_owned(),
         upstream: "test".to_owned(),
@@ -120,6 +103,41 @@ fn captured() -> LiveTrace {
         }],
         group_configs: Vec::new(),
     }
+}
+
+/// A trace of group `g` as a proxy in front of the reference would capture it: topic `in` with
+/// two partitions, `a` joining at 0 ms, heartbeating at its epoch at 1000 ms, a describe at
+/// 1500 ms.
+fn captured() -> LiveTrace {
+    let mut broker = EmbeddedTarget::default();
+    broker.set_topic("in", Some(2));
+    let joined = exchange(
+        &mut broker,
+        StreamsApi::Heartbeat,
+        0,
+        1,
+        request_frame(88, 1, &join("a")),
+    );
+    let heartbeat = StreamsGroupHeartbeatRequest::default()
+        .with_group_id("g")
+        .with_member_id("a")
+        .with_member_epoch(member_epoch(&joined));
+    let heartbeat = exchange(
+        &mut broker,
+        StreamsApi::Heartbeat,
+        1000,
+        2,
+        request_frame(88, 2, &heartbeat),
+    );
+    let describe = StreamsGroupDescribeRequest::default().with_group_ids(vec!["g".to_owned()]);
+    let described = exchange(
+        &mut broker,
+        StreamsApi::Describe,
+        1500,
+        3,
+        request_frame(89, 3, &describe),
+    );
+    trace_of(vec![joined, heartbeat, described])
 }
 
 /// `streamspec replay` of `trace` with `args`: exit code, stdout, stderr.
@@ -173,6 +191,80 @@ fn an_answer_the_reference_would_not_give_is_shown_side_by_side() {
     assert!(out.contains("  * .memberEpoch "), "{out}");
     assert!(
         out.ends_with("1 of 3 exchanges answered otherwise than the reference (the first 1 shown); differing fields: .memberEpoch 1\n"),
+        "{out}"
+    );
+}
+
+/// `a` alone in group `g`, then `b`'s join and `a`'s heartbeat in flight together: the broker
+/// handles the join first (a new target, `a` told to give a task up) but `a`'s answer comes
+/// back first. `b`'s request went on at `b_sent_ms`.
+fn answers_out_of_order(b_sent_ms: u64) -> LiveTrace {
+    let mut broker = EmbeddedTarget::default();
+    broker.set_topic("in", Some(2));
+    let joined = exchange(
+        &mut broker,
+        StreamsApi::Heartbeat,
+        0,
+        1,
+        request_frame(88, 1, &join("a")),
+    );
+    let mut b_joined = exchange(
+        &mut broker,
+        StreamsApi::Heartbeat,
+        1000,
+        1,
+        request_frame(88, 1, &join("b")),
+    );
+    let heartbeat = StreamsGroupHeartbeatRequest::default()
+        .with_group_id("g")
+        .with_member_id("a")
+        .with_member_epoch(member_epoch(&joined));
+    let mut heartbeat = exchange(
+        &mut broker,
+        StreamsApi::Heartbeat,
+        1000,
+        2,
+        request_frame(88, 2, &heartbeat),
+    );
+    heartbeat.sent_ms = Some(999);
+    b_joined.at_ms = 1001;
+    b_joined.sent_ms = Some(b_sent_ms);
+    trace_of(vec![joined, heartbeat, b_joined])
+}
+
+#[test]
+fn requests_in_flight_together_are_answered_in_the_order_the_broker_handled_them() {
+    let trace = answers_out_of_order(999);
+    // The broker told `a` to give a task up: it had handled `b`'s join first.
+    let told =
+        StreamsGroupHeartbeatResponse::decode_exact(&trace.exchanges[1].response[5..], 0).unwrap();
+    assert_eq!(told.active_tasks.unwrap()[0].partitions.len(), 1);
+    let (code, out, err) = replay("in-flight", &trace, &["--differential"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert_eq!(
+        out,
+        "answering again with the reference the 3 exchanges of group g seen in front of test (1 topic and 0 group config changes recorded)\n\
+         1 of the requests were in flight together with an earlier answered one and handled before it, as the broker's answers show\n\
+         3 exchanges, every answer equal to the reference's\n"
+    );
+}
+
+#[test]
+fn a_request_sent_after_an_answer_came_is_not_taken_as_handled_before_it() {
+    // `b`'s join went on after `a`'s answer came back: the broker cannot have handled it first,
+    // so `a`'s answer is one the reference would not give.
+    let (code, out, err) = replay(
+        "sent-after",
+        &answers_out_of_order(1000 + 1),
+        &["--differential"],
+    );
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(
+        out.contains("exchange 2 (api 88 at 1000 ms): the broker's answer (target) differs from the reference's:\n"),
+        "{out}"
+    );
+    assert!(
+        out.ends_with("1 of 3 exchanges answered otherwise than the reference (the first 1 shown); differing fields: .activeTasks 1, .standbyTasks 1, .warmupTasks 1\n"),
         "{out}"
     );
 }

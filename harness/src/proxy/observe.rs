@@ -130,7 +130,7 @@ impl Observer {
     /// Follows the topics' partition counts a Metadata, CreateTopics or DeleteTopics answer
     /// shows (frames without size prefix), for the traces.
     pub fn record_topics(&self, api_key: i16, version: i16, response: &[u8]) {
-        let at_ms = self.started.elapsed().as_millis() as u64;
+        let at_ms = self.now_ms();
         let mut state = self
             .state
             .lock()
@@ -138,12 +138,26 @@ impl Observer {
         state.topics.seen(at_ms, api_key, version, response);
     }
 
+    /// Milliseconds since the proxy started: the times of the traces.
+    pub fn now_ms(&self) -> u64 {
+        self.started.elapsed().as_millis() as u64
+    }
+
     /// Judges a request frame and its answer (both without size prefix) of `api_key` at
-    /// `version`, before the answer goes on to the client. A violation is printed the first
-    /// time its property fails in its group, and that group's trace written.
-    pub fn record(&self, api_key: i16, version: i16, request: &[u8], response: &[u8]) {
+    /// `version`, before the answer goes on to the client; the request went on to the broker at
+    /// `sent_ms` ([`Observer::now_ms`]). A violation is printed the first time its property
+    /// fails in its group, and that group's trace written.
+    pub fn record(
+        &self,
+        api_key: i16,
+        version: i16,
+        sent_ms: u64,
+        request: &[u8],
+        response: &[u8],
+    ) {
         let passed = Passed {
-            at_ms: self.started.elapsed().as_millis() as u64,
+            at_ms: self.now_ms(),
+            sent_ms: Some(sent_ms),
             api_key,
             version,
             request: request.to_vec(),

@@ -96,12 +96,18 @@ pub fn not_live_because(property: &Property, settled_at_exit: bool) -> Option<&'
     Some(reason)
 }
 
-/// A request and its answer of api 88 or 89 as they passed, header included, with the time in
+/// A request and its answer of api 88 or 89 as they passed, header included, with the times in
 /// milliseconds since the proxy started.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Passed {
+    /// When the answer came back.
     pub at_ms: u64,
+    /// When the request went on to the broker. Requests of different connections that were
+    /// in flight together may have been handled in either order, whatever order their answers
+    /// came in; `None` in traces written before it was recorded (taken as `at_ms`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sent_ms: Option<u64>,
     pub api_key: i16,
     pub version: i16,
     /// The request frame without its size prefix, in hex.
@@ -545,6 +551,7 @@ mod tests {
             .with_member_epoch(epoch);
         Passed {
             at_ms: 0,
+            sent_ms: Some(0),
             api_key: HEARTBEAT_KEY,
             version: 0,
             request: framed(Some(HEARTBEAT_KEY), 1, request.encode_to_vec(0).unwrap()),
@@ -585,6 +592,7 @@ mod tests {
                 .with_members(members)]);
         Passed {
             at_ms: 0,
+            sent_ms: Some(0),
             api_key: DESCRIBE_KEY,
             version: 0,
             request: framed(Some(DESCRIBE_KEY), 2, request.encode_to_vec(0).unwrap()),

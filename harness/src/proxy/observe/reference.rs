@@ -40,15 +40,16 @@ fn body_of<M: HeaderVersion>(request: &[u8], version: i16) -> Option<&[u8]> {
     Some(body)
 }
 
-/// The broker's answer beside the reference's to one exchange: `Ok(None)` when equal. The
-/// reference may answer from a state with the internal topics it asked for created (a broker
-/// creates them asynchronously, and the proxy sees them only when a client asks for metadata):
-/// the state that answers as the broker did, else the nearest, is the reference from then on.
+/// The broker's answer beside the reference's to one exchange, and the reference's state after
+/// it: `None` when equal. The reference may answer from a state with the internal topics it
+/// asked for created (a broker creates them asynchronously, and the proxy sees them only when a
+/// client asks for metadata): the state that answers as the broker did, else the nearest, is the
+/// reference from then on.
 fn compared<Req, Resp>(
-    reference: &mut EmbeddedTarget,
+    reference: &EmbeddedTarget,
     api: StreamsApi,
     passed: &Passed,
-) -> Result<Option<SideBySide>, String>
+) -> Result<(EmbeddedTarget, Option<SideBySide>), String>
 where
     Req: WireMessage + HeaderVersion,
     Resp: WireMessage + HeaderVersion + Comparable,
@@ -64,10 +65,7 @@ where
         let answer =
             Resp::decode_exact(&answer, passed.version).map_err(|error| error.to_string())?;
         match compare::compare(&broker, &answer) {
-            None => {
-                *reference = state;
-                return Ok(None);
-            }
+            None => return Ok((state, None)),
             Some(side_by_side) => {
                 let count = side_by_side.differences().len();
                 if nearest
@@ -80,8 +78,49 @@ where
         }
     }
     let (state, side_by_side) = nearest.expect("the reference's own state answers");
-    *reference = state;
-    Ok(Some(side_by_side))
+    Ok((state, Some(side_by_side)))
+}
+
+/// [`compared`] for the exchange's api.
+fn answered(
+    reference: &EmbeddedTarget,
+    passed: &Passed,
+) -> Result<(EmbeddedTarget, Option<SideBySide>), String> {
+    match passed.api_key {
+        HEARTBEAT_KEY => compared::<StreamsGroupHeartbeatRequest, StreamsGroupHeartbeatResponse>(
+            reference,
+            StreamsApi::Heartbeat,
+            passed,
+        ),
+        DESCRIBE_KEY => compared::<StreamsGroupDescribeRequest, StreamsGroupDescribeResponse>(
+            reference,
+            StreamsApi::Describe,
+            passed,
+        ),
+        other => Err(format!("api key {other} is not a Streams group api")),
+    }
+}
+
+/// How many exchanges after the earliest answered one are looked at for requests the broker
+/// may have handled before it.
+const CONCURRENT_MAX: usize = 64;
+
+/// The exchanges not yet answered again that the broker may have handled before `first`, the
+/// earliest answered of them, in the order their answers came: those whose request went on
+/// before `first`'s answer came back. Requests of different connections in flight together
+/// reach the broker's handlers in either order, and answers come back through different
+/// connections; one whose request went on later was handled later. `first` itself is not
+/// among them.
+fn concurrent_with<'a>(
+    exchanges: &'a [Passed],
+    replayed: &'a [bool],
+    first: usize,
+) -> impl Iterator<Item = usize> + 'a {
+    let answered_ms = exchanges[first].at_ms;
+    (first + 1..exchanges.len().min(first + 1 + CONCURRENT_MAX)).filter(move |&index| {
+        let passed = &exchanges[index];
+        !replayed[index] && passed.sent_ms.unwrap_or(passed.at_ms) <= answered_ms
+    })
 }
 
 /// Sends the trace's requests to a fresh reference (the test broker profile's settings), each
@@ -106,36 +145,57 @@ pub fn answer_again(trace: &LiveTrace) -> Result<Answered, String> {
         trace.group_configs.len()
     );
     let mut differing = 0;
+    let mut reordered = 0;
     let mut fields: BTreeMap<String, usize> = BTreeMap::new();
-    for (index, passed) in trace.exchanges.iter().enumerate() {
-        // A topic the broker showed by this exchange's answer is one the reference knows.
-        while let Some(change) = topics.next_if(|change| change.at_ms <= passed.at_ms) {
+    let exchanges = &trace.exchanges;
+    let mut replayed = vec![false; exchanges.len()];
+    let mut first = 0;
+    while first < exchanges.len() {
+        if replayed[first] {
+            first += 1;
+            continue;
+        }
+        // Whichever request is handled next, it is handled by the time `first` was answered.
+        let now_ms = exchanges[first].at_ms;
+        // A topic the broker showed by then is one the reference knows.
+        while let Some(change) = topics.next_if(|change| change.at_ms <= now_ms) {
             reference.set_topic(&change.topic, change.partitions);
         }
-        while let Some(change) = configs.next_if(|change| change.at_ms <= passed.at_ms) {
+        while let Some(change) = configs.next_if(|change| change.at_ms <= now_ms) {
             reference
                 .set_group_configs_now(&change.group, &[(&change.name, &change.value)])
                 .map_err(|error| format!("group config {}: {error}", change.name))?;
         }
         reference
-            .advance_to(passed.at_ms)
+            .advance_to(now_ms)
             .map_err(|stalled| stalled.to_string())?;
-        let side_by_side = match passed.api_key {
-            HEARTBEAT_KEY => {
-                compared::<StreamsGroupHeartbeatRequest, StreamsGroupHeartbeatResponse>(
-                    &mut reference,
-                    StreamsApi::Heartbeat,
-                    passed,
+        let at = |index: usize| {
+            move |error: String| {
+                format!(
+                    "exchange {} (at {} ms): {error}",
+                    index + 1,
+                    exchanges[index].at_ms
                 )
             }
-            DESCRIBE_KEY => compared::<StreamsGroupDescribeRequest, StreamsGroupDescribeResponse>(
-                &mut reference,
-                StreamsApi::Describe,
-                passed,
-            ),
-            other => Err(format!("api key {other} is not a Streams group api")),
+        };
+        // In the order the answers came, unless the broker's answers show another: a request
+        // in flight with `first` whose answer the reference gives only when handled before it.
+        let (state, side_by_side) = answered(&reference, &exchanges[first]).map_err(at(first))?;
+        let mut handled = (first, state, side_by_side);
+        if handled.2.is_some() {
+            for index in concurrent_with(exchanges, &replayed, first) {
+                let (state, side_by_side) =
+                    answered(&reference, &exchanges[index]).map_err(at(index))?;
+                if side_by_side.is_none() {
+                    handled = (index, state, None);
+                    reordered += 1;
+                    break;
+                }
+            }
         }
-        .map_err(|error| format!("exchange {} (at {} ms): {error}", index + 1, passed.at_ms))?;
+        let (index, state, side_by_side) = handled;
+        reference = state;
+        replayed[index] = true;
         let Some(side_by_side) = side_by_side else {
             continue;
         };
@@ -144,6 +204,7 @@ pub fn answer_again(trace: &LiveTrace) -> Result<Answered, String> {
             *fields.entry(difference.field()).or_default() += 1;
         }
         if differing <= SHOWN_MAX {
+            let passed = &exchanges[index];
             let _ = writeln!(
                 text,
                 "exchange {} (api {} at {} ms): the broker's answer (target) differs from the reference's:\n{}",
@@ -153,6 +214,12 @@ pub fn answer_again(trace: &LiveTrace) -> Result<Answered, String> {
                 side_by_side.render()
             );
         }
+    }
+    if reordered > 0 {
+        let _ = writeln!(
+            text,
+            "{reordered} of the requests were in flight together with an earlier answered one and handled before it, as the broker's answers show"
+        );
     }
     if differing == 0 {
         let _ = writeln!(
