@@ -5,8 +5,9 @@
 //! compared with the broker's under the equivalence of `fuzz --differential`
 //! ([`crate::differential::compare`]).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
+use std::ops::Range;
 
 use kafka_protocol::messages::RequestHeader;
 use kafka_protocol::protocol::{Decodable, HeaderVersion};
@@ -101,30 +102,175 @@ fn answered(
     }
 }
 
-/// How many exchanges after the earliest answered one are looked at for requests the broker
-/// may have handled before it.
-const CONCURRENT_MAX: usize = 64;
+/// Exchanges in flight together past which the reference answers in the order the answers came.
+const IN_FLIGHT_MAX: usize = 256;
 
-/// The exchanges not yet answered again that the broker may have handled before `first`, the
-/// earliest answered of them, in the order their answers came: those whose request went on
-/// before `first`'s answer came back. Requests of different connections in flight together
-/// reach the broker's handlers in either order, and answers come back through different
-/// connections; one whose request went on later was handled later. `first` itself is not
-/// among them.
-fn concurrent_with<'a>(
-    exchanges: &'a [Passed],
-    replayed: &'a [bool],
-    first: usize,
-) -> impl Iterator<Item = usize> + 'a {
-    let answered_ms = exchanges[first].at_ms;
-    (first + 1..exchanges.len().min(first + 1 + CONCURRENT_MAX)).filter(move |&index| {
-        let passed = &exchanges[index];
-        !replayed[index] && passed.sent_ms.unwrap_or(passed.at_ms) <= answered_ms
-    })
+/// Answers the reference may give per exchange in flight together while it looks for the order
+/// the broker handled them in.
+const TRIES_PER_EXCHANGE: usize = 16;
+
+/// The reference between exchanges, and how many of the trace's recorded topic and group config
+/// changes it has been given.
+#[derive(Clone)]
+struct Replaying {
+    reference: EmbeddedTarget,
+    topics: usize,
+    configs: usize,
+}
+
+impl Replaying {
+    /// The reference at `now_ms`: the changes recorded by then applied (a topic the broker showed
+    /// by then is one the reference knows), its clock advanced.
+    fn at(&mut self, trace: &LiveTrace, now_ms: u64) -> Result<(), String> {
+        while let Some(change) = trace.topics.get(self.topics) {
+            if change.at_ms > now_ms {
+                break;
+            }
+            self.reference.set_topic(&change.topic, change.partitions);
+            self.topics += 1;
+        }
+        while let Some(change) = trace.group_configs.get(self.configs) {
+            if change.at_ms > now_ms {
+                break;
+            }
+            self.reference
+                .set_group_configs_now(&change.group, &[(&change.name, &change.value)])
+                .map_err(|error| format!("group config {}: {error}", change.name))?;
+            self.configs += 1;
+        }
+        self.reference
+            .advance_to(now_ms)
+            .map_err(|stalled| stalled.to_string())
+    }
+
+    /// [`answered`] by this state, the changes and clock carried to the next.
+    fn answer(
+        &self,
+        trace: &LiveTrace,
+        index: usize,
+    ) -> Result<(Replaying, Option<SideBySide>), String> {
+        let passed = &trace.exchanges[index];
+        let (reference, side_by_side) = answered(&self.reference, passed)
+            .map_err(|error| format!("exchange {} (at {} ms): {error}", index + 1, passed.at_ms))?;
+        let next = Replaying {
+            reference,
+            topics: self.topics,
+            configs: self.configs,
+        };
+        Ok((next, side_by_side))
+    }
+}
+
+/// When the request went on to the broker; a trace that did not record it is taken as sending
+/// each request when its answer came.
+fn sent_ms(passed: &Passed) -> u64 {
+    passed.sent_ms.unwrap_or(passed.at_ms)
+}
+
+/// The trace cut into runs of exchanges in flight together, in the order their answers came: a
+/// run ends where every later request went on after every earlier answer came back, so the
+/// broker handled the runs in that order, and the requests of one run in any order their times
+/// allow (requests of different connections reach its handlers in either order, and answers come
+/// back through different connections).
+fn in_flight_together(exchanges: &[Passed]) -> Vec<Range<usize>> {
+    let mut runs = Vec::new();
+    let mut start = 0;
+    let mut sent_after = u64::MAX;
+    let mut earliest_sent_after = vec![u64::MAX; exchanges.len()];
+    for (index, passed) in exchanges.iter().enumerate().rev() {
+        earliest_sent_after[index] = sent_after;
+        sent_after = sent_after.min(sent_ms(passed));
+    }
+    for (index, passed) in exchanges.iter().enumerate() {
+        if passed.at_ms < earliest_sent_after[index] {
+            runs.push(start..index + 1);
+            start = index + 1;
+        }
+    }
+    runs
+}
+
+/// An order in which the reference gives every answer of `run` as the broker did, from `from`,
+/// and the state after it; `None` when there is none within the bounds. The order the answers
+/// came is tried first, then, depth first, a request in flight with the earliest unanswered one
+/// handled before it: one whose request went on before that answer came back.
+fn handled_order(
+    trace: &LiveTrace,
+    run: &Range<usize>,
+    from: &Replaying,
+) -> Result<Option<(Vec<usize>, Replaying)>, String> {
+    if run.len() > IN_FLIGHT_MAX {
+        return Ok(None);
+    }
+    let exchanges = &trace.exchanges;
+    let mut tries = run.len() * TRIES_PER_EXCHANGE;
+    let mut handled = vec![false; run.len()];
+    let mut order: Vec<usize> = Vec::with_capacity(run.len());
+    // A state before each handled request, and the requests it may handle next, in turn.
+    let mut stack: Vec<(Replaying, Vec<usize>)> = Vec::new();
+    let next_of = |state: &mut Replaying, handled: &[bool]| -> Result<Option<Vec<usize>>, String> {
+        let Some(first) = run.clone().find(|&index| !handled[index - run.start]) else {
+            return Ok(None);
+        };
+        // Whichever request is handled next, it is handled by the time `first` was answered.
+        let answered_ms = exchanges[first].at_ms;
+        state.at(trace, answered_ms)?;
+        let mut candidates: Vec<usize> = (first + 1..run.end)
+            .filter(|&index| {
+                !handled[index - run.start] && sent_ms(&exchanges[index]) <= answered_ms
+            })
+            .collect();
+        // Popped from the end: `first` is tried first, then the others in the order they came.
+        candidates.reverse();
+        candidates.push(first);
+        Ok(Some(candidates))
+    };
+    let mut start = from.clone();
+    let candidates = next_of(&mut start, &handled)?.expect("a run is never empty");
+    stack.push((start, candidates));
+    while let Some((state, candidates)) = stack.last_mut() {
+        let Some(index) = candidates.pop() else {
+            stack.pop();
+            if let Some(undone) = order.pop() {
+                handled[undone - run.start] = false;
+            }
+            continue;
+        };
+        if tries == 0 {
+            return Ok(None);
+        }
+        tries -= 1;
+        let (mut next, side_by_side) = state.answer(trace, index)?;
+        if side_by_side.is_some() {
+            continue;
+        }
+        handled[index - run.start] = true;
+        order.push(index);
+        match next_of(&mut next, &handled)? {
+            Some(candidates) => stack.push((next, candidates)),
+            None => return Ok(Some((order, next))),
+        }
+    }
+    Ok(None)
+}
+
+/// How many of `order` were handled while one answered earlier was still unhandled.
+fn handled_early(order: &[usize]) -> usize {
+    let mut unhandled: BTreeSet<usize> = order.iter().copied().collect();
+    order
+        .iter()
+        .filter(|index| {
+            let early = unhandled.first() != Some(index);
+            unhandled.remove(index);
+            early
+        })
+        .count()
 }
 
 /// Sends the trace's requests to a fresh reference (the test broker profile's settings), each
 /// at its time with the topics as they then were, and compares every answer with the broker's.
+/// Requests in flight together are taken in the order the broker's answers show it handled them
+/// when there is one; else in the order the answers came, and the differences shown.
 /// A trace missing its group's earliest exchanges cannot be answered again: an error.
 pub fn answer_again(trace: &LiveTrace) -> Result<Answered, String> {
     if trace.dropped > 0 {
@@ -133,9 +279,11 @@ pub fn answer_again(trace: &LiveTrace) -> Result<Answered, String> {
             trace.dropped, trace.group
         ));
     }
-    let mut reference = EmbeddedTarget::default().deferring_internal_topics();
-    let mut topics = trace.topics.iter().peekable();
-    let mut configs = trace.group_configs.iter().peekable();
+    let mut replaying = Replaying {
+        reference: EmbeddedTarget::default().deferring_internal_topics(),
+        topics: 0,
+        configs: 0,
+    };
     let mut text = format!(
         "answering again with the reference the {} exchanges of group {} seen in front of {} ({} topic and {} group config changes recorded)\n",
         trace.exchanges.len(),
@@ -148,71 +296,36 @@ pub fn answer_again(trace: &LiveTrace) -> Result<Answered, String> {
     let mut reordered = 0;
     let mut fields: BTreeMap<String, usize> = BTreeMap::new();
     let exchanges = &trace.exchanges;
-    let mut replayed = vec![false; exchanges.len()];
-    let mut first = 0;
-    while first < exchanges.len() {
-        if replayed[first] {
-            first += 1;
-            continue;
-        }
-        // Whichever request is handled next, it is handled by the time `first` was answered.
-        let now_ms = exchanges[first].at_ms;
-        // A topic the broker showed by then is one the reference knows.
-        while let Some(change) = topics.next_if(|change| change.at_ms <= now_ms) {
-            reference.set_topic(&change.topic, change.partitions);
-        }
-        while let Some(change) = configs.next_if(|change| change.at_ms <= now_ms) {
-            reference
-                .set_group_configs_now(&change.group, &[(&change.name, &change.value)])
-                .map_err(|error| format!("group config {}: {error}", change.name))?;
-        }
-        reference
-            .advance_to(now_ms)
-            .map_err(|stalled| stalled.to_string())?;
-        let at = |index: usize| {
-            move |error: String| {
-                format!(
-                    "exchange {} (at {} ms): {error}",
-                    index + 1,
-                    exchanges[index].at_ms
-                )
-            }
-        };
-        // In the order the answers came, unless the broker's answers show another: a request
-        // in flight with `first` whose answer the reference gives only when handled before it.
-        let (state, side_by_side) = answered(&reference, &exchanges[first]).map_err(at(first))?;
-        let mut handled = (first, state, side_by_side);
-        if handled.2.is_some() {
-            for index in concurrent_with(exchanges, &replayed, first) {
-                let (state, side_by_side) =
-                    answered(&reference, &exchanges[index]).map_err(at(index))?;
-                if side_by_side.is_none() {
-                    handled = (index, state, None);
-                    reordered += 1;
-                    break;
-                }
+    for run in in_flight_together(exchanges) {
+        if run.len() > 1 {
+            if let Some((order, after)) = handled_order(trace, &run, &replaying)? {
+                reordered += handled_early(&order);
+                replaying = after;
+                continue;
             }
         }
-        let (index, state, side_by_side) = handled;
-        reference = state;
-        replayed[index] = true;
-        let Some(side_by_side) = side_by_side else {
-            continue;
-        };
-        differing += 1;
-        for difference in side_by_side.differences() {
-            *fields.entry(difference.field()).or_default() += 1;
-        }
-        if differing <= SHOWN_MAX {
+        for index in run {
             let passed = &exchanges[index];
-            let _ = writeln!(
-                text,
-                "exchange {} (api {} at {} ms): the broker's answer (target) differs from the reference's:\n{}",
-                index + 1,
-                passed.api_key,
-                passed.at_ms,
-                side_by_side.render()
-            );
+            replaying.at(trace, passed.at_ms)?;
+            let (next, side_by_side) = replaying.answer(trace, index)?;
+            replaying = next;
+            let Some(side_by_side) = side_by_side else {
+                continue;
+            };
+            differing += 1;
+            for difference in side_by_side.differences() {
+                *fields.entry(difference.field()).or_default() += 1;
+            }
+            if differing <= SHOWN_MAX {
+                let _ = writeln!(
+                    text,
+                    "exchange {} (api {} at {} ms): the broker's answer (target) differs from the reference's:\n{}",
+                    index + 1,
+                    passed.api_key,
+                    passed.at_ms,
+                    side_by_side.render()
+                );
+            }
         }
     }
     if reordered > 0 {
