@@ -381,3 +381,46 @@ fn the_kept_configuration_of_a_deleted_topic_is_not_answered_as_kafka_did() {
         "{out}"
     );
 }
+
+/// A real Kafka Streams application's traffic in front of Kafka 4.4.0 where two instances' joins
+/// were in flight together: the join sent 32 ms later was answered 1 ms earlier, and the broker
+/// had handled the other first (its answers show which member joined first).
+const JOINS_IN_FLIGHT_TOGETHER: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../corpus/live/streams-app-wordcount-joins-in-flight-together.json"
+);
+
+#[test]
+fn joins_in_flight_together_are_answered_in_the_order_kafka_handled_them() {
+    let trace = live_trace(JOINS_IN_FLIGHT_TOGETHER);
+    let (code, out, err) = replay("joins-in-flight", &trace, &["--differential"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert_eq!(
+        out,
+        "answering again with the reference the 152 exchanges of group wordcount-1796577989-10860 seen in front of 127.0.0.1:9692 (4 topic and 1 group config changes recorded)\n\
+         1 of the requests were in flight together with an earlier answered one and handled before it, as the broker's answers show\n\
+         152 exchanges, every answer equal to the reference's\n"
+    );
+}
+
+#[test]
+fn without_the_times_requests_went_on_the_joins_are_answered_in_the_wrong_order() {
+    let mut trace = live_trace(JOINS_IN_FLIGHT_TOGETHER);
+    for passed in &mut trace.exchanges {
+        passed.sent_ms = None;
+    }
+    let (code, out, err) = replay("joins-without-sent-times", &trace, &["--differential"]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    // Answered 1 ms apart, the joins are no longer in flight together: from the first on, the
+    // reference's group is another than Kafka's.
+    assert!(
+        out.contains("exchange 2 (api 88 at 9665 ms): the broker's answer (target) differs from the reference's:\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "\n145 of 152 exchanges answered otherwise than the reference (the first 5 shown); "
+        ),
+        "{out}"
+    );
+}
