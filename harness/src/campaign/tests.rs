@@ -347,8 +347,11 @@ fn the_reference_comparison_is_reported_as_asked_for_and_as_known() {
         .expect("a recorded divergence of answers");
     let known = ComparisonTotals {
         known: 2,
-        first_known: Some((1, recorded.clone())),
-        known_by_divergence: vec![(recorded.clone(), 2)],
+        known_by_divergence: vec![KnownDivergence {
+            divergence: recorded.clone(),
+            runs: 2,
+            first_run: 1,
+        }],
         ..compared.clone()
     };
     let (verdict, reason) = verdict_of(&result(Some(known)));
@@ -366,15 +369,25 @@ fn the_reference_comparison_is_reported_as_asked_for_and_as_known() {
         .expect("the kept configuration's divergence");
     let two_kinds = ComparisonTotals {
         known: 3,
-        first_known: Some((1, recorded.clone())),
-        known_by_divergence: vec![(recorded, 2), (kept, 1)],
+        known_by_divergence: vec![
+            KnownDivergence {
+                divergence: recorded,
+                runs: 2,
+                first_run: 1,
+            },
+            KnownDivergence {
+                divergence: kept,
+                runs: 1,
+                first_run: 4,
+            },
+        ],
         ..compared
     };
     let (verdict, reason) = verdict_of(&result(Some(two_kinds)));
     assert_eq!(verdict, Verdict::Divergent);
     assert!(
         reason.as_deref().is_some_and(|reason| reason.starts_with(
-            "3 runs met the divergences recorded in harness/divergences.json for .errorCode (rules R46; first: run 1; by divergence: 2 .errorCode (rules R46), 1 .memberEpoch (rules R33, R40)): Kafka 4.4.0 answers UNKNOWN_SERVER_ERROR"
+            "3 runs met the divergences recorded in harness/divergences.json for .errorCode (rules R46; first: run 1; by divergence: 2 .errorCode (rules R46; first: run 1), 1 .memberEpoch (rules R33, R40; first: run 4)): Kafka 4.4.0 answers UNKNOWN_SERVER_ERROR"
         )),
         "{reason:?}"
     );
@@ -385,5 +398,64 @@ fn the_replay_command_carries_the_target_s_flags() {
     assert_eq!(
         replay_command("t.json", "127.0.0.1:9092", " --differential"),
         "streamspec replay t.json --target 127.0.0.1:9092 --differential"
+    );
+}
+
+#[test]
+fn totals_name_each_divergence_by_the_lowest_run_that_met_it_whatever_order_runs_finish_in() {
+    let recorded = |field: &str| {
+        crate::runner::divergences()
+            .into_iter()
+            .find(|divergence| divergence.field.as_deref() == Some(field))
+            .expect("a recorded divergence of answers")
+    };
+    let (error_code, member_epoch) = (recorded(".errorCode"), recorded(".memberEpoch"));
+    let met = |divergence: &Divergence| Comparison {
+        heartbeats: 2,
+        describes: 1,
+        timing_sensitive: 0,
+        known: Some(divergence.clone()),
+    };
+    let runs = [
+        (1, met(&error_code)),
+        (2, Comparison::default()),
+        (3, met(&member_epoch)),
+        (5, met(&error_code)),
+    ];
+    let totals_of = |order: &[usize]| {
+        let mut totals = ComparisonTotals::default();
+        for index in order {
+            let (run, compared) = &runs[*index];
+            totals.add(*run, compared);
+        }
+        totals
+    };
+    let expected = ComparisonTotals {
+        heartbeats: 6,
+        describes: 3,
+        timing_sensitive: 0,
+        known: 3,
+        known_by_divergence: vec![
+            KnownDivergence {
+                divergence: error_code.clone(),
+                runs: 2,
+                first_run: 1,
+            },
+            KnownDivergence {
+                divergence: member_epoch,
+                runs: 1,
+                first_run: 3,
+            },
+        ],
+    };
+    assert_eq!(totals_of(&[0, 1, 2, 3]), expected);
+    // With several jobs run 5 can finish first, or run 3 before run 1.
+    assert_eq!(totals_of(&[3, 2, 1, 0]), expected);
+    assert_eq!(totals_of(&[2, 1, 0, 3]), expected);
+    assert_eq!(
+        expected
+            .first_known()
+            .map(|met| (met.first_run, &met.divergence)),
+        Some((1, &error_code))
     );
 }
