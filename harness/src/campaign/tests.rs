@@ -19,24 +19,34 @@ fn config() -> CampaignConfig {
     }
 }
 
-#[test]
-fn runs_that_could_not_be_set_up_are_an_error_never_a_violation() {
-    let result = CampaignResult {
-        runs: 0,
-        operations: 0,
-        heartbeats: 0,
+/// A campaign of `runs` runs that ended in 20 ms with nothing found, nothing compared and
+/// nothing reached.
+fn finished(runs: u64, operations: u64, heartbeats: u64) -> CampaignResult {
+    CampaignResult {
+        runs,
+        operations,
+        heartbeats,
         elapsed: Duration::from_millis(20),
         cpu: Duration::from_millis(20),
         outcome_digest: 0,
         finding: None,
         known_issues: 0,
         first_known_issue: None,
-        setup_errors: vec!["run 0: CreateTopics answered POLICY_VIOLATION (44)".to_owned()],
-        stopped_early: Some("a run could not be carried out".to_owned()),
+        setup_errors: Vec::new(),
+        stopped_early: None,
         cleanup_errors: Vec::new(),
         interrupted_runs: 0,
         coverage: Coverage::default(),
         comparison: None,
+    }
+}
+
+#[test]
+fn runs_that_could_not_be_set_up_are_an_error_never_a_violation() {
+    let result = CampaignResult {
+        setup_errors: vec!["run 0: CreateTopics answered POLICY_VIOLATION (44)".to_owned()],
+        stopped_early: Some("a run could not be carried out".to_owned()),
+        ..finished(0, 0, 0)
     };
     let report = report(&config(), "embedded", &result, None);
     assert_eq!(report.verdict(), crate::report::RunVerdict::Failed);
@@ -78,21 +88,8 @@ fn a_sometimes_property_never_reached_warns_in_every_report_without_failing() {
     };
     coverage.observe(&[fenced]);
     let result = CampaignResult {
-        runs: 12,
-        operations: 600,
-        heartbeats: 40,
-        elapsed: Duration::from_millis(20),
-        cpu: Duration::from_millis(20),
-        outcome_digest: 0,
-        finding: None,
-        known_issues: 0,
-        first_known_issue: None,
-        setup_errors: Vec::new(),
-        stopped_early: None,
-        cleanup_errors: Vec::new(),
-        interrupted_runs: 0,
         coverage,
-        comparison: None,
+        ..finished(12, 600, 40)
     };
     let report = report(&config(), "embedded", &result, None);
     assert_eq!(report.verdict(), crate::report::RunVerdict::Passed);
@@ -299,21 +296,8 @@ fn shrinking_keeps_what_the_violation_needs() {
 #[test]
 fn the_reference_comparison_is_reported_as_asked_for_and_as_known() {
     let result = |comparison| CampaignResult {
-        runs: 3,
-        operations: 60,
-        heartbeats: 40,
-        elapsed: Duration::from_millis(20),
-        cpu: Duration::from_millis(20),
-        outcome_digest: 0,
-        finding: None,
-        known_issues: 0,
-        first_known_issue: None,
-        setup_errors: Vec::new(),
-        stopped_early: None,
-        cleanup_errors: Vec::new(),
-        interrupted_runs: 0,
-        coverage: Coverage::default(),
         comparison,
+        ..finished(3, 60, 40)
     };
     let verdict_of = |result: &CampaignResult| {
         let report = report(&config(), "embedded", result, None);
