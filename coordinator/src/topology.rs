@@ -59,6 +59,24 @@ fn name_list(names: &[String]) -> String {
     }
 }
 
+/// The most partitions among the topics `subtopology` reads: its source topics' counts from
+/// `metadata`, its repartition source topics' from `repartition`; `None` while none is known.
+fn input_partitions(
+    subtopology: &Subtopology,
+    metadata: &ClusterMetadata,
+    repartition: &BTreeMap<String, i32>,
+) -> Option<i32> {
+    let sources = subtopology
+        .source_topics
+        .iter()
+        .filter_map(|topic| metadata.partitions(topic));
+    let repartitions = subtopology
+        .repartition_source_topics
+        .iter()
+        .filter_map(|topic| repartition.get(&topic.name).copied());
+    sources.chain(repartitions).max()
+}
+
 /// The partition count of each repartition topic: explicit where the reader gives one (non-zero);
 /// otherwise decided by the first subtopology, in topology order, that writes it and whose inputs
 /// have counts: the largest among them. Passes repeat while they make progress. A topology whose
@@ -76,17 +94,6 @@ fn repartition_counts(
             }
         }
     }
-    let input_count = |subtopology: &Subtopology, counts: &BTreeMap<String, i32>| -> Option<i32> {
-        let sources = subtopology
-            .source_topics
-            .iter()
-            .filter_map(|topic| metadata.partitions(topic));
-        let repartitions = subtopology
-            .repartition_source_topics
-            .iter()
-            .filter_map(|topic| counts.get(&topic.name).copied());
-        sources.chain(repartitions).max()
-    };
     loop {
         let (mut needed, mut progressed) = (false, false);
         for writer in &topology.subtopologies {
@@ -94,7 +101,7 @@ fn repartition_counts(
                 if counts.contains_key(sink) {
                     continue;
                 }
-                match input_count(writer, &counts) {
+                match input_partitions(writer, metadata, &counts) {
                     Some(count) => {
                         counts.insert(sink.clone(), count);
                         progressed = true;
@@ -212,15 +219,7 @@ pub fn configure(topology: &Topology, metadata: &ClusterMetadata) -> ConfiguredT
         ),
     > = BTreeMap::new();
     for subtopology in &topology.subtopologies {
-        let sources = subtopology
-            .source_topics
-            .iter()
-            .filter_map(|topic| metadata.partitions(topic));
-        let repartitions = subtopology
-            .repartition_source_topics
-            .iter()
-            .filter_map(|topic| repartition.get(&topic.name).copied());
-        let tasks = sources.chain(repartitions).max().unwrap_or(0);
+        let tasks = input_partitions(subtopology, metadata, &repartition).unwrap_or(0);
         configured
             .task_counts
             .insert(subtopology.subtopology_id.clone(), tasks);

@@ -240,30 +240,53 @@ pub struct ComparisonTotals {
     pub heartbeats: u64,
     pub describes: u64,
     pub timing_sensitive: u64,
-    /// Runs that met a recorded divergence, and the first of them.
+    /// Runs that met a recorded divergence.
     pub known: u64,
-    pub first_known: Option<(u64, Divergence)>,
-    /// Runs per recorded divergence met, in the order first met.
-    pub known_by_divergence: Vec<(Divergence, u64)>,
+    /// Each recorded divergence met, by the lowest run that met it: with several jobs runs
+    /// finish out of order, and the totals must not depend on it.
+    pub known_by_divergence: Vec<KnownDivergence>,
+}
+
+/// The runs that met one recorded divergence.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KnownDivergence {
+    pub divergence: Divergence,
+    pub runs: u64,
+    /// The lowest of them: the one a report names to run again.
+    pub first_run: u64,
 }
 
 impl ComparisonTotals {
+    /// The recorded divergence the lowest run met.
+    pub fn first_known(&self) -> Option<&KnownDivergence> {
+        self.known_by_divergence.first()
+    }
+
     fn add(&mut self, run: u64, comparison: &Comparison) {
         self.heartbeats += comparison.heartbeats;
         self.describes += comparison.describes;
         self.timing_sensitive += comparison.timing_sensitive;
-        if let Some(known) = &comparison.known {
-            self.known += 1;
-            self.first_known.get_or_insert((run, known.clone()));
-            match self
-                .known_by_divergence
-                .iter_mut()
-                .find(|(d, _)| d == known)
-            {
-                Some((_, runs)) => *runs += 1,
-                None => self.known_by_divergence.push((known.clone(), 1)),
+        let Some(known) = &comparison.known else {
+            return;
+        };
+        self.known += 1;
+        match self
+            .known_by_divergence
+            .iter_mut()
+            .find(|met| met.divergence == *known)
+        {
+            Some(met) => {
+                met.runs += 1;
+                met.first_run = met.first_run.min(run);
             }
+            None => self.known_by_divergence.push(KnownDivergence {
+                divergence: known.clone(),
+                runs: 1,
+                first_run: run,
+            }),
         }
+        // A run meets one divergence at most, so no two share a first run.
+        self.known_by_divergence.sort_by_key(|met| met.first_run);
     }
 }
 
@@ -664,28 +687,28 @@ pub fn report_with_flags(
                     result.known_issues, issue.id, issue.reason, issue.evidence
                 )),
             )
-        } else if let Some((run, recorded)) = result
+        } else if let Some((totals, first)) = result
             .comparison
             .as_ref()
-            .and_then(|totals| totals.first_known.as_ref())
+            .and_then(|totals| Some((totals, totals.first_known()?)))
             .filter(|_| property == &oracle::ANSWERS_EQUAL)
         {
-            let totals = result.comparison.as_ref().expect("compared");
-            let each = |divergence: &Divergence| {
-                format!(
-                    "{} (rules {})",
-                    divergence.field.as_deref().unwrap_or_default(),
-                    divergence.rules.join(", ")
-                )
-            };
-            // Several kinds met: how many runs each, so that no run is told as another's.
+            let (run, recorded) = (first.first_run, &first.divergence);
+            // Several kinds met: how many runs each and the first of them, so that no run is
+            // told as another's.
             let by_divergence = match totals.known_by_divergence.as_slice() {
                 [] | [_] => String::new(),
                 several => format!(
                     "; by divergence: {}",
                     several
                         .iter()
-                        .map(|(divergence, runs)| format!("{runs} {}", each(divergence)))
+                        .map(|met| format!(
+                            "{} {} (rules {}; first: run {})",
+                            met.runs,
+                            met.divergence.field.as_deref().unwrap_or_default(),
+                            met.divergence.rules.join(", "),
+                            met.first_run
+                        ))
                         .collect::<Vec<_>>()
                         .join(", ")
                 ),

@@ -19,24 +19,34 @@ fn config() -> CampaignConfig {
     }
 }
 
-#[test]
-fn runs_that_could_not_be_set_up_are_an_error_never_a_violation() {
-    let result = CampaignResult {
-        runs: 0,
-        operations: 0,
-        heartbeats: 0,
+/// A campaign of `runs` runs that ended in 20 ms with nothing found, nothing compared and
+/// nothing reached.
+fn finished(runs: u64, operations: u64, heartbeats: u64) -> CampaignResult {
+    CampaignResult {
+        runs,
+        operations,
+        heartbeats,
         elapsed: Duration::from_millis(20),
         cpu: Duration::from_millis(20),
         outcome_digest: 0,
         finding: None,
         known_issues: 0,
         first_known_issue: None,
-        setup_errors: vec!["run 0: CreateTopics answered POLICY_VIOLATION (44)".to_owned()],
-        stopped_early: Some("a run could not be carried out".to_owned()),
+        setup_errors: Vec::new(),
+        stopped_early: None,
         cleanup_errors: Vec::new(),
         interrupted_runs: 0,
         coverage: Coverage::default(),
         comparison: None,
+    }
+}
+
+#[test]
+fn runs_that_could_not_be_set_up_are_an_error_never_a_violation() {
+    let result = CampaignResult {
+        setup_errors: vec!["run 0: CreateTopics answered POLICY_VIOLATION (44)".to_owned()],
+        stopped_early: Some("a run could not be carried out".to_owned()),
+        ..finished(0, 0, 0)
     };
     let report = report(&config(), "embedded", &result, None);
     assert_eq!(report.verdict(), crate::report::RunVerdict::Failed);
@@ -78,21 +88,8 @@ fn a_sometimes_property_never_reached_warns_in_every_report_without_failing() {
     };
     coverage.observe(&[fenced]);
     let result = CampaignResult {
-        runs: 12,
-        operations: 600,
-        heartbeats: 40,
-        elapsed: Duration::from_millis(20),
-        cpu: Duration::from_millis(20),
-        outcome_digest: 0,
-        finding: None,
-        known_issues: 0,
-        first_known_issue: None,
-        setup_errors: Vec::new(),
-        stopped_early: None,
-        cleanup_errors: Vec::new(),
-        interrupted_runs: 0,
         coverage,
-        comparison: None,
+        ..finished(12, 600, 40)
     };
     let report = report(&config(), "embedded", &result, None);
     assert_eq!(report.verdict(), crate::report::RunVerdict::Passed);
@@ -299,21 +296,8 @@ fn shrinking_keeps_what_the_violation_needs() {
 #[test]
 fn the_reference_comparison_is_reported_as_asked_for_and_as_known() {
     let result = |comparison| CampaignResult {
-        runs: 3,
-        operations: 60,
-        heartbeats: 40,
-        elapsed: Duration::from_millis(20),
-        cpu: Duration::from_millis(20),
-        outcome_digest: 0,
-        finding: None,
-        known_issues: 0,
-        first_known_issue: None,
-        setup_errors: Vec::new(),
-        stopped_early: None,
-        cleanup_errors: Vec::new(),
-        interrupted_runs: 0,
-        coverage: Coverage::default(),
         comparison,
+        ..finished(3, 60, 40)
     };
     let verdict_of = |result: &CampaignResult| {
         let report = report(&config(), "embedded", result, None);
@@ -347,8 +331,11 @@ fn the_reference_comparison_is_reported_as_asked_for_and_as_known() {
         .expect("a recorded divergence of answers");
     let known = ComparisonTotals {
         known: 2,
-        first_known: Some((1, recorded.clone())),
-        known_by_divergence: vec![(recorded.clone(), 2)],
+        known_by_divergence: vec![KnownDivergence {
+            divergence: recorded.clone(),
+            runs: 2,
+            first_run: 1,
+        }],
         ..compared.clone()
     };
     let (verdict, reason) = verdict_of(&result(Some(known)));
@@ -366,15 +353,25 @@ fn the_reference_comparison_is_reported_as_asked_for_and_as_known() {
         .expect("the kept configuration's divergence");
     let two_kinds = ComparisonTotals {
         known: 3,
-        first_known: Some((1, recorded.clone())),
-        known_by_divergence: vec![(recorded, 2), (kept, 1)],
+        known_by_divergence: vec![
+            KnownDivergence {
+                divergence: recorded,
+                runs: 2,
+                first_run: 1,
+            },
+            KnownDivergence {
+                divergence: kept,
+                runs: 1,
+                first_run: 4,
+            },
+        ],
         ..compared
     };
     let (verdict, reason) = verdict_of(&result(Some(two_kinds)));
     assert_eq!(verdict, Verdict::Divergent);
     assert!(
         reason.as_deref().is_some_and(|reason| reason.starts_with(
-            "3 runs met the divergences recorded in harness/divergences.json for .errorCode (rules R46; first: run 1; by divergence: 2 .errorCode (rules R46), 1 .memberEpoch (rules R33, R40)): Kafka 4.4.0 answers UNKNOWN_SERVER_ERROR"
+            "3 runs met the divergences recorded in harness/divergences.json for .errorCode (rules R46; first: run 1; by divergence: 2 .errorCode (rules R46; first: run 1), 1 .memberEpoch (rules R33, R40; first: run 4)): Kafka 4.4.0 answers UNKNOWN_SERVER_ERROR"
         )),
         "{reason:?}"
     );
@@ -385,5 +382,64 @@ fn the_replay_command_carries_the_target_s_flags() {
     assert_eq!(
         replay_command("t.json", "127.0.0.1:9092", " --differential"),
         "streamspec replay t.json --target 127.0.0.1:9092 --differential"
+    );
+}
+
+#[test]
+fn totals_name_each_divergence_by_the_lowest_run_that_met_it_whatever_order_runs_finish_in() {
+    let recorded = |field: &str| {
+        crate::runner::divergences()
+            .into_iter()
+            .find(|divergence| divergence.field.as_deref() == Some(field))
+            .expect("a recorded divergence of answers")
+    };
+    let (error_code, member_epoch) = (recorded(".errorCode"), recorded(".memberEpoch"));
+    let met = |divergence: &Divergence| Comparison {
+        heartbeats: 2,
+        describes: 1,
+        timing_sensitive: 0,
+        known: Some(divergence.clone()),
+    };
+    let runs = [
+        (1, met(&error_code)),
+        (2, Comparison::default()),
+        (3, met(&member_epoch)),
+        (5, met(&error_code)),
+    ];
+    let totals_of = |order: &[usize]| {
+        let mut totals = ComparisonTotals::default();
+        for index in order {
+            let (run, compared) = &runs[*index];
+            totals.add(*run, compared);
+        }
+        totals
+    };
+    let expected = ComparisonTotals {
+        heartbeats: 6,
+        describes: 3,
+        timing_sensitive: 0,
+        known: 3,
+        known_by_divergence: vec![
+            KnownDivergence {
+                divergence: error_code.clone(),
+                runs: 2,
+                first_run: 1,
+            },
+            KnownDivergence {
+                divergence: member_epoch,
+                runs: 1,
+                first_run: 3,
+            },
+        ],
+    };
+    assert_eq!(totals_of(&[0, 1, 2, 3]), expected);
+    // With several jobs run 5 can finish first, or run 3 before run 1.
+    assert_eq!(totals_of(&[3, 2, 1, 0]), expected);
+    assert_eq!(totals_of(&[2, 1, 0, 3]), expected);
+    assert_eq!(
+        expected
+            .first_known()
+            .map(|met| (met.first_run, &met.divergence)),
+        Some((1, &error_code))
     );
 }

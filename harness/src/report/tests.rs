@@ -203,34 +203,28 @@ fn rule_lines_fit_the_width_and_skips_are_grouped() {
     let mut other = skipped.clone();
     other.scenario = "R8-b".to_owned();
     let report = report(false, vec![long, skipped, other]);
-    let human = report.human(Console {
-        detail: Detail::Normal,
-        width: 60,
-    });
-    let narrow = report.human(Console {
-        detail: Detail::Normal,
-        width: 70,
-    });
+    let at_width = |width| {
+        report.human(Console {
+            detail: Detail::Normal,
+            width,
+        })
+    };
+    let human = at_width(60);
+    let narrow = at_width(70);
     assert!(
         narrow.contains(
             "\nskipped 2 scenarios (R8-a, R8-b):\n  needs StreamsGroupHeartbeat v1; the target speaks v0\n"
         ),
         "{narrow}"
     );
-    let narrowest = report.human(Console {
-        detail: Detail::Normal,
-        width: 32,
-    });
+    let narrowest = at_width(32);
     assert!(
         narrowest.contains(
             "\nskipped 2 scenarios (R8-a, ...):\n  needs StreamsGroupHeartbeat\n  v1; the target speaks v0\n"
         ),
         "{narrowest}"
     );
-    let wider = report.human(Console {
-        detail: Detail::Normal,
-        width: 85,
-    });
+    let wider = at_width(85);
     assert!(
         wider.contains("\nskipped 2 scenarios (R8-a, R8-b):\n  needs StreamsGroupHeartbeat v1; the target speaks v0\n"),
         "{wider}"
@@ -248,10 +242,7 @@ fn rule_lines_fit_the_width_and_skips_are_grouped() {
         lines[1],
         "R8    not checked MUST          skipped: needs StreamsGro..."
     );
-    let wide = report.human(Console {
-        detail: Detail::Normal,
-        width: 100,
-    });
+    let wide = at_width(100);
     assert!(wide.contains("\nskipped 2 scenarios (R8-a, R8-b):\n  needs StreamsGroupHeartbeat v1; the target speaks v0\n"), "{wide}");
     assert!(!human.contains("api key"), "{human}");
     let verbose = report.human(Console {

@@ -163,7 +163,8 @@ pub struct GroupRecord {
     pub(super) topology: Option<Topology>,
     /// Exchanges of the group so far: the order of heartbeats and describes.
     pub(super) exchanges: u64,
-    /// By member, the exchange count at its latest heartbeat.
+    /// By member still in the group (as in `holdings`), the exchange count at its latest
+    /// heartbeat.
     pub(super) last_heartbeat: BTreeMap<String, u64>,
     /// The members the latest describe without error listed, and the exchange count then.
     pub(super) described: Option<(u64, BTreeSet<String>)>,
@@ -378,8 +379,10 @@ impl LiveJudge {
         let event = record.history.last().expect("just pushed");
         let holdings = record.holdings.entry(member).or_default();
         if !holdings.apply(&event.response, left) {
+            // Forgotten together: a group's churn of member ids must not grow its record.
             let member = &event.member;
             record.holdings.remove(member);
+            record.last_heartbeat.remove(member);
         }
         violations
     }
@@ -621,6 +624,42 @@ mod tests {
         }
         assert_eq!(judge.judged, 5);
         assert_eq!(judge.group("g").map(|record| record.passed.len()), Some(5));
+    }
+
+    #[test]
+    fn a_member_that_left_or_was_fenced_or_removed_is_forgotten_until_it_joins_again() {
+        use streamspec_protocol::codes::{ERROR_FENCED_MEMBER_EPOCH, ERROR_UNKNOWN_MEMBER_ID};
+        let answered = |member: &str, error_code: i16| {
+            StreamsGroupHeartbeatResponse::default()
+                .with_member_id(member)
+                .with_member_epoch(-1)
+                .with_error_code(error_code)
+        };
+        let mut judge = LiveJudge::default();
+        let exchanges = [
+            heartbeat("a", 0, told("a", 1, vec![0])),
+            heartbeat("b", 0, told("b", 2, vec![1])),
+            heartbeat("c", 0, told("c", 3, vec![2])),
+            heartbeat("d", 0, told("d", 4, vec![3])),
+            // A dynamic leave (R21's -1), answered with epoch -1.
+            heartbeat("a", -1, answered("a", 0)),
+            // Fenced on a greater epoch than the coordinator's (R23).
+            heartbeat("b", 9, answered("b", ERROR_FENCED_MEMBER_EPOCH)),
+            // Removed: its session expired (R21).
+            heartbeat("c", 3, answered("c", ERROR_UNKNOWN_MEMBER_ID)),
+            heartbeat("d", 4, told("d", 4, vec![3])),
+            // Back as a joiner: known again from this heartbeat.
+            heartbeat("b", 0, told("b", 5, vec![1])),
+        ];
+        for passed in &exchanges {
+            judge.judge(passed, &BTreeMap::new());
+        }
+        let record = judge.group("g").expect("followed");
+        assert_eq!(
+            record.last_heartbeat,
+            BTreeMap::from([("b".to_owned(), 9), ("d".to_owned(), 8)])
+        );
+        assert_eq!(record.holdings.keys().collect::<Vec<_>>(), vec!["b", "d"]);
     }
 
     #[test]
