@@ -30,6 +30,11 @@ use streamspec::runner::load_divergences;
 use streamspec::scenario::{Profile, Scenario};
 use streamspec::transport::Connection;
 
+/// Campaigns allocate and free on every exchange; mimalloc's per-thread heaps make the embedded
+/// campaign about a quarter faster than glibc's malloc (README, the campaign's speed).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// How often a progress line goes to a standard error that is no terminal (a CI log).
 const PROGRESS_EVERY: Duration = Duration::from_secs(5);
 
