@@ -152,6 +152,15 @@ impl LiveViolation {
     }
 }
 
+/// When a member's latest heartbeat passed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct LastHeartbeat {
+    /// The group's exchange count then.
+    pub(super) exchange: u64,
+    /// When its answer came.
+    pub(super) answered_ms: u64,
+}
+
 /// What the judge keeps of one group.
 #[derive(Debug, Default)]
 pub struct GroupRecord {
@@ -163,9 +172,8 @@ pub struct GroupRecord {
     pub(super) topology: Option<Topology>,
     /// Exchanges of the group so far: the order of heartbeats and describes.
     pub(super) exchanges: u64,
-    /// By member still in the group (as in `holdings`), the exchange count at its latest
-    /// heartbeat.
-    pub(super) last_heartbeat: BTreeMap<String, u64>,
+    /// By member still in the group (as in `holdings`), its latest heartbeat.
+    pub(super) last_heartbeat: BTreeMap<String, LastHeartbeat>,
     /// The members the latest describe without error listed, and the exchange count then.
     pub(super) described: Option<(u64, BTreeSet<String>)>,
     /// Every exchange that named it, raw, for its trace.
@@ -340,9 +348,13 @@ impl LiveJudge {
         record.dropped += keep_within(&mut record.history);
         let left = request.member_epoch < 0;
         let member = request.member_id.clone();
-        record
-            .last_heartbeat
-            .insert(member.clone(), record.exchanges);
+        record.last_heartbeat.insert(
+            member.clone(),
+            LastHeartbeat {
+                exchange: record.exchanges,
+                answered_ms: passed.at_ms,
+            },
+        );
         if let (Some(sent), 0) = (&request.topology, response.error_code) {
             record.topology = Some(sent.clone());
         }
@@ -419,11 +431,32 @@ impl LiveJudge {
                     .iter()
                     .map(|member| member.member_id.clone())
                     .collect();
+                if let Some(sent_ms) = passed.sent_ms {
+                    forget_expired(record, &members, sent_ms);
+                }
                 record.described = Some((record.exchanges, members));
             }
             violations.extend(judge_group(record, &self.setup, described));
         }
         violations
+    }
+}
+
+/// Forgets the members a describe sent at `sent_ms` did not list though their latest heartbeat
+/// was answered before it went on: the broker handled that heartbeat first, so they had left
+/// the group by the describe (a session expired, as after a crash; R21). Members that never
+/// leave must not grow a group's record; one heartbeating again is unknown to the broker, or
+/// joins afresh, and is followed from that answer.
+fn forget_expired(record: &mut GroupRecord, listed: &BTreeSet<String>, sent_ms: u64) {
+    let expired: Vec<String> = record
+        .last_heartbeat
+        .iter()
+        .filter(|(member, last)| last.answered_ms < sent_ms && !listed.contains(*member))
+        .map(|(member, _)| member.clone())
+        .collect();
+    for member in &expired {
+        record.holdings.remove(member);
+        record.last_heartbeat.remove(member);
     }
 }
 
@@ -655,11 +688,53 @@ mod tests {
             judge.judge(passed, &BTreeMap::new());
         }
         let record = judge.group("g").expect("followed");
+        let at = |exchange| LastHeartbeat {
+            exchange,
+            answered_ms: 0,
+        };
         assert_eq!(
             record.last_heartbeat,
-            BTreeMap::from([("b".to_owned(), 9), ("d".to_owned(), 8)])
+            BTreeMap::from([("b".to_owned(), at(9)), ("d".to_owned(), at(8))])
         );
         assert_eq!(record.holdings.keys().collect::<Vec<_>>(), vec!["b", "d"]);
+    }
+
+    /// `passed` as sent at `sent_ms` and answered at `answered_ms`.
+    fn timed(mut passed: Passed, sent_ms: u64, answered_ms: u64) -> Passed {
+        passed.sent_ms = Some(sent_ms);
+        passed.at_ms = answered_ms;
+        passed
+    }
+
+    #[test]
+    fn a_member_a_later_describe_does_not_list_is_forgotten_once_its_heartbeat_was_handled_first() {
+        let mut judge = LiveJudge::default();
+        let exchanges = [
+            timed(heartbeat("a", 0, told("a", 1, vec![0])), 0, 10),
+            timed(heartbeat("b", 0, told("b", 2, vec![1])), 20, 30),
+            // c's join went on before the describe and was answered after it went on: the broker
+            // may have handled the describe first, so c is kept though it is not listed.
+            timed(heartbeat("c", 0, told("c", 3, vec![2])), 35, 45),
+            // a crashed: its session expired (R21); the describe went on at 40.
+            timed(describe_of(&["b"]), 40, 50),
+        ];
+        for passed in &exchanges {
+            judge.judge(passed, &BTreeMap::new());
+        }
+        let record = judge.group("g").expect("followed");
+        assert_eq!(record.holdings.keys().collect::<Vec<_>>(), vec!["b", "c"]);
+        assert_eq!(
+            record.last_heartbeat.keys().collect::<Vec<_>>(),
+            vec!["b", "c"]
+        );
+        // Heartbeating again, a is unknown (R21) and stays forgotten.
+        let unknown = StreamsGroupHeartbeatResponse::default()
+            .with_member_id("a")
+            .with_member_epoch(-1)
+            .with_error_code(streamspec_protocol::codes::ERROR_UNKNOWN_MEMBER_ID);
+        judge.judge(&timed(heartbeat("a", 1, unknown), 60, 70), &BTreeMap::new());
+        let record = judge.group("g").expect("followed");
+        assert_eq!(record.holdings.keys().collect::<Vec<_>>(), vec!["b", "c"]);
     }
 
     #[test]

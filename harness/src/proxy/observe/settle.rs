@@ -74,6 +74,9 @@ fn expired(record: &GroupRecord, member: &str) -> bool {
     let Some((at, listed)) = &record.described else {
         return false;
     };
-    let heartbeat = record.last_heartbeat.get(member).copied().unwrap_or(0);
+    let heartbeat = record
+        .last_heartbeat
+        .get(member)
+        .map_or(0, |last| last.exchange);
     heartbeat < *at && !listed.contains(member)
 }
