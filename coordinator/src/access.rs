@@ -56,3 +56,49 @@ impl Permissions {
             .is_some_and(|denied| denied.contains(&operation))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn denying_everything_on(resources: &[Resource]) -> Permissions {
+        let mut permissions = Permissions::default();
+        for resource in resources {
+            for operation in [Operation::Read, Operation::Describe, Operation::Create] {
+                permissions.deny(operation, resource.clone());
+            }
+        }
+        permissions
+    }
+
+    #[test]
+    fn allowing_all_on_a_resource_takes_back_its_denials_and_no_other() {
+        let group = Resource::Group("g".to_owned());
+        let topic = Resource::Topic("t".to_owned());
+        let mut permissions = denying_everything_on(&[
+            Resource::Cluster,
+            group.clone(),
+            Resource::Group("h".to_owned()),
+            topic.clone(),
+        ]);
+        assert!(!permissions.allows_group(Operation::Read, "g"));
+
+        permissions.allow_all_on(&group);
+        assert!(permissions.allows_group(Operation::Read, "g"));
+        assert!(permissions.allows_group(Operation::Describe, "g"));
+        assert!(!permissions.allows_group(Operation::Read, "h"));
+        assert!(!permissions.allows_topic(Operation::Create, "t"));
+        assert!(!permissions.allows_cluster(Operation::Create));
+
+        permissions.allow_all_on(&topic);
+        assert!(permissions.allows_topic(Operation::Create, "t"));
+        assert!(!permissions.allows_cluster(Operation::Create));
+
+        permissions.allow_all_on(&Resource::Cluster);
+        assert!(permissions.allows_cluster(Operation::Create));
+        assert_eq!(
+            permissions,
+            denying_everything_on(&[Resource::Group("h".to_owned())])
+        );
+    }
+}
