@@ -32,6 +32,7 @@ use streamspec::transport::Connection;
 
 /// Campaigns allocate and free on every exchange; mimalloc's per-thread heaps make the embedded
 /// campaign about a quarter faster than glibc's malloc (README, the campaign's speed).
+#[cfg(feature = "mimalloc")]
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
