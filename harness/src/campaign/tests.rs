@@ -443,3 +443,27 @@ fn totals_name_each_divergence_by_the_lowest_run_that_met_it_whatever_order_runs
         Some((1, &error_code))
     );
 }
+
+/// The README's digest check (`streamspec fuzz --target embedded --runs 1000 --seed 7 --jobs 1`)
+/// prints the digest the README states; a change to what runs do changes both, a speed-up
+/// neither.
+#[test]
+fn the_readmes_digest_check_prints_the_digest_the_readme_states() {
+    let config = CampaignConfig {
+        seed: 7,
+        runs: RunRange {
+            first: 0,
+            count: Some(1_000),
+        },
+        duration: Duration::MAX,
+        ..CampaignConfig::default()
+    };
+    let result = run(&config, &EmbeddedConnector);
+    assert_eq!(result.runs, 1_000);
+    assert!(result.finding.is_none(), "{:?}", result.finding);
+    let digest = format!("{:#018x}", result.outcome_digest);
+    assert_eq!(digest, "0xe8b258803ba5d3a5");
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md"))
+        .expect("the README is beside the harness");
+    assert!(readme.contains(&format!("outcome digest `{digest}`")));
+}

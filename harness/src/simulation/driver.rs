@@ -37,6 +37,9 @@ pub struct Simulation<B: Backend> {
     probes: u32,
     timing: Timing,
     setup: Setup,
+    /// `setup.task_counts()`, which the oracle reads after every exchange; kept up to date by
+    /// `resize`, the one change to the setup's topics.
+    task_counts: BTreeMap<String, i32>,
     names: Names,
     topology: Topology,
     members: Vec<SimMember>,
@@ -201,6 +204,7 @@ impl<B: Backend> Simulation<B> {
                     ..SimMember::default()
                 })
                 .collect(),
+            task_counts: setup.task_counts(),
             setup,
             history: Vec::new(),
             operation: 0,
@@ -294,11 +298,10 @@ impl<B: Backend> Simulation<B> {
         let member = self.history.last().map(|event| event.member.clone());
         oracle::judge_answer(divergence, &self.history, member.as_deref())
             .map_err(|breach| self.violation(breach))?;
-        let task_counts = self.setup.task_counts();
         let view = ExchangeView {
             history: &self.history,
             setup: &self.setup,
-            task_counts: &task_counts,
+            task_counts: &self.task_counts,
             topology: &self.topology,
             source_topic_missing: self.is_source_topic_missing(),
         };
@@ -424,7 +427,10 @@ impl<B: Backend> Simulation<B> {
         )
         .await
         {
-            Ok(()) => self.setup.topics[topic] = wanted,
+            Ok(()) => {
+                self.setup.topics[topic] = wanted;
+                self.task_counts = self.setup.task_counts();
+            }
             // A backend that cannot grow topics keeps them as they are; the run goes on.
             Err(BackendError::Unsupported { .. }) => {}
             Err(error) => return Err(format!("growing topic {topic} to {wanted}: {error}")),

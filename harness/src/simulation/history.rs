@@ -19,25 +19,43 @@ use super::setup::Setup;
 /// A task: subtopology id and partition.
 pub type Task = (String, i32);
 
-/// The tasks of task lists, each a subtopology id and its partitions.
-fn tasks_of<'a>(lists: impl Iterator<Item = (&'a String, &'a Vec<i32>)>) -> BTreeSet<Task> {
-    lists
-        .flat_map(|(subtopology, partitions)| partitions.iter().map(|p| (subtopology.clone(), *p)))
-        .collect()
+/// A task whose subtopology id is borrowed from the lists naming it; it orders as [`Task`].
+pub type TaskRef<'a> = (&'a str, i32);
+
+/// The distinct tasks of task lists (each a subtopology id and its partitions), in order. They
+/// borrow the lists' ids: the oracle reads the tasks of every answer and describe, and copying
+/// each id into a set of its own was a large share of a campaign's allocations.
+fn task_refs<'a>(lists: impl Iterator<Item = (&'a String, &'a Vec<i32>)>) -> Vec<TaskRef<'a>> {
+    let mut tasks: Vec<TaskRef<'a>> = lists
+        .flat_map(|(subtopology, partitions)| {
+            partitions.iter().map(move |p| (subtopology.as_str(), *p))
+        })
+        .collect();
+    tasks.sort_unstable();
+    tasks.dedup();
+    tasks
 }
 
-/// The tasks of a heartbeat answer's task lists.
-pub fn response_tasks(lists: &[streams_group_heartbeat_response::TaskIds]) -> BTreeSet<Task> {
-    tasks_of(
+/// The distinct tasks of a heartbeat answer's task lists, in order, borrowed.
+pub fn response_task_refs(lists: &[streams_group_heartbeat_response::TaskIds]) -> Vec<TaskRef<'_>> {
+    task_refs(
         lists
             .iter()
             .map(|list| (&list.subtopology_id, &list.partitions)),
     )
 }
 
-/// The tasks of a describe's task lists.
-pub fn described_tasks(lists: &[streams_group_describe_response::TaskIds]) -> BTreeSet<Task> {
-    tasks_of(
+/// The tasks of a heartbeat answer's task lists, owned: what a member keeps.
+pub fn response_tasks(lists: &[streams_group_heartbeat_response::TaskIds]) -> BTreeSet<Task> {
+    response_task_refs(lists)
+        .into_iter()
+        .map(|(subtopology, partition)| (subtopology.to_owned(), partition))
+        .collect()
+}
+
+/// The distinct tasks of a describe's task lists, in order, borrowed.
+pub fn described_tasks(lists: &[streams_group_describe_response::TaskIds]) -> Vec<TaskRef<'_>> {
+    task_refs(
         lists
             .iter()
             .map(|list| (&list.subtopology_id, &list.partitions)),

@@ -29,4 +29,4 @@ pub use driver::{
     execute, is_of, run_in_process, run_on, Halt, RunBounds, RunRecord, Simulation, SETTLE_ROUNDS,
 };
 pub use history::{first_difference, trace_hash, Event};
-pub use operation::{run_bytes, Operation, RunInput};
+pub use operation::{run_bytes, Operation, RunInput, MAX_FUZZ_OPERATIONS};

@@ -68,23 +68,36 @@ pub struct RunInput {
     pub operations: Vec<Operation>,
 }
 
+/// The most operations a fuzzer's byte input runs; bytes past them are not read. libFuzzer grows
+/// inputs up to its largest seed (32 KB, a captured application's history), thousands of
+/// operations, each a heartbeat, a describe and the oracle's checks under AddressSanitizer, some
+/// of them over the whole history so far; inputs that long ran a few a second. 256 is above a
+/// campaign's 200 operations a run; seeds written as JSON run whole.
+pub const MAX_FUZZ_OPERATIONS: usize = 256;
+
 impl RunInput {
     /// A fuzzer's input: a run written as JSON (seeds made from scenarios), or else bytes as
-    /// [`RunInput::from_bytes`] reads them.
+    /// [`RunInput::from_bytes`] reads them, up to [`MAX_FUZZ_OPERATIONS`] operations.
     pub fn from_fuzz_input(data: &[u8]) -> RunInput {
         serde_json::from_slice::<RunInput>(data)
             .ok()
             .filter(|input| input.setup.validate().is_ok())
-            .unwrap_or_else(|| RunInput::from_bytes(data))
+            .unwrap_or_else(|| RunInput::read(data, MAX_FUZZ_OPERATIONS))
     }
 
     /// The run that `data` encodes, all of its bytes used: fuzzers, proptest and campaigns share
     /// it. Short inputs fall back to defaults rather than being refused.
     pub fn from_bytes(data: &[u8]) -> RunInput {
+        RunInput::read(data, usize::MAX)
+    }
+
+    /// The run that `data` encodes, its operations read until the bytes or `max_operations` run
+    /// out.
+    fn read(data: &[u8], max_operations: usize) -> RunInput {
         let mut input = Unstructured::new(data);
         let setup = Setup::arbitrary(&mut input).unwrap_or_default();
         let mut operations = Vec::new();
-        while !input.is_empty() {
+        while !input.is_empty() && operations.len() < max_operations {
             match input.arbitrary() {
                 Ok(operation) => operations.push(operation),
                 Err(_) => break,

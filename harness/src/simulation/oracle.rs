@@ -15,7 +15,9 @@ use streamspec_protocol::codes::{
     STATUS_MISSING_SOURCE_TOPICS,
 };
 
-use super::history::{last_events_of, response_tasks, Event, ExchangeView, GroupView, MemberView};
+use super::history::{
+    last_events_of, response_task_refs, Event, ExchangeView, GroupView, MemberView,
+};
 use crate::backend::BackendError;
 use conditions::*;
 
@@ -224,7 +226,7 @@ pub const REVOCATION: Property = sometimes("a task is revoked", "R27, R28", |eve
         .response
         .active_tasks
         .as_ref()
-        .map(|lists| response_tasks(lists).len());
+        .map(|lists| response_task_refs(lists).len());
     let owned: usize = event
         .request
         .active_tasks

@@ -4,7 +4,7 @@ use std::collections::BTreeSet;
 
 use super::*;
 use crate::backend::{block_on, BackendResult, StreamsApi};
-use crate::simulation::{run_bytes, trace_hash};
+use crate::simulation::{run_bytes, trace_hash, MAX_FUZZ_OPERATIONS};
 use crate::transport::TransportError;
 
 fn simulation_of<B: Backend>(backend: B, setup: Setup) -> Simulation<B> {
@@ -27,6 +27,16 @@ fn run_bytes_are_fixed_by_seed_and_run() {
     assert_ne!(run_bytes(7, 0, 8), run_bytes(7, 1, 8));
     assert_ne!(run_bytes(7, 0, 8), run_bytes(8, 0, 8));
     assert_eq!(run_bytes(7, 3, 13).len(), 13);
+}
+
+#[test]
+fn a_fuzzers_bytes_run_their_first_max_fuzz_operations_operations() {
+    let bytes = run_bytes(7, 0, 8_192);
+    let whole = RunInput::from_bytes(&bytes);
+    let fuzzed = RunInput::from_fuzz_input(&bytes);
+    assert_eq!(whole.operations.len(), 1_607);
+    assert_eq!(fuzzed.setup, whole.setup);
+    assert_eq!(fuzzed.operations, whole.operations[..MAX_FUZZ_OPERATIONS]);
 }
 
 #[test]

@@ -15,8 +15,8 @@ use streamspec_protocol::kafka::streams_group_describe_response::DescribedGroup;
 
 use super::{Found, TracePair};
 use crate::simulation::history::{
-    described_tasks, first_difference, last_events_of, response_tasks, trace_hash, Event,
-    ExchangeView, GroupView, MemberView, Task,
+    described_tasks, first_difference, last_events_of, response_task_refs, trace_hash, Event,
+    ExchangeView, GroupView, MemberView, Task, TaskRef,
 };
 
 /// Error codes StreamsGroupHeartbeat may carry (spec 2.4).
@@ -128,9 +128,9 @@ pub(super) fn tasks_exist(view: &ExchangeView<'_>) -> Result<(), Found> {
     for (subtopology, partition) in lists
         .into_iter()
         .flatten()
-        .flat_map(|lists| response_tasks(lists))
+        .flat_map(|lists| response_task_refs(lists))
     {
-        let tasks = view.task_counts.get(&subtopology).copied().unwrap_or(0);
+        let tasks = view.task_counts.get(subtopology).copied().unwrap_or(0);
         if partition < 0 || partition >= tasks {
             let detail =
                 format!("task {subtopology}_{partition}; the subtopology has {tasks} tasks");
@@ -232,23 +232,26 @@ pub(super) fn targets_valid(
     // The count of processes is that of the target's epoch only while no member came or went
     // since: a leave bumps the group epoch, and the next heartbeat computes a new target.
     let current = group.assignment_epoch == group.group_epoch;
-    let mut active_owner: BTreeMap<Task, &str> = BTreeMap::new();
-    let mut standbys: BTreeMap<Task, BTreeSet<&str>> = BTreeMap::new();
+    let mut active_owner: BTreeMap<TaskRef<'_>, &str> = BTreeMap::new();
+    let mut standbys: BTreeMap<TaskRef<'_>, BTreeSet<&str>> = BTreeMap::new();
+    // Each member's active targets, read once and looked at again below.
+    let mut actives: Vec<Vec<TaskRef<'_>>> = Vec::with_capacity(group.members.len());
     for member in &group.members {
         let target = &member.target_assignment;
         let active = described_tasks(&target.active_tasks);
-        let others = described_tasks(&target.standby_tasks)
-            .union(&described_tasks(&target.warmup_tasks))
-            .cloned()
-            .collect::<BTreeSet<Task>>();
-        if current && !ready && !(active.is_empty() && others.is_empty()) {
+        let has_target = !active.is_empty()
+            || [&target.standby_tasks, &target.warmup_tasks]
+                .into_iter()
+                .flatten()
+                .any(|list| !list.partitions.is_empty());
+        if current && !ready && has_target {
             return Err(format!(
                 "{} has a target while the topology cannot be ready",
                 member.member_id
             ));
         }
-        for task in active {
-            if let Some(other) = active_owner.insert(task.clone(), &member.member_id) {
+        for &task in &active {
+            if let Some(other) = active_owner.insert(task, &member.member_id) {
                 return Err(format!(
                     "task {}_{} is the target of {other} and {}",
                     task.0, task.1, member.member_id
@@ -256,7 +259,7 @@ pub(super) fn targets_valid(
             }
         }
         for task in described_tasks(&target.standby_tasks) {
-            if !is_stateful(&task.0) {
+            if !is_stateful(task.0) {
                 return Err(format!(
                     "{} has a standby of stateless task {}_{}",
                     member.member_id, task.0, task.1
@@ -264,6 +267,7 @@ pub(super) fn targets_valid(
             }
             standbys.entry(task).or_default().insert(&member.process_id);
         }
+        actives.push(active);
     }
     let allowed = standby_replicas.min(processes.len().saturating_sub(1));
     for (task, on) in standbys.iter().filter(|_| current) {
@@ -276,10 +280,10 @@ pub(super) fn targets_valid(
             ));
         }
     }
-    for member in &group.members {
-        for task in described_tasks(&member.target_assignment.active_tasks) {
+    for (member, active) in group.members.iter().zip(&actives) {
+        for task in active {
             if standbys
-                .get(&task)
+                .get(task)
                 .is_some_and(|on| on.contains(member.process_id.as_str()))
             {
                 return Err(format!(
@@ -369,11 +373,11 @@ pub(super) fn settled(view: &GroupView<'_>) -> Result<(), String> {
             )),
         };
     }
-    let assigned: Vec<(String, i32)> = group
+    let assigned: Vec<TaskRef<'_>> = group
         .members
         .iter()
         .flat_map(|m| &m.assignment.active_tasks)
-        .flat_map(|t| t.partitions.iter().map(|p| (t.subtopology_id.clone(), *p)))
+        .flat_map(|t| t.partitions.iter().map(|p| (t.subtopology_id.as_str(), *p)))
         .collect();
     if !view.ready_now {
         if group.group_state == GROUP_STATE_NOT_READY && assigned.is_empty() {
@@ -391,7 +395,7 @@ pub(super) fn settled(view: &GroupView<'_>) -> Result<(), String> {
         .values()
         .map(|count| *count as usize)
         .sum();
-    let distinct: BTreeSet<&(String, i32)> = assigned.iter().collect();
+    let distinct: BTreeSet<&TaskRef<'_>> = assigned.iter().collect();
     let known: usize = live.iter().map(|m| m.holdings.active.len()).sum();
     let settled = group.group_state == GROUP_STATE_STABLE
         && assigned.len() == expected
