@@ -301,6 +301,18 @@ fn a_live_trace_is_answered_again_only_by_the_reference_and_only_whole() {
         err.ends_with(": the trace lacks the 1024 earliest exchanges of group g: the reference cannot be brought to the state they made\n"),
         "{err}"
     );
+    let mut trace = captured();
+    trace.exchanges[1].sent_ms = Some(trace.exchanges[1].at_ms + 1);
+    let (code, _, err) = replay("sent-after-answered", &trace, &["--differential"]);
+    assert_eq!(code, Some(2));
+    assert!(
+        err.ends_with(&format!(
+            ": exchange 2: its request went on at {} ms, after its answer came at {} ms: not a trace `streamspec proxy` wrote\n",
+            trace.exchanges[1].at_ms + 1,
+            trace.exchanges[1].at_ms
+        )),
+        "{err}"
+    );
     // Without --differential the same trace is judged again by the oracle, as before.
     let (code, out, _) = replay("judged", &captured(), &[]);
     assert_eq!(code, Some(0), "{out}");

@@ -279,6 +279,20 @@ pub fn answer_again(trace: &LiveTrace) -> Result<Answered, String> {
             trace.dropped, trace.group
         ));
     }
+    // The order of handling is read from these times: one that cannot be is no proxy's.
+    if let Some((index, passed)) = trace
+        .exchanges
+        .iter()
+        .enumerate()
+        .find(|(_, passed)| sent_ms(passed) > passed.at_ms)
+    {
+        return Err(format!(
+            "exchange {}: its request went on at {} ms, after its answer came at {} ms: not a trace `streamspec proxy` wrote",
+            index + 1,
+            sent_ms(passed),
+            passed.at_ms
+        ));
+    }
     let mut replaying = Replaying {
         reference: EmbeddedTarget::default().deferring_internal_topics(),
         topics: 0,
