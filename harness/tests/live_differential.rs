@@ -3,6 +3,7 @@
 //! the broker's. The broker's answers here are the reference's own, so the trace must replay
 //! clean; an altered answer, or the topics left out, must not.
 
+use std::path::Path;
 use std::process::Command;
 
 use bytes::BytesMut;
@@ -332,12 +333,8 @@ const INTERNAL_TOPICS_LATE: &str = concat!(
 
 #[test]
 fn internal_topics_a_broker_creates_late_are_answered_as_the_broker_did() {
-    let trace: LiveTrace =
-        serde_json::from_str(&std::fs::read_to_string(INTERNAL_TOPICS_LATE).unwrap()).unwrap();
-    let (code, out, err) = replay("internal-topics-late", &trace, &["--differential"]);
-    assert_eq!(code, Some(0), "{out}{err}");
     assert_eq!(
-        out,
+        replayed_clean(INTERNAL_TOPICS_LATE),
         "answering again with the reference the 118 exchanges of group wordcount-1796514671-8019 seen in front of 127.0.0.1:9092 (4 topic and 1 group config changes recorded)\n\
          118 exchanges, every answer equal to the reference's\n"
     );
@@ -364,13 +361,18 @@ fn live_trace(path: &str) -> LiveTrace {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
+/// The output of `replay --differential` of the trace at `path`, which must exit 0.
+fn replayed_clean(path: &str) -> String {
+    let name = Path::new(path).file_stem().unwrap().to_str().unwrap();
+    let (code, out, err) = replay(name, &live_trace(path), &["--differential"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    out
+}
+
 #[test]
 fn a_missing_topic_created_and_deleted_again_is_answered_as_kafka_did() {
-    let trace = live_trace(CREATED_AND_DELETED);
-    let (code, out, err) = replay("created-and-deleted", &trace, &["--differential"]);
-    assert_eq!(code, Some(0), "{out}{err}");
     assert_eq!(
-        out,
+        replayed_clean(CREATED_AND_DELETED),
         "answering again with the reference the 4 exchanges of group streamspec-1a249630dc4-R33-missing-topic-created-and-deleted-keeps-epoch seen in front of 127.0.0.1:9292 (10 topic and 2 group config changes recorded)\n\
          4 exchanges, every answer equal to the reference's\n"
     );
@@ -404,11 +406,8 @@ const JOINS_IN_FLIGHT_TOGETHER: &str = concat!(
 
 #[test]
 fn joins_in_flight_together_are_answered_in_the_order_kafka_handled_them() {
-    let trace = live_trace(JOINS_IN_FLIGHT_TOGETHER);
-    let (code, out, err) = replay("joins-in-flight", &trace, &["--differential"]);
-    assert_eq!(code, Some(0), "{out}{err}");
     assert_eq!(
-        out,
+        replayed_clean(JOINS_IN_FLIGHT_TOGETHER),
         "answering again with the reference the 152 exchanges of group wordcount-1796577989-10860 seen in front of 127.0.0.1:9692 (4 topic and 1 group config changes recorded)\n\
          1 of the requests were in flight together with an earlier answered one and handled before it, as the broker's answers show\n\
          152 exchanges, every answer equal to the reference's\n"

@@ -161,6 +161,31 @@ pub(super) struct LastHeartbeat {
     pub(super) answered_ms: u64,
 }
 
+/// The latest describe of a group answered without error.
+#[derive(Debug)]
+pub(super) struct LatestDescribe {
+    /// The group's exchange count then.
+    exchange: u64,
+    /// When it went on to the broker, where the trace recorded it.
+    sent_ms: Option<u64>,
+    /// The members it listed.
+    listed: BTreeSet<String>,
+}
+
+impl LatestDescribe {
+    /// Whether `member`, whose latest heartbeat was `last`, had left the group by this describe
+    /// (its session expired, as after a crash; R21): not listed though the broker handled that
+    /// heartbeat first, as its answer came before the describe went on. Without that time, a
+    /// heartbeat answered before the describe's answer is taken as handled first.
+    pub(super) fn left_by(&self, member: &str, last: &LastHeartbeat) -> bool {
+        let handled_first = match self.sent_ms {
+            Some(sent_ms) => last.answered_ms < sent_ms,
+            None => last.exchange < self.exchange,
+        };
+        handled_first && !self.listed.contains(member)
+    }
+}
+
 /// What the judge keeps of one group.
 #[derive(Debug, Default)]
 pub struct GroupRecord {
@@ -174,8 +199,8 @@ pub struct GroupRecord {
     pub(super) exchanges: u64,
     /// By member still in the group (as in `holdings`), its latest heartbeat.
     pub(super) last_heartbeat: BTreeMap<String, LastHeartbeat>,
-    /// The members the latest describe without error listed, and the exchange count then.
-    pub(super) described: Option<(u64, BTreeSet<String>)>,
+    /// The latest describe of the group answered without error.
+    pub(super) described: Option<LatestDescribe>,
     /// Every exchange that named it, raw, for its trace.
     pub passed: Vec<Passed>,
     /// Exchanges dropped to keep within [`EXCHANGES_PER_GROUP`].
@@ -431,10 +456,16 @@ impl LiveJudge {
                     .iter()
                     .map(|member| member.member_id.clone())
                     .collect();
-                if let Some(sent_ms) = passed.sent_ms {
-                    forget_expired(record, &members, sent_ms);
+                let latest = LatestDescribe {
+                    exchange: record.exchanges,
+                    sent_ms: passed.sent_ms,
+                    listed: members,
+                };
+                // Only where the times show it: a member in flight with the describe stays.
+                if latest.sent_ms.is_some() {
+                    forget_left(record, &latest);
                 }
-                record.described = Some((record.exchanges, members));
+                record.described = Some(latest);
             }
             violations.extend(judge_group(record, &self.setup, described));
         }
@@ -442,19 +473,17 @@ impl LiveJudge {
     }
 }
 
-/// Forgets the members a describe sent at `sent_ms` did not list though their latest heartbeat
-/// was answered before it went on: the broker handled that heartbeat first, so they had left
-/// the group by the describe (a session expired, as after a crash; R21). Members that never
-/// leave must not grow a group's record; one heartbeating again is unknown to the broker, or
-/// joins afresh, and is followed from that answer.
-fn forget_expired(record: &mut GroupRecord, listed: &BTreeSet<String>, sent_ms: u64) {
-    let expired: Vec<String> = record
+/// Forgets the members that had left the group by `describe` ([`LatestDescribe::left_by`]):
+/// members that never leave must not grow a group's record. One heartbeating again is unknown
+/// to the broker, or joins afresh, and is followed from that answer.
+fn forget_left(record: &mut GroupRecord, describe: &LatestDescribe) {
+    let left: Vec<String> = record
         .last_heartbeat
         .iter()
-        .filter(|(member, last)| last.answered_ms < sent_ms && !listed.contains(*member))
+        .filter(|(member, last)| describe.left_by(member, last))
         .map(|(member, _)| member.clone())
         .collect();
-    for member in &expired {
+    for member in &left {
         record.holdings.remove(member);
         record.last_heartbeat.remove(member);
     }

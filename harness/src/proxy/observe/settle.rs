@@ -69,14 +69,12 @@ pub fn settled_at_exit(
     }
 }
 
-/// Whether the latest describe of the group, after `member`'s latest heartbeat, did not list it.
+/// Whether `member` had left the group by its latest describe
+/// ([`super::judge::LatestDescribe::left_by`]): with the times recorded such members are
+/// forgotten when the describe passes; without them, only here.
 fn expired(record: &GroupRecord, member: &str) -> bool {
-    let Some((at, listed)) = &record.described else {
-        return false;
-    };
-    let heartbeat = record
-        .last_heartbeat
-        .get(member)
-        .map_or(0, |last| last.exchange);
-    heartbeat < *at && !listed.contains(member)
+    match (&record.described, record.last_heartbeat.get(member)) {
+        (Some(describe), Some(last)) => describe.left_by(member, last),
+        _ => false,
+    }
 }
