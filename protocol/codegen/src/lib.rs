@@ -321,7 +321,7 @@ fn generate_message(spec: &Spec, dialect: &str, schema_path: &str) -> String {
 
         writeln!(
             out,
-            "impl Default for {} {{\nfn default() -> Self {{\n{} {{",
+            "impl Default for {} {{\n#[inline]\nfn default() -> Self {{\n{} {{",
             def.name, def.name
         )
         .unwrap();
@@ -334,9 +334,9 @@ fn generate_message(spec: &Spec, dialect: &str, schema_path: &str) -> String {
         for field in &fields {
             let name = &field.rust_name;
             if field.ty == Ty::Str && !field.nullable {
-                writeln!(out, "/// Sets `{name}`.\npub fn with_{name}(mut self, value: impl Into<String>) -> Self {{ self.{name} = value.into(); self }}").unwrap();
+                writeln!(out, "/// Sets `{name}`.\n#[inline]\npub fn with_{name}(mut self, value: impl Into<String>) -> Self {{ self.{name} = value.into(); self }}").unwrap();
             } else {
-                writeln!(out, "/// Sets `{name}`.\npub fn with_{name}(mut self, value: {}) -> Self {{ self.{name} = value; self }}", field.rust_type()).unwrap();
+                writeln!(out, "/// Sets `{name}`.\n#[inline]\npub fn with_{name}(mut self, value: {}) -> Self {{ self.{name} = value; self }}", field.rust_type()).unwrap();
             }
         }
 

@@ -40,6 +40,7 @@ pub struct StreamsGroupDescribeRequest {
 }
 
 impl Default for StreamsGroupDescribeRequest {
+    #[inline]
     fn default() -> Self {
         StreamsGroupDescribeRequest {
             group_ids: Vec::new(),
@@ -52,16 +53,19 @@ impl Default for StreamsGroupDescribeRequest {
 
 impl StreamsGroupDescribeRequest {
     /// Sets `group_ids`.
+    #[inline]
     pub fn with_group_ids(mut self, value: Vec<String>) -> Self {
         self.group_ids = value;
         self
     }
     /// Sets `include_authorized_operations`.
+    #[inline]
     pub fn with_include_authorized_operations(mut self, value: bool) -> Self {
         self.include_authorized_operations = value;
         self
     }
     /// Sets `include_topology_description`.
+    #[inline]
     pub fn with_include_topology_description(mut self, value: bool) -> Self {
         self.include_topology_description = value;
         self

@@ -33,6 +33,7 @@ pub struct StreamsGroupDescribeResponse {
 }
 
 impl Default for StreamsGroupDescribeResponse {
+    #[inline]
     fn default() -> Self {
         StreamsGroupDescribeResponse {
             throttle_time_ms: 0,
@@ -44,11 +45,13 @@ impl Default for StreamsGroupDescribeResponse {
 
 impl StreamsGroupDescribeResponse {
     /// Sets `throttle_time_ms`.
+    #[inline]
     pub fn with_throttle_time_ms(mut self, value: i32) -> Self {
         self.throttle_time_ms = value;
         self
     }
     /// Sets `groups`.
+    #[inline]
     pub fn with_groups(mut self, value: Vec<DescribedGroup>) -> Self {
         self.groups = value;
         self
@@ -162,6 +165,7 @@ pub struct DescribedGroup {
 }
 
 impl Default for DescribedGroup {
+    #[inline]
     fn default() -> Self {
         DescribedGroup {
             error_code: 0,
@@ -183,61 +187,73 @@ impl Default for DescribedGroup {
 
 impl DescribedGroup {
     /// Sets `error_code`.
+    #[inline]
     pub fn with_error_code(mut self, value: i16) -> Self {
         self.error_code = value;
         self
     }
     /// Sets `error_message`.
+    #[inline]
     pub fn with_error_message(mut self, value: Option<String>) -> Self {
         self.error_message = value;
         self
     }
     /// Sets `group_id`.
+    #[inline]
     pub fn with_group_id(mut self, value: impl Into<String>) -> Self {
         self.group_id = value.into();
         self
     }
     /// Sets `group_state`.
+    #[inline]
     pub fn with_group_state(mut self, value: impl Into<String>) -> Self {
         self.group_state = value.into();
         self
     }
     /// Sets `group_epoch`.
+    #[inline]
     pub fn with_group_epoch(mut self, value: i32) -> Self {
         self.group_epoch = value;
         self
     }
     /// Sets `assignment_epoch`.
+    #[inline]
     pub fn with_assignment_epoch(mut self, value: i32) -> Self {
         self.assignment_epoch = value;
         self
     }
     /// Sets `topology`.
+    #[inline]
     pub fn with_topology(mut self, value: Option<Topology>) -> Self {
         self.topology = value;
         self
     }
     /// Sets `members`.
+    #[inline]
     pub fn with_members(mut self, value: Vec<Member>) -> Self {
         self.members = value;
         self
     }
     /// Sets `authorized_operations`.
+    #[inline]
     pub fn with_authorized_operations(mut self, value: i32) -> Self {
         self.authorized_operations = value;
         self
     }
     /// Sets `topology_description`.
+    #[inline]
     pub fn with_topology_description(mut self, value: Option<TopologyDescription>) -> Self {
         self.topology_description = value;
         self
     }
     /// Sets `topology_description_status`.
+    #[inline]
     pub fn with_topology_description_status(mut self, value: i8) -> Self {
         self.topology_description_status = value;
         self
     }
     /// Sets `assignor_name`.
+    #[inline]
     pub fn with_assignor_name(mut self, value: Option<String>) -> Self {
         self.assignor_name = value;
         self
@@ -394,6 +410,7 @@ pub struct Topology {
 }
 
 impl Default for Topology {
+    #[inline]
     fn default() -> Self {
         Topology {
             epoch: 0,
@@ -405,11 +422,13 @@ impl Default for Topology {
 
 impl Topology {
     /// Sets `epoch`.
+    #[inline]
     pub fn with_epoch(mut self, value: i32) -> Self {
         self.epoch = value;
         self
     }
     /// Sets `subtopologies`.
+    #[inline]
     pub fn with_subtopologies(mut self, value: Option<Vec<Subtopology>>) -> Self {
         self.subtopologies = value;
         self
@@ -489,6 +508,7 @@ pub struct Subtopology {
 }
 
 impl Default for Subtopology {
+    #[inline]
     fn default() -> Self {
         Subtopology {
             subtopology_id: String::new(),
@@ -503,26 +523,31 @@ impl Default for Subtopology {
 
 impl Subtopology {
     /// Sets `subtopology_id`.
+    #[inline]
     pub fn with_subtopology_id(mut self, value: impl Into<String>) -> Self {
         self.subtopology_id = value.into();
         self
     }
     /// Sets `source_topics`.
+    #[inline]
     pub fn with_source_topics(mut self, value: Vec<String>) -> Self {
         self.source_topics = value;
         self
     }
     /// Sets `repartition_sink_topics`.
+    #[inline]
     pub fn with_repartition_sink_topics(mut self, value: Vec<String>) -> Self {
         self.repartition_sink_topics = value;
         self
     }
     /// Sets `state_changelog_topics`.
+    #[inline]
     pub fn with_state_changelog_topics(mut self, value: Vec<TopicInfo>) -> Self {
         self.state_changelog_topics = value;
         self
     }
     /// Sets `repartition_source_topics`.
+    #[inline]
     pub fn with_repartition_source_topics(mut self, value: Vec<TopicInfo>) -> Self {
         self.repartition_source_topics = value;
         self
@@ -682,6 +707,7 @@ pub struct Member {
 }
 
 impl Default for Member {
+    #[inline]
     fn default() -> Self {
         Member {
             member_id: String::new(),
@@ -706,76 +732,91 @@ impl Default for Member {
 
 impl Member {
     /// Sets `member_id`.
+    #[inline]
     pub fn with_member_id(mut self, value: impl Into<String>) -> Self {
         self.member_id = value.into();
         self
     }
     /// Sets `member_epoch`.
+    #[inline]
     pub fn with_member_epoch(mut self, value: i32) -> Self {
         self.member_epoch = value;
         self
     }
     /// Sets `instance_id`.
+    #[inline]
     pub fn with_instance_id(mut self, value: Option<String>) -> Self {
         self.instance_id = value;
         self
     }
     /// Sets `rack_id`.
+    #[inline]
     pub fn with_rack_id(mut self, value: Option<String>) -> Self {
         self.rack_id = value;
         self
     }
     /// Sets `client_id`.
+    #[inline]
     pub fn with_client_id(mut self, value: impl Into<String>) -> Self {
         self.client_id = value.into();
         self
     }
     /// Sets `client_host`.
+    #[inline]
     pub fn with_client_host(mut self, value: impl Into<String>) -> Self {
         self.client_host = value.into();
         self
     }
     /// Sets `topology_epoch`.
+    #[inline]
     pub fn with_topology_epoch(mut self, value: i32) -> Self {
         self.topology_epoch = value;
         self
     }
     /// Sets `process_id`.
+    #[inline]
     pub fn with_process_id(mut self, value: impl Into<String>) -> Self {
         self.process_id = value.into();
         self
     }
     /// Sets `user_endpoint`.
+    #[inline]
     pub fn with_user_endpoint(mut self, value: Option<Endpoint>) -> Self {
         self.user_endpoint = value;
         self
     }
     /// Sets `client_tags`.
+    #[inline]
     pub fn with_client_tags(mut self, value: Vec<KeyValue>) -> Self {
         self.client_tags = value;
         self
     }
     /// Sets `task_offsets`.
+    #[inline]
     pub fn with_task_offsets(mut self, value: Vec<TaskOffset>) -> Self {
         self.task_offsets = value;
         self
     }
     /// Sets `task_end_offsets`.
+    #[inline]
     pub fn with_task_end_offsets(mut self, value: Vec<TaskOffset>) -> Self {
         self.task_end_offsets = value;
         self
     }
     /// Sets `assignment`.
+    #[inline]
     pub fn with_assignment(mut self, value: Assignment) -> Self {
         self.assignment = value;
         self
     }
     /// Sets `target_assignment`.
+    #[inline]
     pub fn with_target_assignment(mut self, value: Assignment) -> Self {
         self.target_assignment = value;
         self
     }
     /// Sets `is_classic`.
+    #[inline]
     pub fn with_is_classic(mut self, value: bool) -> Self {
         self.is_classic = value;
         self
@@ -919,6 +960,7 @@ pub struct Endpoint {
 }
 
 impl Default for Endpoint {
+    #[inline]
     fn default() -> Self {
         Endpoint {
             host: String::new(),
@@ -930,11 +972,13 @@ impl Default for Endpoint {
 
 impl Endpoint {
     /// Sets `host`.
+    #[inline]
     pub fn with_host(mut self, value: impl Into<String>) -> Self {
         self.host = value.into();
         self
     }
     /// Sets `port`.
+    #[inline]
     pub fn with_port(mut self, value: u16) -> Self {
         self.port = value;
         self
@@ -994,6 +1038,7 @@ pub struct TaskOffset {
 }
 
 impl Default for TaskOffset {
+    #[inline]
     fn default() -> Self {
         TaskOffset {
             subtopology_id: String::new(),
@@ -1006,16 +1051,19 @@ impl Default for TaskOffset {
 
 impl TaskOffset {
     /// Sets `subtopology_id`.
+    #[inline]
     pub fn with_subtopology_id(mut self, value: impl Into<String>) -> Self {
         self.subtopology_id = value.into();
         self
     }
     /// Sets `partition`.
+    #[inline]
     pub fn with_partition(mut self, value: i32) -> Self {
         self.partition = value;
         self
     }
     /// Sets `offset`.
+    #[inline]
     pub fn with_offset(mut self, value: i64) -> Self {
         self.offset = value;
         self
@@ -1080,6 +1128,7 @@ pub struct Assignment {
 }
 
 impl Default for Assignment {
+    #[inline]
     fn default() -> Self {
         Assignment {
             active_tasks: Vec::new(),
@@ -1092,16 +1141,19 @@ impl Default for Assignment {
 
 impl Assignment {
     /// Sets `active_tasks`.
+    #[inline]
     pub fn with_active_tasks(mut self, value: Vec<TaskIds>) -> Self {
         self.active_tasks = value;
         self
     }
     /// Sets `standby_tasks`.
+    #[inline]
     pub fn with_standby_tasks(mut self, value: Vec<TaskIds>) -> Self {
         self.standby_tasks = value;
         self
     }
     /// Sets `warmup_tasks`.
+    #[inline]
     pub fn with_warmup_tasks(mut self, value: Vec<TaskIds>) -> Self {
         self.warmup_tasks = value;
         self
@@ -1187,6 +1239,7 @@ pub struct TaskIds {
 }
 
 impl Default for TaskIds {
+    #[inline]
     fn default() -> Self {
         TaskIds {
             subtopology_id: String::new(),
@@ -1198,11 +1251,13 @@ impl Default for TaskIds {
 
 impl TaskIds {
     /// Sets `subtopology_id`.
+    #[inline]
     pub fn with_subtopology_id(mut self, value: impl Into<String>) -> Self {
         self.subtopology_id = value.into();
         self
     }
     /// Sets `partitions`.
+    #[inline]
     pub fn with_partitions(mut self, value: Vec<i32>) -> Self {
         self.partitions = value;
         self
@@ -1266,6 +1321,7 @@ pub struct KeyValue {
 }
 
 impl Default for KeyValue {
+    #[inline]
     fn default() -> Self {
         KeyValue {
             key: String::new(),
@@ -1277,11 +1333,13 @@ impl Default for KeyValue {
 
 impl KeyValue {
     /// Sets `key`.
+    #[inline]
     pub fn with_key(mut self, value: impl Into<String>) -> Self {
         self.key = value.into();
         self
     }
     /// Sets `value`.
+    #[inline]
     pub fn with_value(mut self, value: impl Into<String>) -> Self {
         self.value = value.into();
         self
@@ -1346,6 +1404,7 @@ pub struct TopicInfo {
 }
 
 impl Default for TopicInfo {
+    #[inline]
     fn default() -> Self {
         TopicInfo {
             name: String::new(),
@@ -1359,21 +1418,25 @@ impl Default for TopicInfo {
 
 impl TopicInfo {
     /// Sets `name`.
+    #[inline]
     pub fn with_name(mut self, value: impl Into<String>) -> Self {
         self.name = value.into();
         self
     }
     /// Sets `partitions`.
+    #[inline]
     pub fn with_partitions(mut self, value: i32) -> Self {
         self.partitions = value;
         self
     }
     /// Sets `replication_factor`.
+    #[inline]
     pub fn with_replication_factor(mut self, value: i16) -> Self {
         self.replication_factor = value;
         self
     }
     /// Sets `topic_configs`.
+    #[inline]
     pub fn with_topic_configs(mut self, value: Vec<KeyValue>) -> Self {
         self.topic_configs = value;
         self
@@ -1444,6 +1507,7 @@ pub struct TopologyDescription {
 }
 
 impl Default for TopologyDescription {
+    #[inline]
     fn default() -> Self {
         TopologyDescription {
             subtopologies: Vec::new(),
@@ -1455,11 +1519,13 @@ impl Default for TopologyDescription {
 
 impl TopologyDescription {
     /// Sets `subtopologies`.
+    #[inline]
     pub fn with_subtopologies(mut self, value: Vec<TopologyDescriptionSubtopology>) -> Self {
         self.subtopologies = value;
         self
     }
     /// Sets `global_stores`.
+    #[inline]
     pub fn with_global_stores(mut self, value: Vec<TopologyDescriptionGlobalStore>) -> Self {
         self.global_stores = value;
         self
@@ -1537,6 +1603,7 @@ pub struct TopologyDescriptionSubtopology {
 }
 
 impl Default for TopologyDescriptionSubtopology {
+    #[inline]
     fn default() -> Self {
         TopologyDescriptionSubtopology {
             subtopology_id: String::new(),
@@ -1548,11 +1615,13 @@ impl Default for TopologyDescriptionSubtopology {
 
 impl TopologyDescriptionSubtopology {
     /// Sets `subtopology_id`.
+    #[inline]
     pub fn with_subtopology_id(mut self, value: impl Into<String>) -> Self {
         self.subtopology_id = value.into();
         self
     }
     /// Sets `nodes`.
+    #[inline]
     pub fn with_nodes(mut self, value: Vec<TopologyDescriptionNode>) -> Self {
         self.nodes = value;
         self
@@ -1637,6 +1706,7 @@ pub struct TopologyDescriptionNode {
 }
 
 impl Default for TopologyDescriptionNode {
+    #[inline]
     fn default() -> Self {
         TopologyDescriptionNode {
             name: String::new(),
@@ -1652,31 +1722,37 @@ impl Default for TopologyDescriptionNode {
 
 impl TopologyDescriptionNode {
     /// Sets `name`.
+    #[inline]
     pub fn with_name(mut self, value: impl Into<String>) -> Self {
         self.name = value.into();
         self
     }
     /// Sets `node_type`.
+    #[inline]
     pub fn with_node_type(mut self, value: i8) -> Self {
         self.node_type = value;
         self
     }
     /// Sets `source_topics`.
+    #[inline]
     pub fn with_source_topics(mut self, value: Vec<String>) -> Self {
         self.source_topics = value;
         self
     }
     /// Sets `sink_topic`.
+    #[inline]
     pub fn with_sink_topic(mut self, value: Option<String>) -> Self {
         self.sink_topic = value;
         self
     }
     /// Sets `stores`.
+    #[inline]
     pub fn with_stores(mut self, value: Vec<String>) -> Self {
         self.stores = value;
         self
     }
     /// Sets `successors`.
+    #[inline]
     pub fn with_successors(mut self, value: Vec<String>) -> Self {
         self.successors = value;
         self
@@ -1757,6 +1833,7 @@ pub struct TopologyDescriptionGlobalStore {
 }
 
 impl Default for TopologyDescriptionGlobalStore {
+    #[inline]
     fn default() -> Self {
         TopologyDescriptionGlobalStore {
             source: TopologyDescriptionNode::default(),
@@ -1768,11 +1845,13 @@ impl Default for TopologyDescriptionGlobalStore {
 
 impl TopologyDescriptionGlobalStore {
     /// Sets `source`.
+    #[inline]
     pub fn with_source(mut self, value: TopologyDescriptionNode) -> Self {
         self.source = value;
         self
     }
     /// Sets `processor`.
+    #[inline]
     pub fn with_processor(mut self, value: TopologyDescriptionNode) -> Self {
         self.processor = value;
         self

@@ -105,6 +105,7 @@ pub struct StreamsGroupHeartbeatRequest {
 }
 
 impl Default for StreamsGroupHeartbeatRequest {
+    #[inline]
     fn default() -> Self {
         StreamsGroupHeartbeatRequest {
             group_id: String::new(),
@@ -130,81 +131,97 @@ impl Default for StreamsGroupHeartbeatRequest {
 
 impl StreamsGroupHeartbeatRequest {
     /// Sets `group_id`.
+    #[inline]
     pub fn with_group_id(mut self, value: impl Into<String>) -> Self {
         self.group_id = value.into();
         self
     }
     /// Sets `member_id`.
+    #[inline]
     pub fn with_member_id(mut self, value: impl Into<String>) -> Self {
         self.member_id = value.into();
         self
     }
     /// Sets `member_epoch`.
+    #[inline]
     pub fn with_member_epoch(mut self, value: i32) -> Self {
         self.member_epoch = value;
         self
     }
     /// Sets `instance_id`.
+    #[inline]
     pub fn with_instance_id(mut self, value: Option<String>) -> Self {
         self.instance_id = value;
         self
     }
     /// Sets `rack_id`.
+    #[inline]
     pub fn with_rack_id(mut self, value: Option<String>) -> Self {
         self.rack_id = value;
         self
     }
     /// Sets `rebalance_timeout_ms`.
+    #[inline]
     pub fn with_rebalance_timeout_ms(mut self, value: i32) -> Self {
         self.rebalance_timeout_ms = value;
         self
     }
     /// Sets `topology`.
+    #[inline]
     pub fn with_topology(mut self, value: Option<Topology>) -> Self {
         self.topology = value;
         self
     }
     /// Sets `active_tasks`.
+    #[inline]
     pub fn with_active_tasks(mut self, value: Option<Vec<TaskIds>>) -> Self {
         self.active_tasks = value;
         self
     }
     /// Sets `standby_tasks`.
+    #[inline]
     pub fn with_standby_tasks(mut self, value: Option<Vec<TaskIds>>) -> Self {
         self.standby_tasks = value;
         self
     }
     /// Sets `warmup_tasks`.
+    #[inline]
     pub fn with_warmup_tasks(mut self, value: Option<Vec<TaskIds>>) -> Self {
         self.warmup_tasks = value;
         self
     }
     /// Sets `process_id`.
+    #[inline]
     pub fn with_process_id(mut self, value: Option<String>) -> Self {
         self.process_id = value;
         self
     }
     /// Sets `user_endpoint`.
+    #[inline]
     pub fn with_user_endpoint(mut self, value: Option<Endpoint>) -> Self {
         self.user_endpoint = value;
         self
     }
     /// Sets `client_tags`.
+    #[inline]
     pub fn with_client_tags(mut self, value: Option<Vec<KeyValue>>) -> Self {
         self.client_tags = value;
         self
     }
     /// Sets `task_offsets`.
+    #[inline]
     pub fn with_task_offsets(mut self, value: Option<Vec<TaskOffset>>) -> Self {
         self.task_offsets = value;
         self
     }
     /// Sets `task_end_offsets`.
+    #[inline]
     pub fn with_task_end_offsets(mut self, value: Option<Vec<TaskOffset>>) -> Self {
         self.task_end_offsets = value;
         self
     }
     /// Sets `shutdown_application`.
+    #[inline]
     pub fn with_shutdown_application(mut self, value: bool) -> Self {
         self.shutdown_application = value;
         self
@@ -383,6 +400,7 @@ pub struct Topology {
 }
 
 impl Default for Topology {
+    #[inline]
     fn default() -> Self {
         Topology {
             topology_id: String::new(),
@@ -394,11 +412,13 @@ impl Default for Topology {
 
 impl Topology {
     /// Sets `topology_id`.
+    #[inline]
     pub fn with_topology_id(mut self, value: impl Into<String>) -> Self {
         self.topology_id = value.into();
         self
     }
     /// Sets `subtopologies`.
+    #[inline]
     pub fn with_subtopologies(mut self, value: Vec<Subtopology>) -> Self {
         self.subtopologies = value;
         self
@@ -488,6 +508,7 @@ pub struct Subtopology {
 }
 
 impl Default for Subtopology {
+    #[inline]
     fn default() -> Self {
         Subtopology {
             subtopology_id: String::new(),
@@ -504,36 +525,43 @@ impl Default for Subtopology {
 
 impl Subtopology {
     /// Sets `subtopology_id`.
+    #[inline]
     pub fn with_subtopology_id(mut self, value: impl Into<String>) -> Self {
         self.subtopology_id = value.into();
         self
     }
     /// Sets `source_topics`.
+    #[inline]
     pub fn with_source_topics(mut self, value: Vec<String>) -> Self {
         self.source_topics = value;
         self
     }
     /// Sets `source_topic_regex`.
+    #[inline]
     pub fn with_source_topic_regex(mut self, value: Vec<String>) -> Self {
         self.source_topic_regex = value;
         self
     }
     /// Sets `state_changelog_topics`.
+    #[inline]
     pub fn with_state_changelog_topics(mut self, value: Vec<TopicInfo>) -> Self {
         self.state_changelog_topics = value;
         self
     }
     /// Sets `repartition_sink_topics`.
+    #[inline]
     pub fn with_repartition_sink_topics(mut self, value: Vec<String>) -> Self {
         self.repartition_sink_topics = value;
         self
     }
     /// Sets `repartition_source_topics`.
+    #[inline]
     pub fn with_repartition_source_topics(mut self, value: Vec<TopicInfo>) -> Self {
         self.repartition_source_topics = value;
         self
     }
     /// Sets `copartition_groups`.
+    #[inline]
     pub fn with_copartition_groups(mut self, value: Vec<CopartitionGroup>) -> Self {
         self.copartition_groups = value;
         self
@@ -654,6 +682,7 @@ pub struct CopartitionGroup {
 }
 
 impl Default for CopartitionGroup {
+    #[inline]
     fn default() -> Self {
         CopartitionGroup {
             source_topics: Vec::new(),
@@ -666,16 +695,19 @@ impl Default for CopartitionGroup {
 
 impl CopartitionGroup {
     /// Sets `source_topics`.
+    #[inline]
     pub fn with_source_topics(mut self, value: Vec<i16>) -> Self {
         self.source_topics = value;
         self
     }
     /// Sets `source_topic_regex`.
+    #[inline]
     pub fn with_source_topic_regex(mut self, value: Vec<i16>) -> Self {
         self.source_topic_regex = value;
         self
     }
     /// Sets `repartition_source_topics`.
+    #[inline]
     pub fn with_repartition_source_topics(mut self, value: Vec<i16>) -> Self {
         self.repartition_source_topics = value;
         self
@@ -754,6 +786,7 @@ pub struct KeyValue {
 }
 
 impl Default for KeyValue {
+    #[inline]
     fn default() -> Self {
         KeyValue {
             key: String::new(),
@@ -765,11 +798,13 @@ impl Default for KeyValue {
 
 impl KeyValue {
     /// Sets `key`.
+    #[inline]
     pub fn with_key(mut self, value: impl Into<String>) -> Self {
         self.key = value.into();
         self
     }
     /// Sets `value`.
+    #[inline]
     pub fn with_value(mut self, value: impl Into<String>) -> Self {
         self.value = value.into();
         self
@@ -829,6 +864,7 @@ pub struct TopicInfo {
 }
 
 impl Default for TopicInfo {
+    #[inline]
     fn default() -> Self {
         TopicInfo {
             name: String::new(),
@@ -841,16 +877,19 @@ impl Default for TopicInfo {
 
 impl TopicInfo {
     /// Sets `name`.
+    #[inline]
     pub fn with_name(mut self, value: impl Into<String>) -> Self {
         self.name = value.into();
         self
     }
     /// Sets `partitions`.
+    #[inline]
     pub fn with_partitions(mut self, value: i32) -> Self {
         self.partitions = value;
         self
     }
     /// Sets `topic_configs`.
+    #[inline]
     pub fn with_topic_configs(mut self, value: Option<Vec<KeyValue>>) -> Self {
         self.topic_configs = value;
         self
@@ -918,6 +957,7 @@ pub struct Endpoint {
 }
 
 impl Default for Endpoint {
+    #[inline]
     fn default() -> Self {
         Endpoint {
             host: String::new(),
@@ -929,11 +969,13 @@ impl Default for Endpoint {
 
 impl Endpoint {
     /// Sets `host`.
+    #[inline]
     pub fn with_host(mut self, value: impl Into<String>) -> Self {
         self.host = value.into();
         self
     }
     /// Sets `port`.
+    #[inline]
     pub fn with_port(mut self, value: i32) -> Self {
         self.port = value;
         self
@@ -993,6 +1035,7 @@ pub struct TaskOffset {
 }
 
 impl Default for TaskOffset {
+    #[inline]
     fn default() -> Self {
         TaskOffset {
             subtopology_id: String::new(),
@@ -1005,16 +1048,19 @@ impl Default for TaskOffset {
 
 impl TaskOffset {
     /// Sets `subtopology_id`.
+    #[inline]
     pub fn with_subtopology_id(mut self, value: impl Into<String>) -> Self {
         self.subtopology_id = value.into();
         self
     }
     /// Sets `partition`.
+    #[inline]
     pub fn with_partition(mut self, value: i32) -> Self {
         self.partition = value;
         self
     }
     /// Sets `offset`.
+    #[inline]
     pub fn with_offset(mut self, value: i64) -> Self {
         self.offset = value;
         self
@@ -1074,6 +1120,7 @@ pub struct TaskIds {
 }
 
 impl Default for TaskIds {
+    #[inline]
     fn default() -> Self {
         TaskIds {
             subtopology_id: String::new(),
@@ -1085,11 +1132,13 @@ impl Default for TaskIds {
 
 impl TaskIds {
     /// Sets `subtopology_id`.
+    #[inline]
     pub fn with_subtopology_id(mut self, value: impl Into<String>) -> Self {
         self.subtopology_id = value.into();
         self
     }
     /// Sets `partitions`.
+    #[inline]
     pub fn with_partitions(mut self, value: Vec<i32>) -> Self {
         self.partitions = value;
         self

@@ -93,6 +93,7 @@ pub struct StreamsGroupHeartbeatResponse {
 }
 
 impl Default for StreamsGroupHeartbeatResponse {
+    #[inline]
     fn default() -> Self {
         StreamsGroupHeartbeatResponse {
             throttle_time_ms: 0,
@@ -116,71 +117,85 @@ impl Default for StreamsGroupHeartbeatResponse {
 
 impl StreamsGroupHeartbeatResponse {
     /// Sets `throttle_time_ms`.
+    #[inline]
     pub fn with_throttle_time_ms(mut self, value: i32) -> Self {
         self.throttle_time_ms = value;
         self
     }
     /// Sets `error_code`.
+    #[inline]
     pub fn with_error_code(mut self, value: i16) -> Self {
         self.error_code = value;
         self
     }
     /// Sets `error_message`.
+    #[inline]
     pub fn with_error_message(mut self, value: Option<String>) -> Self {
         self.error_message = value;
         self
     }
     /// Sets `member_id`.
+    #[inline]
     pub fn with_member_id(mut self, value: Option<String>) -> Self {
         self.member_id = value;
         self
     }
     /// Sets `member_epoch`.
+    #[inline]
     pub fn with_member_epoch(mut self, value: i32) -> Self {
         self.member_epoch = value;
         self
     }
     /// Sets `heartbeat_interval_ms`.
+    #[inline]
     pub fn with_heartbeat_interval_ms(mut self, value: i32) -> Self {
         self.heartbeat_interval_ms = value;
         self
     }
     /// Sets `acceptable_recovery_lag`.
+    #[inline]
     pub fn with_acceptable_recovery_lag(mut self, value: i32) -> Self {
         self.acceptable_recovery_lag = value;
         self
     }
     /// Sets `task_offset_interval_ms`.
+    #[inline]
     pub fn with_task_offset_interval_ms(mut self, value: i32) -> Self {
         self.task_offset_interval_ms = value;
         self
     }
     /// Sets `group_topology_id`.
+    #[inline]
     pub fn with_group_topology_id(mut self, value: Option<String>) -> Self {
         self.group_topology_id = value;
         self
     }
     /// Sets `status`.
+    #[inline]
     pub fn with_status(mut self, value: Option<Vec<Status>>) -> Self {
         self.status = value;
         self
     }
     /// Sets `active_tasks`.
+    #[inline]
     pub fn with_active_tasks(mut self, value: Option<Vec<TaskIds>>) -> Self {
         self.active_tasks = value;
         self
     }
     /// Sets `standby_tasks`.
+    #[inline]
     pub fn with_standby_tasks(mut self, value: Option<Vec<TaskIds>>) -> Self {
         self.standby_tasks = value;
         self
     }
     /// Sets `warmup_tasks`.
+    #[inline]
     pub fn with_warmup_tasks(mut self, value: Option<Vec<TaskIds>>) -> Self {
         self.warmup_tasks = value;
         self
     }
     /// Sets `partitions_by_user_endpoint`.
+    #[inline]
     pub fn with_partitions_by_user_endpoint(
         mut self,
         value: Option<Vec<EndpointToPartitions>>,
@@ -333,6 +348,7 @@ pub struct EndpointToPartitions {
 }
 
 impl Default for EndpointToPartitions {
+    #[inline]
     fn default() -> Self {
         EndpointToPartitions {
             user_endpoint: Endpoint::default(),
@@ -344,11 +360,13 @@ impl Default for EndpointToPartitions {
 
 impl EndpointToPartitions {
     /// Sets `user_endpoint`.
+    #[inline]
     pub fn with_user_endpoint(mut self, value: Endpoint) -> Self {
         self.user_endpoint = value;
         self
     }
     /// Sets `partitions`.
+    #[inline]
     pub fn with_partitions(mut self, value: Vec<TopicPartition>) -> Self {
         self.partitions = value;
         self
@@ -417,6 +435,7 @@ pub struct Status {
 }
 
 impl Default for Status {
+    #[inline]
     fn default() -> Self {
         Status {
             status_code: 0,
@@ -428,11 +447,13 @@ impl Default for Status {
 
 impl Status {
     /// Sets `status_code`.
+    #[inline]
     pub fn with_status_code(mut self, value: i8) -> Self {
         self.status_code = value;
         self
     }
     /// Sets `status_detail`.
+    #[inline]
     pub fn with_status_detail(mut self, value: impl Into<String>) -> Self {
         self.status_detail = value.into();
         self
@@ -489,6 +510,7 @@ pub struct TopicPartition {
 }
 
 impl Default for TopicPartition {
+    #[inline]
     fn default() -> Self {
         TopicPartition {
             topic: String::new(),
@@ -500,11 +522,13 @@ impl Default for TopicPartition {
 
 impl TopicPartition {
     /// Sets `topic`.
+    #[inline]
     pub fn with_topic(mut self, value: impl Into<String>) -> Self {
         self.topic = value.into();
         self
     }
     /// Sets `partitions`.
+    #[inline]
     pub fn with_partitions(mut self, value: Vec<i32>) -> Self {
         self.partitions = value;
         self
@@ -566,6 +590,7 @@ pub struct TaskIds {
 }
 
 impl Default for TaskIds {
+    #[inline]
     fn default() -> Self {
         TaskIds {
             subtopology_id: String::new(),
@@ -577,11 +602,13 @@ impl Default for TaskIds {
 
 impl TaskIds {
     /// Sets `subtopology_id`.
+    #[inline]
     pub fn with_subtopology_id(mut self, value: impl Into<String>) -> Self {
         self.subtopology_id = value.into();
         self
     }
     /// Sets `partitions`.
+    #[inline]
     pub fn with_partitions(mut self, value: Vec<i32>) -> Self {
         self.partitions = value;
         self
@@ -645,6 +672,7 @@ pub struct Endpoint {
 }
 
 impl Default for Endpoint {
+    #[inline]
     fn default() -> Self {
         Endpoint {
             host: String::new(),
@@ -656,11 +684,13 @@ impl Default for Endpoint {
 
 impl Endpoint {
     /// Sets `host`.
+    #[inline]
     pub fn with_host(mut self, value: impl Into<String>) -> Self {
         self.host = value.into();
         self
     }
     /// Sets `port`.
+    #[inline]
     pub fn with_port(mut self, value: i32) -> Self {
         self.port = value;
         self
