@@ -232,7 +232,7 @@ pub(super) fn targets_valid(
     // The count of processes is that of the target's epoch only while no member came or went
     // since: a leave bumps the group epoch, and the next heartbeat computes a new target.
     let current = group.assignment_epoch == group.group_epoch;
-    let mut active_owner: BTreeMap<TaskRef<'_>, &str> = BTreeMap::new();
+    let mut active_owner: Vec<(TaskRef<'_>, &str)> = Vec::new();
     let mut standbys: BTreeMap<TaskRef<'_>, BTreeSet<&str>> = BTreeMap::new();
     // Each member's active targets, read once and looked at again below.
     let mut actives: Vec<Vec<TaskRef<'_>>> = Vec::with_capacity(group.members.len());
@@ -250,14 +250,7 @@ pub(super) fn targets_valid(
                 member.member_id
             ));
         }
-        for &task in &active {
-            if let Some(other) = active_owner.insert(task, &member.member_id) {
-                return Err(format!(
-                    "task {}_{} is the target of {other} and {}",
-                    task.0, task.1, member.member_id
-                ));
-            }
-        }
+        active_owner.extend(active.iter().map(|&task| (task, member.member_id.as_str())));
         for task in described_tasks(&target.standby_tasks) {
             if !is_stateful(task.0) {
                 return Err(format!(
@@ -268,6 +261,12 @@ pub(super) fn targets_valid(
             standbys.entry(task).or_default().insert(&member.process_id);
         }
         actives.push(active);
+    }
+    if let Some((task, other, member)) = first_repeat(active_owner) {
+        return Err(format!(
+            "task {}_{} is the target of {other} and {member}",
+            task.0, task.1
+        ));
     }
     let allowed = standby_replicas.min(processes.len().saturating_sub(1));
     for (task, on) in standbys.iter().filter(|_| current) {
@@ -317,20 +316,38 @@ pub(super) fn in_group<'v, 'a>(view: &'v GroupView<'a>) -> Vec<&'v MemberView<'a
 
 /// Spec 4.6-1, R27, R28: no two members of the group believe they own one active task.
 pub(super) fn one_active_owner(view: &GroupView<'_>) -> Result<(), Found> {
-    let mut owners: BTreeMap<&Task, &str> = BTreeMap::new();
-    for member in in_group(view) {
-        for task in &member.holdings.active {
-            if let Some(other) = owners.insert(task, &member.id) {
-                let detail = format!(
-                    "task {}_{} owned by {other} and {}",
-                    task.0, task.1, member.id
-                );
-                let events = last_events_of(view.history, &[other, &member.id]);
-                return Err(Found::new(detail, events));
-            }
+    let owners = in_group(view).into_iter().flat_map(|member| {
+        let id = member.id.as_str();
+        member.holdings.active.iter().map(move |task| (task, id))
+    });
+    match first_repeat(owners) {
+        None => Ok(()),
+        Some((task, other, member)) => {
+            let detail = format!("task {}_{} owned by {other} and {member}", task.0, task.1);
+            let events = last_events_of(view.history, &[other, member]);
+            Err(Found::new(detail, events))
         }
     }
-    Ok(())
+}
+
+/// The first key of `pairs` met a second time, with the values of its first and second
+/// meetings: what inserting the pairs into a map in order finds first, without the map (the
+/// oracle checks this after every exchange). Ties of sorting keep the pairs' order.
+fn first_repeat<K: Ord, V>(pairs: impl IntoIterator<Item = (K, V)>) -> Option<(K, V, V)> {
+    let mut pairs: Vec<(K, usize, V)> = pairs
+        .into_iter()
+        .enumerate()
+        .map(|(index, (key, value))| (key, index, value))
+        .collect();
+    pairs.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
+    // In each run of one key, its second pair is the key's first repeat.
+    let second = (1..pairs.len())
+        .filter(|&i| pairs[i].0 == pairs[i - 1].0 && (i < 2 || pairs[i - 2].0 != pairs[i].0))
+        .min_by_key(|&i| pairs[i].1)?;
+    let mut pairs = pairs.into_iter().skip(second - 1);
+    let (key, _, first) = pairs.next()?;
+    let (_, _, repeat) = pairs.next()?;
+    Some((key, first, repeat))
 }
 
 /// Spec 4.6-2: no process holds a task as active and as standby or warm-up at once.
@@ -510,4 +527,25 @@ pub(super) fn settled_members(
         ),
         last_events_of(history, &ids),
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::first_repeat;
+
+    #[test]
+    fn first_repeat_is_what_inserting_in_order_meets_first() {
+        let pairs = [("a", 1), ("b", 2), ("c", 3), ("b", 4), ("a", 5), ("b", 6)];
+        assert_eq!(first_repeat(pairs), Some(("b", 2, 4)));
+        assert_eq!(
+            first_repeat([("x", 1), ("x", 2), ("x", 3)]),
+            Some(("x", 1, 2))
+        );
+        assert_eq!(
+            first_repeat([("b", 1), ("a", 2), ("a", 3), ("b", 4)]),
+            Some(("a", 2, 3))
+        );
+        assert_eq!(first_repeat([("a", 1), ("b", 2)]), None);
+        assert_eq!(first_repeat(Vec::<(&str, i32)>::new()), None);
+    }
 }
