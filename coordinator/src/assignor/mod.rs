@@ -91,11 +91,34 @@ impl Targets {
     }
 
     fn list(&self, list: usize) -> Tasks {
-        let tasks = &self.tasks[self.starts[list] as usize..self.starts[list + 1] as usize];
-        let mut out = Tasks::new();
+        self.runs(list)
+            .map(|run| (run.subtopology.to_owned(), run.partitions().collect()))
+            .collect()
+    }
+
+    /// The actives of the member at `position` (empty past the input's end), one run per
+    /// subtopology in id order: what a describe lists, without building a member's [`TaskSets`].
+    pub fn active_runs(&self, position: usize) -> impl Iterator<Item = TaskRun<'_>> {
+        self.runs_of(position, 0)
+    }
+
+    /// The standbys of the member at `position`, as [`Targets::active_runs`].
+    pub fn standby_runs(&self, position: usize) -> impl Iterator<Item = TaskRun<'_>> {
+        self.runs_of(position, 1)
+    }
+
+    fn runs_of(&self, position: usize, role: usize) -> impl Iterator<Item = TaskRun<'_>> {
+        let member = Some(position).filter(|&position| position < self.members());
+        member
+            .into_iter()
+            .flat_map(move |position| self.runs(2 * position + role))
+    }
+
+    fn runs(&self, list: usize) -> impl Iterator<Item = TaskRun<'_>> {
+        let mut rest = &self.tasks[self.starts[list] as usize..self.starts[list + 1] as usize];
         let mut subtopology = 0;
-        let mut rest = tasks;
-        while let Some(&first) = rest.first() {
+        std::iter::from_fn(move || {
+            let &first = rest.first()?;
             // The last subtopology starting at or before the task holds it (those without tasks
             // start where the next one does).
             while self
@@ -110,12 +133,31 @@ impl Targets {
                 .subtopologies
                 .get(subtopology + 1)
                 .map_or(u32::MAX, |(_, next)| *next);
-            let run = rest.partition_point(|&task| task < end);
-            let partitions = rest[..run].iter().map(|&task| (task - start) as i32);
-            out.insert(id.clone(), partitions.collect());
-            rest = &rest[run..];
-        }
-        out
+            let (tasks, later) = rest.split_at(rest.partition_point(|&task| task < end));
+            rest = later;
+            Some(TaskRun {
+                subtopology: id,
+                first: *start,
+                tasks,
+            })
+        })
+    }
+}
+
+/// A member's target tasks of one subtopology and role, as [`Targets`] holds them.
+#[derive(Debug, Clone, Copy)]
+pub struct TaskRun<'a> {
+    pub subtopology: &'a str,
+    /// The subtopology's first task index.
+    first: u32,
+    /// Task indices, ascending.
+    tasks: &'a [u32],
+}
+
+impl TaskRun<'_> {
+    /// The partitions, ascending.
+    pub fn partitions(&self) -> impl ExactSizeIterator<Item = i32> + '_ {
+        self.tasks.iter().map(|&task| (task - self.first) as i32)
     }
 }
 
@@ -203,6 +245,56 @@ mod tests {
         let load =
             |members: &[&str]| -> usize { members.iter().map(|m| active(&targets, m).len()).sum() };
         assert_eq!((load(&["a", "b"]), load(&["c"]), load(&["d"])), (4, 2, 2));
+    }
+
+    /// A member's runs are its `TaskSets`, subtopology by subtopology, skipping subtopologies
+    /// it has no task of; past the input's end there are none.
+    #[test]
+    fn runs_list_a_members_targets_as_its_task_sets_do() {
+        let input = AssignmentInput {
+            members: vec![member("a", "p1", &[]), member("b", "p2", &[])],
+            task_counts: BTreeMap::from([
+                ("0".to_owned(), 1),
+                ("1".to_owned(), 4),
+                ("2".to_owned(), 3),
+            ]),
+            stateful: BTreeSet::from(["1".to_owned()]),
+            num_standby_replicas: 1,
+        };
+        let targets = StickyAssignor.assign(&input);
+        let listed = |runs: &mut dyn Iterator<Item = TaskRun<'_>>| -> Vec<(String, Vec<i32>)> {
+            runs.map(|run| (run.subtopology.to_owned(), run.partitions().collect()))
+                .collect()
+        };
+        for position in 0..2 {
+            let sets = targets.of(position);
+            let as_lists = |tasks: &Tasks| -> Vec<(String, Vec<i32>)> {
+                tasks
+                    .iter()
+                    .map(|(id, partitions)| (id.clone(), partitions.iter().copied().collect()))
+                    .collect()
+            };
+            assert_eq!(
+                listed(&mut targets.active_runs(position)),
+                as_lists(&sets.active)
+            );
+            assert_eq!(
+                listed(&mut targets.standby_runs(position)),
+                as_lists(&sets.standby)
+            );
+        }
+        let all: usize = (0..2)
+            .flat_map(|position| targets.active_runs(position))
+            .map(|run| run.partitions().len())
+            .sum();
+        assert_eq!(all, 8);
+        let standbys: Vec<(String, Vec<i32>)> = (0..2)
+            .flat_map(|position| listed(&mut targets.standby_runs(position)))
+            .collect();
+        assert_eq!(standbys.iter().map(|(_, p)| p.len()).sum::<usize>(), 4);
+        assert!(standbys.iter().all(|(id, _)| id == "1"));
+        assert_eq!(targets.active_runs(2).count(), 0);
+        assert_eq!(targets.standby_runs(usize::MAX).count(), 0);
     }
 
     fn tasks_of(spec: &[(&str, &[i32])]) -> Tasks {

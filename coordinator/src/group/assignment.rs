@@ -5,7 +5,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::member::MemberState;
 use super::Group;
-use crate::assignor::{AssignmentInput, MemberSpec, StickyAssignor, Targets, TaskAssignor};
+use crate::assignor::{
+    AssignmentInput, MemberSpec, StickyAssignor, Targets, TaskAssignor, TaskRun,
+};
 use crate::config::CoordinatorConfig;
 use crate::java_order::{sort_in_hash_map_order, Insertion, JavaString};
 use crate::tasks::{self, TaskSets, Tasks};
@@ -34,6 +36,25 @@ impl TargetAssignment {
         self.place
             .get(member_id)
             .map_or_else(TaskSets::default, |&place| self.targets.of(place as usize))
+    }
+
+    /// The member's target as the assignor holds it, actives then standbys; empty when it has
+    /// none.
+    pub(super) fn runs_of(
+        &self,
+        member_id: &str,
+    ) -> (
+        impl Iterator<Item = TaskRun<'_>>,
+        impl Iterator<Item = TaskRun<'_>>,
+    ) {
+        let place = self
+            .place
+            .get(member_id)
+            .map_or(usize::MAX, |&place| place as usize);
+        (
+            self.targets.active_runs(place),
+            self.targets.standby_runs(place),
+        )
     }
 
     pub(super) fn remove(&mut self, member_id: &str) {

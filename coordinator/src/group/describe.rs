@@ -4,8 +4,9 @@ use streamspec_protocol::kafka::streams_group_describe_response as describe;
 use streamspec_protocol::kafka::streams_group_heartbeat_request::TopicInfo;
 use streamspec_protocol::kafka::StreamsGroupDescribeRequest;
 
+use super::assignment::TargetAssignment;
 use super::Group;
-use crate::assignor::{StickyAssignor, TaskAssignor};
+use crate::assignor::{StickyAssignor, TaskAssignor, TaskRun};
 use crate::errors::ErrorAnswer;
 use crate::tasks::{TaskSets, Tasks};
 
@@ -18,6 +19,23 @@ fn describe_tasks(tasks: &Tasks) -> Vec<describe::TaskIds> {
                 .with_partitions(partitions.iter().copied().collect())
         })
         .collect()
+}
+
+/// A member's target, read from the assignor's answer without building its task sets: the
+/// oracle of a campaign describes the group after every exchange.
+fn describe_target(targets: &TargetAssignment, member_id: &str) -> describe::Assignment {
+    let described = |runs: &mut dyn Iterator<Item = TaskRun<'_>>| {
+        runs.map(|run| {
+            describe::TaskIds::default()
+                .with_subtopology_id(run.subtopology)
+                .with_partitions(run.partitions().collect())
+        })
+        .collect()
+    };
+    let (mut active, mut standby) = targets.runs_of(member_id);
+    describe::Assignment::default()
+        .with_active_tasks(described(&mut active))
+        .with_standby_tasks(described(&mut standby))
 }
 
 fn describe_assignment(sets: &TaskSets) -> describe::Assignment {
@@ -105,36 +123,41 @@ pub(crate) fn describe(
                     })
                     .collect()
             };
-            describe::Member::default()
-                .with_member_id(member.id.clone())
-                .with_member_epoch(member.epoch)
-                .with_instance_id(member.metadata.instance_id.clone())
-                .with_rack_id(member.metadata.rack_id.clone())
-                .with_client_id(member.metadata.client_id.clone())
-                .with_client_host(member.metadata.client_host.clone())
-                .with_topology_epoch(member.metadata.topology_epoch)
-                .with_process_id(member.metadata.process_id.clone())
-                .with_user_endpoint(member.metadata.user_endpoint.clone().map(|(host, port)| {
-                    describe::Endpoint::default()
-                        .with_host(host)
-                        .with_port(port)
-                }))
-                .with_client_tags(
-                    member
-                        .metadata
-                        .client_tags
-                        .iter()
-                        .map(|(k, v)| {
-                            describe::KeyValue::default()
-                                .with_key(k.clone())
-                                .with_value(v.clone())
-                        })
-                        .collect(),
-                )
-                .with_task_offsets(offsets(&member.task_offsets))
-                .with_task_end_offsets(offsets(&member.task_end_offsets))
-                .with_assignment(describe_assignment(&member.assigned))
-                .with_target_assignment(describe_assignment(&group.targets.of(&member.id)))
+            // Field by field rather than by the builder: a chain of `with_` moves the whole
+            // message at every step, and the oracle describes after every exchange.
+            let mut described = describe::Member::default();
+            described.member_id.clone_from(&member.id);
+            described.member_epoch = member.epoch;
+            described
+                .instance_id
+                .clone_from(&member.metadata.instance_id);
+            described.rack_id.clone_from(&member.metadata.rack_id);
+            described.client_id.clone_from(&member.metadata.client_id);
+            described
+                .client_host
+                .clone_from(&member.metadata.client_host);
+            described.topology_epoch = member.metadata.topology_epoch;
+            described.process_id.clone_from(&member.metadata.process_id);
+            described.user_endpoint = member.metadata.user_endpoint.as_ref().map(|(host, port)| {
+                describe::Endpoint::default()
+                    .with_host(host.clone())
+                    .with_port(*port)
+            });
+            described.client_tags = member
+                .metadata
+                .client_tags
+                .iter()
+                .map(|(k, v)| {
+                    describe::KeyValue::default()
+                        .with_key(k.clone())
+                        .with_value(v.clone())
+                })
+                .collect();
+            described.task_offsets = offsets(&member.task_offsets);
+            described.task_end_offsets = offsets(&member.task_end_offsets);
+            described.assignment = describe_assignment(&member.assigned);
+            described.target_assignment = describe_target(&group.targets, &member.id);
+            described
         })
         .collect();
     describe::DescribedGroup::default()
