@@ -198,12 +198,7 @@ impl<B: Backend> Simulation<B> {
             timing,
             topology,
             names,
-            members: (0..MEMBERS)
-                .map(|index| SimMember {
-                    index,
-                    ..SimMember::default()
-                })
-                .collect(),
+            members: (0..MEMBERS).map(SimMember::new).collect(),
             task_counts: setup.task_counts(),
             setup,
             history: Vec::new(),
@@ -482,7 +477,7 @@ impl<B: Backend> Simulation<B> {
                 let index = member(m);
                 let sim = &mut self.members[index];
                 if sim.restart && !sim.is_live() {
-                    sim.incarnation += 1;
+                    sim.next_incarnation();
                     sim.restart = false;
                 }
                 sim.crashed = false;

@@ -208,7 +208,7 @@ impl ExchangeView<'_> {
 /// A simulated member as the oracle sees it.
 #[derive(Debug, Clone)]
 pub struct MemberView<'a> {
-    pub id: String,
+    pub id: &'a str,
     pub process: u8,
     /// A member that has not crashed (it heartbeats).
     pub live: bool,

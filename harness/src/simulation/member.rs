@@ -19,7 +19,10 @@ const REBALANCE_TIMEOUT_MS: i32 = 5_000;
 pub(super) struct SimMember {
     pub(super) index: usize,
     /// Counts restarts; a restarted process joins with a new member id.
-    pub(super) incarnation: u32,
+    incarnation: u32,
+    /// `m<index>-<incarnation>`, kept with the incarnation: the oracle reads it after every
+    /// exchange.
+    id: String,
     /// None while not a member (never joined, left, fenced, or crashed).
     pub(super) epoch: Option<i32>,
     /// What it believes it owns.
@@ -48,8 +51,22 @@ pub(super) fn task_lists(tasks: &BTreeSet<Task>) -> Vec<TaskIds> {
 }
 
 impl SimMember {
-    pub(super) fn id(&self) -> String {
-        format!("m{}-{}", self.index, self.incarnation)
+    pub(super) fn new(index: usize) -> Self {
+        SimMember {
+            index,
+            id: format!("m{index}-0"),
+            ..SimMember::default()
+        }
+    }
+
+    pub(super) fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// A restarted process: its next join is a new instance, with a new member id.
+    pub(super) fn next_incarnation(&mut self) {
+        self.incarnation += 1;
+        self.id = format!("m{}-{}", self.index, self.incarnation);
     }
 
     pub(super) fn forget(&mut self) {

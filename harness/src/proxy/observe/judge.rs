@@ -513,7 +513,7 @@ fn judge_group(
         .filter_map(|member| {
             let holdings = record.holdings.get(&member.member_id)?;
             Some(process_of(&member.process_id).map(|process| MemberView {
-                id: member.member_id.clone(),
+                id: &member.member_id,
                 process,
                 live: true,
                 holdings,

@@ -49,7 +49,7 @@ pub fn settled_at_exit(
         .iter()
         .filter(|(id, _)| !expired(record, id))
         .map(|(id, holdings)| MemberView {
-            id: id.clone(),
+            id,
             // One process each: the condition does not tell processes apart.
             process: 0,
             live: true,

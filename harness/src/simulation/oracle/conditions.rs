@@ -310,14 +310,14 @@ pub(super) fn in_group<'v, 'a>(view: &'v GroupView<'a>) -> Vec<&'v MemberView<'a
     };
     view.members
         .iter()
-        .filter(|member| ids.contains(member.id.as_str()))
+        .filter(|member| ids.contains(member.id))
         .collect()
 }
 
 /// Spec 4.6-1, R27, R28: no two members of the group believe they own one active task.
 pub(super) fn one_active_owner(view: &GroupView<'_>) -> Result<(), Found> {
     let owners = in_group(view).into_iter().flat_map(|member| {
-        let id = member.id.as_str();
+        let id = member.id;
         member.holdings.active.iter().map(move |task| (task, id))
     });
     match first_repeat(owners) {
@@ -365,7 +365,7 @@ pub(super) fn roles_apart(view: &GroupView<'_>) -> Result<(), Found> {
                     "process p{}: task {}_{} active at {} and standby or warm-up at {}",
                     member.process, task.0, task.1, member.id, other.id
                 );
-                let events = last_events_of(view.history, &[&member.id, &other.id]);
+                let events = last_events_of(view.history, &[member.id, other.id]);
                 return Err(Found::new(detail, events));
             }
         }
@@ -467,8 +467,8 @@ pub(super) fn settled_members(
     let epochs: BTreeMap<&str, Option<i32>> = members
         .iter()
         .map(|member| {
-            let epoch = last_epoch(history, &member.id).map(|(epoch, _)| epoch);
-            (member.id.as_str(), epoch)
+            let epoch = last_epoch(history, member.id).map(|(epoch, _)| epoch);
+            (member.id, epoch)
         })
         .collect();
     let distinct: BTreeSet<Option<i32>> = epochs.values().copied().collect();
@@ -488,7 +488,7 @@ pub(super) fn settled_members(
     let mut owners: BTreeMap<&Task, Vec<&str>> = BTreeMap::new();
     for member in members {
         for task in &member.holdings.active {
-            owners.entry(task).or_default().push(&member.id);
+            owners.entry(task).or_default().push(member.id);
         }
     }
     let name = |task: &Task| format!("{}_{}", task.0, task.1);
@@ -518,7 +518,7 @@ pub(super) fn settled_members(
     if problems.is_empty() {
         return Ok(());
     }
-    let ids: Vec<&str> = members.iter().map(|member| member.id.as_str()).collect();
+    let ids: Vec<&str> = members.iter().map(|member| member.id).collect();
     Err(Found::new(
         format!(
             "members still in the group {}: {}",

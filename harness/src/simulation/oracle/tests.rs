@@ -362,7 +362,7 @@ fn settled_members_of(history: &[Event], members: &[(&str, &[i32])]) -> Result<(
         .iter()
         .zip(&holdings)
         .map(|((id, _), holdings)| MemberView {
-            id: (*id).to_owned(),
+            id,
             process: 0,
             live: true,
             holdings,
