@@ -154,10 +154,11 @@ pub struct TaskRun<'a> {
     tasks: &'a [u32],
 }
 
-impl TaskRun<'_> {
+impl<'a> TaskRun<'a> {
     /// The partitions, ascending.
-    pub fn partitions(&self) -> impl ExactSizeIterator<Item = i32> + '_ {
-        self.tasks.iter().map(|&task| (task - self.first) as i32)
+    pub fn partitions(self) -> impl ExactSizeIterator<Item = i32> + 'a {
+        let first = self.first;
+        self.tasks.iter().map(move |&task| (task - first) as i32)
     }
 }
 

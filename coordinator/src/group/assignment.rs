@@ -47,13 +47,15 @@ impl TargetAssignment {
         impl Iterator<Item = TaskRun<'_>>,
         impl Iterator<Item = TaskRun<'_>>,
     ) {
-        let place = self
-            .place
-            .get(member_id)
-            .map_or(usize::MAX, |&place| place as usize);
+        let place = self.place.get(member_id).map(|&place| place as usize);
+        let targets = &self.targets;
         (
-            self.targets.active_runs(place),
-            self.targets.standby_runs(place),
+            place
+                .into_iter()
+                .flat_map(|place| targets.active_runs(place)),
+            place
+                .into_iter()
+                .flat_map(|place| targets.standby_runs(place)),
         )
     }
 

@@ -10,32 +10,37 @@ use crate::assignor::{StickyAssignor, TaskAssignor, TaskRun};
 use crate::errors::ErrorAnswer;
 use crate::tasks::{TaskSets, Tasks};
 
-fn describe_tasks(tasks: &Tasks) -> Vec<describe::TaskIds> {
-    tasks
-        .iter()
+/// Task lists, one per subtopology, as describe lists them.
+fn describe_lists<'a, P: Iterator<Item = i32>>(
+    lists: impl Iterator<Item = (&'a str, P)>,
+) -> Vec<describe::TaskIds> {
+    lists
         .map(|(subtopology, partitions)| {
             describe::TaskIds::default()
-                .with_subtopology_id(subtopology.clone())
-                .with_partitions(partitions.iter().copied().collect())
+                .with_subtopology_id(subtopology)
+                .with_partitions(partitions.collect())
         })
         .collect()
+}
+
+fn describe_tasks(tasks: &Tasks) -> Vec<describe::TaskIds> {
+    describe_lists(
+        tasks
+            .iter()
+            .map(|(subtopology, partitions)| (subtopology.as_str(), partitions.iter().copied())),
+    )
 }
 
 /// A member's target, read from the assignor's answer without building its task sets: the
 /// oracle of a campaign describes the group after every exchange.
 fn describe_target(targets: &TargetAssignment, member_id: &str) -> describe::Assignment {
-    let described = |runs: &mut dyn Iterator<Item = TaskRun<'_>>| {
-        runs.map(|run| {
-            describe::TaskIds::default()
-                .with_subtopology_id(run.subtopology)
-                .with_partitions(run.partitions().collect())
-        })
-        .collect()
-    };
-    let (mut active, mut standby) = targets.runs_of(member_id);
+    fn lists(run: TaskRun<'_>) -> (&str, impl Iterator<Item = i32> + '_) {
+        (run.subtopology, run.partitions())
+    }
+    let (active, standby) = targets.runs_of(member_id);
     describe::Assignment::default()
-        .with_active_tasks(described(&mut active))
-        .with_standby_tasks(described(&mut standby))
+        .with_active_tasks(describe_lists(active.map(lists)))
+        .with_standby_tasks(describe_lists(standby.map(lists)))
 }
 
 fn describe_assignment(sets: &TaskSets) -> describe::Assignment {

@@ -340,9 +340,9 @@ fn first_repeat<K: Ord, V>(pairs: impl IntoIterator<Item = (K, V)>) -> Option<(K
         .map(|(index, (key, value))| (key, index, value))
         .collect();
     pairs.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
-    // In each run of one key, its second pair is the key's first repeat.
+    // A pair whose key the pair before it has is a repeat; the earliest met is the first.
     let second = (1..pairs.len())
-        .filter(|&i| pairs[i].0 == pairs[i - 1].0 && (i < 2 || pairs[i - 2].0 != pairs[i].0))
+        .filter(|&i| pairs[i].0 == pairs[i - 1].0)
         .min_by_key(|&i| pairs[i].1)?;
     let mut pairs = pairs.into_iter().skip(second - 1);
     let (key, _, first) = pairs.next()?;
