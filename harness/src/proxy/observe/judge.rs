@@ -176,11 +176,16 @@ impl LatestDescribe {
     /// Whether `member`, whose latest heartbeat was `last`, had left the group by this describe
     /// (its session expired, as after a crash; R21): not listed though the broker handled that
     /// heartbeat first, as its answer came before the describe went on. Without that time, a
-    /// heartbeat answered before the describe's answer is taken as handled first.
+    /// heartbeat answered before the describe's answer is taken as handled first; so is one
+    /// answered in the millisecond the describe went on (times are whole milliseconds, and a
+    /// client that waits for the answer before it describes sends within the same one).
     pub(super) fn left_by(&self, member: &str, last: &LastHeartbeat) -> bool {
+        let by_order = last.exchange < self.exchange;
         let handled_first = match self.sent_ms {
-            Some(sent_ms) => last.answered_ms < sent_ms,
-            None => last.exchange < self.exchange,
+            Some(sent_ms) => {
+                last.answered_ms < sent_ms || (last.answered_ms == sent_ms && by_order)
+            }
+            None => by_order,
         };
         handled_first && !self.listed.contains(member)
     }
@@ -744,6 +749,9 @@ mod tests {
             // c's join went on before the describe and was answered after it went on: the broker
             // may have handled the describe first, so c is kept though it is not listed.
             timed(heartbeat("c", 0, told("c", 3, vec![2])), 35, 45),
+            // d was answered in the millisecond the describe went on, before its answer came:
+            // handled first, so it left too.
+            timed(heartbeat("d", 0, told("d", 4, vec![3])), 38, 40),
             // a crashed: its session expired (R21); the describe went on at 40.
             timed(describe_of(&["b"]), 40, 50),
         ];
