@@ -233,6 +233,14 @@ pub trait Backend {
         Ok(probe_group.to_owned())
     }
 
+    /// True when the coordinator sees a topic change as soon as the call that made it returns,
+    /// as the reference in process does (the harness hands it the metadata itself): the waits of
+    /// [`create_topics_and_wait`] then send no probe. By default false: a broker's coordinator
+    /// may lag the cluster's metadata.
+    fn sees_metadata_at_once(&self) -> bool {
+        false
+    }
+
     /// Lets `duration` pass: real time for a broker, virtual time in process, where a
     /// coordinator whose timer does not advance is [`BackendError::TimerStalled`], not a hang.
     async fn sleep(&mut self, duration: Duration) -> BackendResult<()>;
@@ -387,6 +395,10 @@ macro_rules! delegate_backend_setup {
 
         fn now_ms(&self) -> u64 {
             self.$inner.now_ms()
+        }
+
+        fn sees_metadata_at_once(&self) -> bool {
+            self.$inner.sees_metadata_at_once()
         }
 
         async fn probe_group_beside(
@@ -664,7 +676,7 @@ async fn await_coordinator_view<B: Backend>(
     view: CoordinatorView,
     deadline: Duration,
 ) -> BackendResult<()> {
-    if topics.is_empty() {
+    if topics.is_empty() || backend.sees_metadata_at_once() {
         return Ok(());
     }
     let probe_group = &backend.probe_group_beside(probe_group).await?;
@@ -802,6 +814,54 @@ mod tests {
             // Three probe joins (the third sees 3 partitions) and the probe's leave.
             assert_eq!(backend.heartbeats, 1 + 3 + 1);
             assert_eq!(assigned_on_join(&mut backend, "g2", "t").await, [0, 1, 2]);
+        });
+    }
+
+    /// The reference in process, counting the calls that reach it; everything else forwarded.
+    #[derive(Debug, Default)]
+    struct Counted {
+        inner: EmbeddedTarget,
+        calls: u32,
+    }
+
+    impl Backend for Counted {
+        async fn call(
+            &mut self,
+            api: StreamsApi,
+            version: i16,
+            request: &[u8],
+        ) -> BackendResult<Vec<u8>> {
+            self.calls += 1;
+            self.inner.call(api, version, request).await
+        }
+
+        crate::delegate_backend_setup!(inner);
+    }
+
+    #[test]
+    fn a_coordinator_that_sees_metadata_at_once_is_not_probed() {
+        block_on(async {
+            let mut backend = Counted::default();
+            assert!(backend.sees_metadata_at_once());
+            let deadline = Duration::from_secs(5);
+            let topics = [("t".to_owned(), 1)];
+            create_topics_and_wait(&mut backend, &topics, "probe", deadline)
+                .await
+                .unwrap();
+            grow_topic_and_wait(&mut backend, "t", 3, "probe", deadline)
+                .await
+                .unwrap();
+            delete_topics_and_wait(&mut backend, &["t".to_owned()], "probe", deadline)
+                .await
+                .unwrap();
+            assert_eq!(backend.calls, 0);
+            // Behind a wrapper that does not say so, the same wait probes: a join and a leave.
+            let mut lagging = Lagging::default();
+            assert!(!lagging.sees_metadata_at_once());
+            create_topics_and_wait(&mut lagging, &topics, "probe", deadline)
+                .await
+                .unwrap();
+            assert_eq!(lagging.heartbeats, 2);
         });
     }
 }

@@ -465,6 +465,10 @@ impl<B: Backend> Backend for DifferentialBackend<B> {
         self.target.now_ms()
     }
 
+    fn sees_metadata_at_once(&self) -> bool {
+        self.target.sees_metadata_at_once()
+    }
+
     async fn broker_configs(&mut self, names: &[String]) -> BackendResult<Vec<Option<String>>> {
         self.target.broker_configs(names).await
     }

@@ -420,6 +420,11 @@ impl Backend for EmbeddedTarget {
         self.create_topics(&[(topic.to_owned(), partitions)]).await
     }
 
+    /// The coordinator is handed the new metadata before the call returns.
+    fn sees_metadata_at_once(&self) -> bool {
+        true
+    }
+
     /// The coordinator's own message at the latest version, which has every field the
     /// coordinator fills: the campaign's oracle describes the group after every exchange, and
     /// the round trip through bytes was about a quarter of a campaign's codec time. An older
