@@ -404,6 +404,12 @@ impl Broker {
             })
             .collect();
         members.sort_by(|a, b| a.id.cmp(&b.id));
+        // The group's own epochs, which a library user reads in process, are describe's.
+        let group = self.coordinator.group(GROUP).expect("describe found group g");
+        assert_eq!(
+            (group.epoch(), group.assignment_epoch()),
+            (entry.group_epoch, entry.assignment_epoch)
+        );
         GroupView {
             state: entry.group_state,
             epoch: entry.group_epoch,
