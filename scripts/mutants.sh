@@ -39,7 +39,14 @@ for arg in "$@"; do
   fi
 done
 
-lines() { [[ -f $1 ]] && grep -c . "$1" || echo 0; }
+# The lines of a result file; 0 when there is none.
+lines() {
+  if [[ -f $1 ]]; then
+    grep -c . "$1" || true
+  else
+    echo 0
+  fi
+}
 summary() {
   local caught=0 timeout=0 unviable=0 tier
   for tier in 1 2 3; do
