@@ -2,12 +2,14 @@
 //! TopologyId comparison with INCONSISTENT_TOPOLOGY, GroupTopologyId, one partition list per
 //! endpoint.
 
-use streamspec_coordinator::kip_draft::KipDraftCoordinator;
+use streamspec_coordinator::kip_draft::{KipDraft, KipDraftCoordinator};
 use streamspec_coordinator::{ClusterMetadata, Coordinator, CoordinatorConfig, RequestContext};
 use streamspec_protocol::codes::{
     DRAFT_STATUS_INCONSISTENT_TOPOLOGY, DRAFT_STATUS_MISSING_SOURCE_TOPICS, ERROR_INVALID_REQUEST,
     ERROR_UNKNOWN_MEMBER_ID,
 };
+use streamspec_protocol::kafka::streams_group_heartbeat_request as kafka;
+use streamspec_protocol::kip_draft::streams_group_heartbeat_request as draft;
 use streamspec_protocol::kip_draft::streams_group_heartbeat_request::{
     Endpoint, Subtopology, Topology,
 };
@@ -132,8 +134,14 @@ fn partitions_by_endpoint_are_one_list_and_sent_only_when_changed() {
                 .with_topic("in")
                 .with_partitions(vec![0, 1])])])
     );
-    let (steady, _) = draft.handle_heartbeat(10, &context(), &heartbeat("g-member-1", 2));
-    assert_eq!(steady.partitions_by_user_endpoint, None);
+    // Nor at the heartbeats after it: the adapter keeps the member's endpoint epoch.
+    for now_ms in [10, 20] {
+        let (steady, _) = draft.handle_heartbeat(now_ms, &context(), &heartbeat("g-member-1", 2));
+        assert_eq!(
+            (steady.error_code, steady.partitions_by_user_endpoint),
+            (0, None)
+        );
+    }
 }
 
 #[test]
@@ -167,4 +175,130 @@ fn statuses_and_errors_pass_through_in_draft_codes() {
         Some("Member x is not a member of group g.")
     );
     assert_eq!((unknown.member_id, unknown.status), (None, None));
+}
+
+#[test]
+fn a_draft_request_is_carried_field_by_field_in_kafkas_dialect() {
+    let offsets = |offset: i64| {
+        Some(vec![draft::TaskOffset::default()
+            .with_subtopology_id("0")
+            .with_partition(1)
+            .with_offset(offset)])
+    };
+    let owned = |partition: i32| {
+        Some(vec![draft::TaskIds::default()
+            .with_subtopology_id("0")
+            .with_partitions(vec![partition])])
+    };
+    let request = StreamsGroupHeartbeatRequest::default()
+        .with_group_id("g")
+        .with_member_id("m")
+        .with_member_epoch(4)
+        .with_instance_id(Some("i".to_owned()))
+        .with_rack_id(Some("r".to_owned()))
+        .with_rebalance_timeout_ms(30_000)
+        .with_topology(Some(
+            Topology::default()
+                .with_topology_id("t1")
+                .with_subtopologies(vec![Subtopology::default()
+                    .with_subtopology_id("0")
+                    .with_source_topics(vec!["in".to_owned()])
+                    .with_state_changelog_topics(vec![draft::TopicInfo::default()
+                        .with_name("store-changelog")
+                        .with_topic_configs(Some(vec![draft::KeyValue::default()
+                            .with_key("cleanup.policy")
+                            .with_value("compact")]))])
+                    .with_repartition_source_topics(vec![draft::TopicInfo::default()
+                        .with_name("rep")
+                        .with_partitions(3)])]),
+        ))
+        .with_active_tasks(owned(0))
+        .with_standby_tasks(owned(1))
+        .with_warmup_tasks(owned(2))
+        .with_process_id(Some("p".to_owned()))
+        .with_client_tags(Some(vec![draft::KeyValue::default()
+            .with_key("zone")
+            .with_value("z1")]))
+        .with_task_offsets(offsets(10))
+        .with_task_end_offsets(offsets(20));
+    let (translated, _) = KipDraft::default().translate_request(&request).unwrap();
+
+    let offsets = |offset: i64| {
+        Some(vec![kafka::TaskOffset::default()
+            .with_subtopology_id("0")
+            .with_partition(1)
+            .with_offset(offset)])
+    };
+    let owned = |partition: i32| {
+        Some(vec![kafka::TaskIds::default()
+            .with_subtopology_id("0")
+            .with_partitions(vec![partition])])
+    };
+    let expected = kafka::StreamsGroupHeartbeatRequest::default()
+        .with_group_id("g")
+        .with_member_id("m")
+        .with_member_epoch(4)
+        .with_endpoint_information_epoch(-1)
+        .with_instance_id(Some("i".to_owned()))
+        .with_rack_id(Some("r".to_owned()))
+        .with_rebalance_timeout_ms(30_000)
+        .with_topology(Some(kafka::Topology::default().with_subtopologies(vec![
+            kafka::Subtopology::default()
+                .with_subtopology_id("0")
+                .with_source_topics(vec!["in".to_owned()])
+                .with_state_changelog_topics(vec![kafka::TopicInfo::default()
+                    .with_name("store-changelog")
+                    .with_topic_configs(vec![kafka::KeyValue::default()
+                        .with_key("cleanup.policy")
+                        .with_value("compact")])])
+                .with_repartition_source_topics(vec![kafka::TopicInfo::default()
+                    .with_name("rep")
+                    .with_partitions(3)]),
+        ])))
+        .with_active_tasks(owned(0))
+        .with_standby_tasks(owned(1))
+        .with_warmup_tasks(owned(2))
+        .with_process_id(Some("p".to_owned()))
+        .with_client_tags(Some(vec![kafka::KeyValue::default()
+            .with_key("zone")
+            .with_value("z1")]))
+        .with_task_offsets(offsets(10))
+        .with_task_end_offsets(offsets(20));
+    assert_eq!(translated, expected);
+}
+
+#[test]
+fn a_member_id_is_generated_only_for_a_join_without_one() {
+    let mut draft = coordinator(&[("in", 2)]);
+    let (joined, _) = draft.handle_heartbeat(0, &context(), &join("t1", "in").with_member_id("m1"));
+    assert_eq!(
+        (
+            joined.error_code,
+            joined.member_id.as_deref(),
+            joined.member_epoch
+        ),
+        (0, Some("m1"), 2)
+    );
+    // Past the join, an empty id is the client's mistake, answered as the core answers it.
+    let (refused, _) = draft.handle_heartbeat(1, &context(), &heartbeat("", 2));
+    assert_eq!(refused.error_code, ERROR_INVALID_REQUEST);
+    assert_eq!(
+        refused.error_message.as_deref(),
+        Some("MemberId can't be empty.")
+    );
+}
+
+#[test]
+fn a_join_with_the_groups_topology_id_is_consistent() {
+    let mut draft = coordinator(&[("in", 2)]);
+    draft.handle_heartbeat(0, &context(), &join("t1", "in"));
+    let (second, _) = draft.handle_heartbeat(1, &context(), &join("t1", "in"));
+    assert_eq!(
+        (second.error_code, second.member_id.as_deref()),
+        (0, Some("g-member-2"))
+    );
+    assert_eq!(
+        (second.group_topology_id.as_deref(), second.status),
+        (Some("t1"), Some(vec![]))
+    );
 }

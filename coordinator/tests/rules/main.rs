@@ -405,7 +405,10 @@ impl Broker {
             .collect();
         members.sort_by(|a, b| a.id.cmp(&b.id));
         // The group's own epochs, which a library user reads in process, are describe's.
-        let group = self.coordinator.group(GROUP).expect("describe found group g");
+        let group = self
+            .coordinator
+            .group(GROUP)
+            .expect("describe found group g");
         assert_eq!(
             (group.epoch(), group.assignment_epoch()),
             (entry.group_epoch, entry.assignment_epoch)
