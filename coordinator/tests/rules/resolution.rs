@@ -105,6 +105,21 @@ fn r24_smaller_epoch_otherwise_is_fenced() {
         (owning(heartbeat("a", 2), BOTH), 2),
         // 4.4.0: null owned lists do not make a previous-epoch heartbeat acceptable
         (heartbeat("a", 2), 2),
+        // each type is held to the assignment: a standby or a warm-up a was not given
+        (
+            owning(heartbeat("a", 2), FIRST).with_standby_tasks(Some(task_ids(SECOND))),
+            2,
+        ),
+        (
+            owning(heartbeat("a", 2), FIRST).with_warmup_tasks(Some(task_ids(SECOND))),
+            2,
+        ),
+        (
+            owning(heartbeat("a", 2), FIRST)
+                .with_standby_tasks(Some(task_ids(SECOND)))
+                .with_warmup_tasks(Some(task_ids(SECOND))),
+            2,
+        ),
     ];
     for (request, epoch) in cases {
         assert_eq!(broker.send(&request), fenced("smaller", epoch, 3));

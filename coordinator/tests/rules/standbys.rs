@@ -236,3 +236,47 @@ fn r27_a_standby_promoted_to_active_is_replaced_in_one_answer() {
         group("Stable", 4, 4, vec![holding("a", 4, BOTH, NONE)])
     );
 }
+
+/// R27: a standby the target no longer has is revoked like an active task. The member keeps its
+/// epoch while it still reports the standby, and moves on once it has given it up (spec 4.3:
+/// the owned lists are compared with the pending revocation type by type).
+#[test]
+fn r27_a_revoked_standby_holds_the_epoch_until_the_member_gives_it_up() {
+    let config = CoordinatorConfig {
+        num_standby_replicas: 1,
+        ..kafka_config()
+    };
+    let mut broker = Broker::with(config, topics(&[("in", 2), ("c", 2)]));
+    let stateful = topology(
+        0,
+        vec![subtopology("0", &["in"]).with_state_changelog_topics(vec![internal_topic("c")])],
+    );
+    let join_stateful = |member: &str| join(member).with_topology(Some(stateful.clone()));
+    broker.send(&join_stateful("a"));
+    broker.send(&join_stateful("b"));
+    broker.send(&heartbeat("a", 2));
+    broker.send(&owning(heartbeat("a", 2), FIRST));
+    broker.send(&heartbeat("b", 3));
+    let with_standby =
+        |request: Request, standby: Tasks| request.with_standby_tasks(Some(task_ids(standby)));
+    // a holds active 0 and the standby of 1; standbys are then turned off.
+    broker
+        .coordinator
+        .set_group_config(GROUP, "streams.num.standby.replicas", "0")
+        .unwrap();
+    // The next heartbeat bumps the group epoch; a keeps 3, told to drop its standby.
+    let still_holding = with_standby(owning(heartbeat("a", 3), FIRST), SECOND);
+    assert_eq!(
+        broker.send(&still_holding),
+        answer("a", 3).tasks(FIRST).standbys(NONE)
+    );
+    // Still reporting it: the revocation is not confirmed.
+    assert_eq!(broker.send(&still_holding), answer("a", 3));
+    assert_eq!(broker.view().members[0], member("a", 3, FIRST, FIRST));
+    // Given up: a moves to the group's epoch.
+    assert_eq!(
+        broker.send(&owning(heartbeat("a", 3), FIRST)),
+        answer("a", 4)
+    );
+    assert_eq!(broker.state(), ("Reconciling".to_owned(), 4, 4));
+}
