@@ -414,3 +414,37 @@ fn r47_describe_puts_refused_groups_first_and_withholds_groups_using_hidden_topi
     );
     assert_eq!(withheld.authorized_operations, i32::MIN);
 }
+
+#[test]
+fn r17_topic_names_must_be_legal_kafka_topic_names() {
+    let mut broker = Broker::new();
+    let longest_legal = "a".repeat(249);
+    let too_long = "a".repeat(250);
+    for illegal in [
+        "bad topic",
+        ".",
+        "..",
+        too_long.as_str(),
+        "t\u{f6}pic",
+        "a/b",
+    ] {
+        assert_eq!(
+            broker.send(&join("a").with_topology(Some(reading(&[illegal])))),
+            refused(
+                ERROR_STREAMS_INVALID_TOPOLOGY,
+                &format!("Topic names {illegal} are not valid topic names.")
+            ),
+            "{illegal:?}"
+        );
+    }
+    broker.assert_no_group();
+    // Legal, though missing: the join is accepted (each by a group of its own).
+    for legal in [longest_legal.as_str(), "a.b_c-D9"] {
+        let answer = Broker::new().send(&join("a").with_topology(Some(reading(&[legal]))));
+        assert_eq!(
+            (answer.error_code, answer.member_epoch),
+            (0, 2),
+            "{legal:?}"
+        );
+    }
+}
