@@ -60,17 +60,19 @@ impl<'a> TaskIndex<'a> {
     /// The position of subtopology `id`, trying `hint` first: members list their tasks by
     /// subtopology in id order, so the one found last, or the one after it, is likely.
     pub(super) fn position(&self, id: &str, hint: usize) -> Option<usize> {
-        let same = |known: &str| equal_in_line(known, id);
-        if self.subtopologies.get(hint).is_some_and(|s| same(s.id)) {
-            return Some(hint);
-        }
-        if self.subtopologies.get(hint + 1).is_some_and(|s| same(s.id)) {
-            return Some(hint + 1);
-        }
-        let found = self
-            .subtopologies
-            .binary_search_by(|known| known.id.bytes().cmp(id.bytes()));
-        found.ok()
+        self.at(hint, id)
+            .or_else(|| self.at(hint + 1, id))
+            .or_else(|| {
+                self.subtopologies
+                    .binary_search_by(|known| known.id.bytes().cmp(id.bytes()))
+                    .ok()
+            })
+    }
+
+    /// `index` when the subtopology there is `id`: a guess tried before the search.
+    fn at(&self, index: usize, id: &str) -> Option<usize> {
+        let subtopology = self.subtopologies.get(index)?;
+        equal_in_line(subtopology.id, id).then_some(index)
     }
 
     /// The task, if the topology has it (members may report tasks of an older one).
