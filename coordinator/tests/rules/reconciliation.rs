@@ -1,6 +1,7 @@
 //! Join, assignment and reconciliation, session and rebalance deadlines, leaving (R25-R31, R48).
 
 use super::*;
+use streamspec_protocol::codes::STATUS_ASSIGNMENT_DELAYED;
 
 #[test]
 fn r25_first_member_gets_epoch_2_and_every_task() {
@@ -289,4 +290,32 @@ fn r31_leave_bumps_the_epoch_and_the_rest_rebalance_on_their_next_heartbeat() {
     ] {
         assert_eq!(broker.send(&request), not_a_member("b"));
     }
+}
+
+/// Spec 4.4 (4.3+): a target assignment at most once per `streams.assignment.interval.ms`. A join
+/// within the interval of the last one is answered at the new group epoch's target only once the
+/// interval has passed; meanwhile its status names the interval, and only the interval (the
+/// initial delay is long over).
+#[test]
+fn r42_a_join_within_the_assignment_interval_waits_for_it() {
+    let config = CoordinatorConfig {
+        assignment_interval_ms: 1_000,
+        ..kafka_config()
+    };
+    let mut broker = Broker::with(config, topics(&[("in", 2)]));
+    assert_eq!(broker.send(&join("a")), answer("a", 2).tasks(BOTH));
+    broker.now_ms = 400;
+    let interval = [(
+        STATUS_ASSIGNMENT_DELAYED,
+        "Assignment delayed due to the configured assignment interval.",
+    )];
+    assert_eq!(
+        broker.send(&join("b")),
+        answer("b", 2).tasks(NONE).statuses(&interval)
+    );
+    assert_eq!(broker.state(), ("Assigning".to_owned(), 3, 2));
+    broker.now_ms = 1_000;
+    // b's target (task 1) waits for a; its epoch moves on, its (empty) tasks unchanged.
+    assert_eq!(broker.send(&heartbeat("b", 2)), answer("b", 3));
+    assert_eq!(broker.state(), ("Reconciling".to_owned(), 3, 3));
 }
