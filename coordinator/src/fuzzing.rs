@@ -17,7 +17,7 @@ use crate::assignor::{AssignmentInput, MemberSpec, StickyAssignor, TaskAssignor}
 use crate::metadata::ClusterMetadata;
 use crate::tasks::{TaskSets, Tasks};
 use crate::topology::{
-    configure, has_copartition_index_out_of_range, is_unbuildable, topics_of, ConfiguredTopology,
+    configure, has_copartition_index_out_of_range, is_unreadable, topics_of, ConfiguredTopology,
 };
 
 /// A group as the assignor sees it, drawn small enough to meet the same tasks often.
@@ -378,8 +378,8 @@ pub fn topology(data: &[u8]) {
     let Ok(case) = TopologyCase::arbitrary_take_rest(Unstructured::new(data)) else {
         return;
     };
-    // Kafka refuses these before configuring (open question 9).
-    if is_unbuildable(&case.topology) || has_copartition_index_out_of_range(&case.topology) {
+    // Kafka cannot build these at all and refuses them before configuring (open question 9).
+    if is_unreadable(&case.topology) || has_copartition_index_out_of_range(&case.topology) {
         return;
     }
     let configured = configure(&case.topology, &case.metadata);

@@ -286,13 +286,6 @@ pub fn configure(topology: &Topology, metadata: &ClusterMetadata) -> ConfiguredT
     configured
 }
 
-/// A topology Kafka 4.4 cannot build at all, which it answers with UNKNOWN_SERVER_ERROR: one it
-/// cannot read, or one whose copartition indexes are out of range (open question 9, settled
-/// against the broker in `harness/scenarios/open-questions/`).
-pub fn is_unbuildable(topology: &Topology) -> bool {
-    is_unreadable(topology) || has_copartition_index_out_of_range(topology)
-}
-
 /// A topology Kafka 4.4 cannot even read from a request, whatever it then does with it: a
 /// negative epoch or two subtopologies with one id.
 pub fn is_unreadable(topology: &Topology) -> bool {
@@ -304,8 +297,10 @@ pub fn is_unreadable(topology: &Topology) -> bool {
     topology.epoch < 0 || duplicate_id
 }
 
-/// A copartition group naming a topic index its subtopology lacks; Kafka 4.4 resolves the
-/// indexes only when it stores the topology as the group's.
+/// A copartition group naming a topic index its subtopology lacks. Kafka 4.4 resolves the
+/// indexes only when it stores the topology as the group's, and then answers
+/// UNKNOWN_SERVER_ERROR (open question 9, settled against the broker in
+/// `harness/scenarios/open-questions/`).
 pub fn has_copartition_index_out_of_range(topology: &Topology) -> bool {
     topology.subtopologies.iter().any(|s| {
         s.copartition_groups.iter().any(|group| {

@@ -159,9 +159,6 @@ impl Heartbeat<'_> {
         // Topology (spec 5.2): set it, accept a stale member, or refuse a change (R37, R38, R39).
         // Only a topology that becomes the group's has its copartition indexes resolved.
         let change = match (&request.topology, &group.topology) {
-            (Some(topology), None) if topology::has_copartition_index_out_of_range(topology) => {
-                return Err(ErrorAnswer::unknown_server_error());
-            }
             (Some(topology), None) => TopologyChange::Set(topology.clone()),
             (Some(topology), Some(current))
                 if current.epoch <= topology.epoch && !same_topology(current, topology) =>
@@ -392,10 +389,10 @@ impl Heartbeat<'_> {
             group.metadata_fingerprint = fingerprint;
             bump = true;
         }
-        if group.is_ready() {
-            let topology_epoch = group.topology.as_ref().map_or(-1, |t| t.epoch);
-            if group.validated_topology_epoch != topology_epoch {
-                group.validated_topology_epoch = topology_epoch;
+        // A ready group has a topology: its configuration was computed from it.
+        if let Some(topology) = group.topology.as_ref().filter(|_| group.is_ready()) {
+            if group.validated_topology_epoch != topology.epoch {
+                group.validated_topology_epoch = topology.epoch;
                 bump = true;
             }
         }
@@ -460,8 +457,11 @@ impl Heartbeat<'_> {
     /// The statuses of the answer to `member`, in Kafka's order (spec 5.7).
     fn statuses(&self, group: &Group, member: &Member) -> Vec<response::Status> {
         let mut status = Vec::new();
-        let group_topology_epoch = group.topology.as_ref().map_or(-1, |t| t.epoch);
-        if member.metadata.topology_epoch < group_topology_epoch {
+        // Every member joined with a topology, so the group has one.
+        let group_topology_epoch = group.topology.as_ref().map(|t| t.epoch);
+        if let Some(group_topology_epoch) =
+            group_topology_epoch.filter(|&epoch| member.metadata.topology_epoch < epoch)
+        {
             status.push(
                 response::Status::default().with_status_code(STATUS_STALE_TOPOLOGY).with_status_detail(format!(
                     "The member's topology epoch {} is behind the group's topology epoch {group_topology_epoch}.",
