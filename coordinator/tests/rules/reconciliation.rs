@@ -319,3 +319,50 @@ fn r42_a_join_within_the_assignment_interval_waits_for_it() {
     assert_eq!(broker.send(&heartbeat("b", 2)), answer("b", 3));
     assert_eq!(broker.state(), ("Reconciling".to_owned(), 3, 3));
 }
+
+/// R31: a member that left has no target; rejoining under the same id within the assignment
+/// interval, it gets nothing until the next target assignment gives it tasks again.
+#[test]
+fn r31_a_member_rejoining_within_the_interval_has_no_target_until_the_next_assignment() {
+    let config = CoordinatorConfig {
+        assignment_interval_ms: 1_000,
+        ..kafka_config()
+    };
+    let mut broker = Broker::with(config, topics(&[("in", 2)]));
+    broker.send(&join("a"));
+    broker.now_ms = 1_000;
+    for request in [
+        join("b"),
+        heartbeat("a", 2),
+        owning(heartbeat("a", 2), FIRST),
+        heartbeat("b", 3),
+    ] {
+        assert_eq!(broker.send(&request).error_code, 0);
+    }
+    assert_eq!(broker.view(), settled_pair());
+    broker.now_ms = 1_100;
+    assert_eq!(broker.send(&leave("b")), left("b", -1));
+    broker.now_ms = 1_200;
+    let interval = [(
+        STATUS_ASSIGNMENT_DELAYED,
+        "Assignment delayed due to the configured assignment interval.",
+    )];
+    assert_eq!(
+        broker.send(&join("b")),
+        answer("b", 3).tasks(NONE).statuses(&interval)
+    );
+    assert_eq!(
+        broker.view(),
+        group(
+            "Assigning",
+            5,
+            3,
+            vec![member("a", 3, FIRST, FIRST), member("b", 3, NONE, NONE)]
+        )
+    );
+    broker.now_ms = 2_000;
+    assert_eq!(
+        broker.send(&heartbeat("b", 3)),
+        answer("b", 5).tasks(SECOND)
+    );
+}

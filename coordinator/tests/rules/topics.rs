@@ -554,3 +554,19 @@ fn r52_responses_carry_the_groups_recovery_lag_and_offset_interval() {
         (5, 30_000)
     );
 }
+
+/// The broker-level settings a coordinator was made with are what it reports, whatever its
+/// groups set for themselves (spec 9.2: group configs override them per group).
+#[test]
+fn r52_the_coordinators_own_config_is_the_one_it_was_given() {
+    let config = CoordinatorConfig {
+        session_timeout_ms: 12_000,
+        num_standby_replicas: 2,
+        ..kafka_config()
+    };
+    let mut coordinator = Coordinator::new(config.clone());
+    coordinator
+        .set_group_config(GROUP, "streams.num.standby.replicas", "1")
+        .unwrap();
+    assert_eq!(coordinator.config(), &config);
+}
