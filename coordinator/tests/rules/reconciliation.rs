@@ -366,3 +366,41 @@ fn r31_a_member_rejoining_within_the_interval_has_no_target_until_the_next_assig
         answer("b", 5).tasks(SECOND)
     );
 }
+
+/// Spec 3.1 step 3, around R26: a heartbeat that changes any of the member's metadata bumps the
+/// group epoch of a dynamic member's group; the same values again change nothing.
+#[test]
+fn r26_changed_member_metadata_bumps_the_group_epoch_and_unchanged_does_not() {
+    use streamspec_protocol::kafka::streams_group_heartbeat_request::KeyValue;
+    let tags = |value: &str| Some(vec![KeyValue::default().with_key("zone").with_value(value)]);
+    let mut broker = Broker::new();
+    broker.send(&join("a"));
+    let mut epoch = 2;
+    let steps = [
+        heartbeat("a", 2).with_rebalance_timeout_ms(20_000),
+        heartbeat("a", 2).with_rack_id(Some("r1".to_owned())),
+        heartbeat("a", 2).with_client_tags(tags("z1")),
+        heartbeat("a", 2).with_client_tags(tags("z2")),
+        heartbeat("a", 2).with_process_id(Some("p-other".to_owned())),
+    ];
+    for request in steps {
+        let request = request.with_member_epoch(epoch);
+        epoch += 1;
+        assert_eq!(broker.send(&request).member_epoch, epoch, "{request:?}");
+        assert_eq!(broker.state().1, epoch, "{request:?}");
+        // The same values again.
+        let again = request.clone().with_member_epoch(epoch);
+        assert_eq!(broker.send(&again).member_epoch, epoch);
+        assert_eq!(broker.state().1, epoch, "again: {request:?}");
+    }
+    // What the client's connection says is member metadata too.
+    for client in [
+        RequestContext::new("other-client", "/127.0.0.1"),
+        RequestContext::new("other-client", "/10.0.0.9"),
+    ] {
+        broker.client = client;
+        epoch += 1;
+        assert_eq!(broker.send(&heartbeat("a", epoch - 1)).member_epoch, epoch);
+        assert_eq!(broker.state().1, epoch);
+    }
+}
