@@ -404,3 +404,21 @@ fn r26_changed_member_metadata_bumps_the_group_epoch_and_unchanged_does_not() {
         assert_eq!(broker.state().1, epoch);
     }
 }
+
+/// Spec 4.4: a steady heartbeat, the group epoch at the assignment epoch, computes no target and
+/// so does not start the assignment interval again: a join long after the last assignment is
+/// assigned at once.
+#[test]
+fn r42_a_steady_heartbeat_does_not_restart_the_assignment_interval() {
+    let config = CoordinatorConfig {
+        assignment_interval_ms: 1_000,
+        ..kafka_config()
+    };
+    let mut broker = Broker::with(config, topics(&[("in", 2)]));
+    assert_eq!(broker.send(&join("a")), answer("a", 2).tasks(BOTH));
+    broker.now_ms = 5_000;
+    assert_eq!(broker.send(&heartbeat("a", 2)), answer("a", 2));
+    broker.now_ms = 5_500;
+    assert_eq!(broker.send(&join("b")), answer("b", 3).tasks(NONE));
+    assert_eq!(broker.state(), ("Reconciling".to_owned(), 3, 3));
+}

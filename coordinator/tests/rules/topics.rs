@@ -570,3 +570,75 @@ fn r52_the_coordinators_own_config_is_the_one_it_was_given() {
         .unwrap();
     assert_eq!(coordinator.config(), &config);
 }
+
+/// R35: the topics of a copartition group must agree on their partition count. Source topics
+/// count as they are in the cluster, a repartition source topic with a count as declared; one
+/// declared without a count (0) takes the group's.
+#[test]
+fn r35_copartitioned_topics_must_agree_and_a_repartition_topic_without_a_count_takes_theirs() {
+    let cluster = topics(&[("in", 2), ("in2", 3), ("in3", 2)]);
+    let copartitioned = |sources: &[&str], repartition: Option<TopicInfo>| {
+        let mut group = CopartitionGroup::default().with_source_topics(vec![0, 1]);
+        let mut subtopology = subtopology("0", sources);
+        if let Some(topic) = repartition {
+            group = CopartitionGroup::default()
+                .with_source_topics(vec![0])
+                .with_repartition_source_topics(vec![0]);
+            subtopology = subtopology.with_repartition_source_topics(vec![topic]);
+        }
+        join("a").with_topology(Some(topology(
+            0,
+            vec![subtopology.with_copartition_groups(vec![group])],
+        )))
+    };
+    let disagreeing = |listed: &str| {
+        answer("a", 2).tasks(NONE).statuses(&[(
+            2,
+            &format!("Following topics do not have the same number of partitions: [{{{listed}}}]"),
+        )])
+    };
+    let mut broker = Broker::with(kafka_config(), cluster.clone());
+    assert_eq!(
+        broker.send(&copartitioned(&["in", "in2"], None)),
+        disagreeing("in=2, in2=3")
+    );
+    let mut broker = Broker::with(kafka_config(), cluster.clone());
+    assert_eq!(
+        broker.send(&copartitioned(&["in", "in3"], None)),
+        answer("a", 2).tasks(BOTH)
+    );
+    let mut broker = Broker::with(kafka_config(), cluster.clone());
+    let declared = internal_topic("r").with_partitions(4);
+    assert_eq!(
+        broker.send(&copartitioned(&["in"], Some(declared))),
+        disagreeing("in=2, r=4")
+    );
+    // r is written from in2 (3 partitions) and read beside in (2): the copartition group's 2
+    // wins over what the writer's count would give.
+    let mut broker = Broker::with(kafka_config(), cluster);
+    let writer = subtopology("0", &["in2"]).with_repartition_sink_topics(names(&["r"]));
+    let reader = subtopology("1", &["in"])
+        .with_repartition_source_topics(vec![internal_topic("r")])
+        .with_copartition_groups(vec![CopartitionGroup::default()
+            .with_source_topics(vec![0])
+            .with_repartition_source_topics(vec![0])]);
+    let (answer_to_join, effects) = broker.exchange(
+        1,
+        &join("a").with_topology(Some(topology(0, vec![writer, reader]))),
+    );
+    assert_eq!(
+        answer_to_join,
+        answer("a", 2)
+            .tasks(NONE)
+            .statuses(&[(3, "Internal topics are missing: r")])
+    );
+    assert_eq!(
+        effects,
+        [Effect::CreateTopics(vec![TopicToCreate {
+            name: "r".to_owned(),
+            partitions: 2,
+            replication_factor: -1,
+            configs: Vec::new(),
+        }])]
+    );
+}

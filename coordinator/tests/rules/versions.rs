@@ -88,15 +88,29 @@ fn r48_describe_shows_the_sent_topology_until_ready_with_topic_lists_sorted() {
 /// with no message, and no group comes into being.
 #[test]
 fn r37_unbuildable_topologies_are_refused_without_creating_the_group() {
-    let copartition_out_of_range = subtopology("0", &["in"])
-        .with_copartition_groups(vec![CopartitionGroup::default().with_source_topics(vec![7])]);
+    let copartitioned = |group: CopartitionGroup| {
+        subtopology("0", &["in"])
+            .with_repartition_source_topics(vec![internal_topic("r").with_partitions(2)])
+            .with_copartition_groups(vec![group])
+    };
+    let source_index = |index: i16| CopartitionGroup::default().with_source_topics(vec![index]);
+    let repartition_index = |index: i16| {
+        CopartitionGroup::default()
+            .with_source_topics(vec![0])
+            .with_repartition_source_topics(vec![index])
+    };
     for unbuildable in [
         topology(-1, vec![subtopology("0", &["in"])]),
         topology(
             0,
             vec![subtopology("0", &["in"]), subtopology("0", &["in"])],
         ),
-        topology(0, vec![copartition_out_of_range]),
+        // Indexes past the end, or negative, of the source or the repartition source topics.
+        topology(0, vec![copartitioned(source_index(7))]),
+        topology(0, vec![copartitioned(source_index(1))]),
+        topology(0, vec![copartitioned(source_index(-1))]),
+        topology(0, vec![copartitioned(repartition_index(1))]),
+        topology(0, vec![copartitioned(repartition_index(-1))]),
     ] {
         let mut broker = Broker::new();
         let answer = broker.send(&join("a").with_topology(Some(unbuildable)));
