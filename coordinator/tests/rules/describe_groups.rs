@@ -62,8 +62,9 @@ fn r48_describe_of_a_stable_group() {
             entry.assignment_epoch,
             entry.authorized_operations,
             entry.topology_description_status,
+            entry.assignor_name.as_deref(),
         ),
-        (GROUP, "Stable", 2, 2, i32::MIN, 0)
+        (GROUP, "Stable", 2, 2, i32::MIN, 0, Some("sticky"))
     );
     let expected_topology = describe::Topology::default()
         .with_epoch(0)

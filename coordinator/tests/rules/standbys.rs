@@ -280,3 +280,28 @@ fn r27_a_revoked_standby_holds_the_epoch_until_the_member_gives_it_up() {
     );
     assert_eq!(broker.state(), ("Reconciling".to_owned(), 4, 4));
 }
+
+/// R41 with process ids whose Java hashes are equal ("Aa" and "BB" both hash to 2112): they are
+/// still two processes, so each holds the standby of the other's active task.
+#[test]
+fn r41_processes_whose_ids_share_a_java_hash_are_still_two() {
+    let config = CoordinatorConfig {
+        num_standby_replicas: 1,
+        ..kafka_config()
+    };
+    let mut broker = Broker::with(config, topics(&[("in", 2), ("c", 2)]));
+    let stateful = topology(
+        0,
+        vec![subtopology("0", &["in"]).with_state_changelog_topics(vec![internal_topic("c")])],
+    );
+    let join_on = |member: &str, process: &str| {
+        join(member)
+            .with_topology(Some(stateful.clone()))
+            .with_process_id(Some(process.to_owned()))
+    };
+    assert_eq!(broker.send(&join_on("a", "Aa")), answer("a", 2).tasks(BOTH));
+    assert_eq!(
+        broker.send(&join_on("b", "BB")),
+        answer("b", 3).tasks(NONE).standbys(FIRST)
+    );
+}
