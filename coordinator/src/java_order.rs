@@ -167,6 +167,14 @@ fn default_bucket(hash: i32) -> u32 {
     (hash ^ (hash >> 16)) & 15
 }
 
+/// Whether `items` items go into a table of `capacity` buckets faster by counting them into
+/// their buckets than by sorting them (both give the same order): not for few items, nor for a
+/// table of more than four buckets per item.
+fn counts_into_buckets(items: usize, capacity: usize) -> bool {
+    const FEW: usize = 32;
+    items > FEW && capacity <= 4 * items
+}
+
 fn sort_in_hash_map_order_outlined<T: Copy>(
     items: &mut [T],
     hash: impl Fn(T) -> i32,
@@ -201,10 +209,7 @@ fn sort_in_hash_map_order_outlined<T: Copy>(
         }
         return;
     }
-    // Few items are sorted in place; many are counted into their buckets, of which there are
-    // then at most four per item.
-    const FEW: usize = 32;
-    if items.len() <= FEW || capacity > 4 * items.len() {
+    if !counts_into_buckets(items.len(), capacity) {
         items.sort_by_key(|&item| bucket(item));
         return;
     }
@@ -353,6 +358,15 @@ mod tests {
         assert_eq!(string_hash("process-17"), 422_135_364);
         assert_eq!(string_hash("a€"), 11_371);
         assert_eq!(string_hash("p\u{1F600}"), 1_880_531);
+    }
+
+    #[test]
+    fn a_java_string_reads_and_prints_as_its_text() {
+        let id = JavaString::from("m\"1");
+        assert_eq!(&*id, "m\"1");
+        assert_eq!(id.len(), 3);
+        assert_eq!(format!("{id:?}"), r#""m\"1""#);
+        assert_eq!(format!("{id}"), "m\"1");
     }
 
     #[test]
