@@ -454,8 +454,15 @@ impl Broker {
 /// 2), b owns task 1.
 fn rebalanced_pair() -> Broker {
     let mut broker = Broker::new();
+    assert_eq!(broker.send(&join("a")).error_code, 0);
+    b_joins_and_they_settle(&mut broker);
+    broker
+}
+
+/// With a alone at epoch 2 owning both tasks: b joins, a gives up task 1, b takes it; the group
+/// is then [`settled_pair`].
+fn b_joins_and_they_settle(broker: &mut Broker) {
     for request in [
-        join("a"),
         join("b"),
         heartbeat("a", 2),
         owning(heartbeat("a", 2), FIRST),
@@ -464,7 +471,16 @@ fn rebalanced_pair() -> Broker {
         assert_eq!(broker.send(&request).error_code, 0);
     }
     assert_eq!(broker.view(), settled_pair());
-    broker
+}
+
+/// The effect of a heartbeat that has internal topic `name` created with `partitions`.
+fn creating(name: &str, partitions: i32) -> Vec<Effect> {
+    vec![Effect::CreateTopics(vec![TopicToCreate {
+        name: name.to_owned(),
+        partitions,
+        replication_factor: -1,
+        configs: Vec::new(),
+    }])]
 }
 
 fn settled_pair() -> GroupView {
@@ -507,13 +523,5 @@ fn join_through_missing_repartition_topic(broker: &mut Broker) {
             .tasks(NONE)
             .statuses(&[(3, "Internal topics are missing: r")])
     );
-    assert_eq!(
-        effects,
-        [Effect::CreateTopics(vec![TopicToCreate {
-            name: "r".to_owned(),
-            partitions: 2,
-            replication_factor: -1,
-            configs: Vec::new(),
-        }])]
-    );
+    assert_eq!(effects, creating("r", 2));
 }

@@ -331,15 +331,7 @@ fn r31_a_member_rejoining_within_the_interval_has_no_target_until_the_next_assig
     let mut broker = Broker::with(config, topics(&[("in", 2)]));
     broker.send(&join("a"));
     broker.now_ms = 1_000;
-    for request in [
-        join("b"),
-        heartbeat("a", 2),
-        owning(heartbeat("a", 2), FIRST),
-        heartbeat("b", 3),
-    ] {
-        assert_eq!(broker.send(&request).error_code, 0);
-    }
-    assert_eq!(broker.view(), settled_pair());
+    b_joins_and_they_settle(&mut broker);
     broker.now_ms = 1_100;
     assert_eq!(broker.send(&leave("b")), left("b", -1));
     broker.now_ms = 1_200;

@@ -2,18 +2,27 @@
 
 use super::*;
 
-#[test]
-fn r41_one_standby_per_stateful_task_on_the_other_process() {
+/// Kafka's default configs with one standby replica; topics `in` and `c`, 2 partitions each.
+fn with_one_standby() -> Broker {
     let config = CoordinatorConfig {
         num_standby_replicas: 1,
         ..kafka_config()
     };
-    let mut broker = Broker::with(config, topics(&[("in", 2), ("c", 2)]));
+    Broker::with(config, topics(&[("in", 2), ("c", 2)]))
+}
+
+/// Join(m) with S made stateful: its changelog topic is `c`.
+fn join_stateful(member: &str) -> Request {
     let stateful = topology(
         0,
         vec![subtopology("0", &["in"]).with_state_changelog_topics(vec![internal_topic("c")])],
     );
-    let join_stateful = |member: &str| join(member).with_topology(Some(stateful.clone()));
+    join(member).with_topology(Some(stateful))
+}
+
+#[test]
+fn r41_one_standby_per_stateful_task_on_the_other_process() {
+    let mut broker = with_one_standby();
     // One process: no standbys.
     assert_eq!(broker.send(&join_stateful("a")), answer("a", 2).tasks(BOTH));
     // b's active task waits for a; its standby task, which its process does not hold, does not.
@@ -242,16 +251,7 @@ fn r27_a_standby_promoted_to_active_is_replaced_in_one_answer() {
 /// the owned lists are compared with the pending revocation type by type).
 #[test]
 fn r27_a_revoked_standby_holds_the_epoch_until_the_member_gives_it_up() {
-    let config = CoordinatorConfig {
-        num_standby_replicas: 1,
-        ..kafka_config()
-    };
-    let mut broker = Broker::with(config, topics(&[("in", 2), ("c", 2)]));
-    let stateful = topology(
-        0,
-        vec![subtopology("0", &["in"]).with_state_changelog_topics(vec![internal_topic("c")])],
-    );
-    let join_stateful = |member: &str| join(member).with_topology(Some(stateful.clone()));
+    let mut broker = with_one_standby();
     broker.send(&join_stateful("a"));
     broker.send(&join_stateful("b"));
     broker.send(&heartbeat("a", 2));
@@ -285,19 +285,9 @@ fn r27_a_revoked_standby_holds_the_epoch_until_the_member_gives_it_up() {
 /// still two processes, so each holds the standby of the other's active task.
 #[test]
 fn r41_processes_whose_ids_share_a_java_hash_are_still_two() {
-    let config = CoordinatorConfig {
-        num_standby_replicas: 1,
-        ..kafka_config()
-    };
-    let mut broker = Broker::with(config, topics(&[("in", 2), ("c", 2)]));
-    let stateful = topology(
-        0,
-        vec![subtopology("0", &["in"]).with_state_changelog_topics(vec![internal_topic("c")])],
-    );
+    let mut broker = with_one_standby();
     let join_on = |member: &str, process: &str| {
-        join(member)
-            .with_topology(Some(stateful.clone()))
-            .with_process_id(Some(process.to_owned()))
+        join_stateful(member).with_process_id(Some(process.to_owned()))
     };
     assert_eq!(broker.send(&join_on("a", "Aa")), answer("a", 2).tasks(BOTH));
     assert_eq!(

@@ -632,13 +632,5 @@ fn r35_copartitioned_topics_must_agree_and_a_repartition_topic_without_a_count_t
             .tasks(NONE)
             .statuses(&[(3, "Internal topics are missing: r")])
     );
-    assert_eq!(
-        effects,
-        [Effect::CreateTopics(vec![TopicToCreate {
-            name: "r".to_owned(),
-            partitions: 2,
-            replication_factor: -1,
-            configs: Vec::new(),
-        }])]
-    );
+    assert_eq!(effects, creating("r", 2));
 }
