@@ -25,16 +25,17 @@ export CARGO_PROFILE_DEV_DEBUG=0
 # Tiers 1 and 2 time a mutant's tests out after cargo-mutants' default: five times the
 # unmutated tests' time, at least 20 s (a mutated loop that never ends costs that, not minutes).
 common=(--package streamspec-coordinator --no-shuffle "$@")
-# Later tiers test exactly the previous tier's survivors, named one by one: a --shard given here
-# would otherwise pick its share of the remaining list, another set of mutants.
+# Later tiers test exactly the previous tier's survivors, named one by one, so the selection
+# given here stays out of them: a --shard would pick its share of the remaining list (another
+# set of mutants), and a name pattern (--re) would add every mutant it names to the survivors.
 later=(--package streamspec-coordinator --no-shuffle)
 skip_next=false
 for arg in "$@"; do
   if $skip_next; then
     skip_next=false
-  elif [[ $arg == --shard ]]; then
+  elif [[ $arg =~ ^(--shard|--re|-F|--regex|--examine-re|--examine-regex)$ ]]; then
     skip_next=true
-  elif [[ $arg != --shard=* ]]; then
+  elif [[ ! $arg =~ ^(--shard|--re|-F|--regex|--examine-re|--examine-regex)= ]]; then
     later+=("$arg")
   fi
 done
