@@ -30,7 +30,9 @@ PARTITIONS=6
 
 T0=$(date +%s)
 log() { printf 'streams-app [%3ss] %s\n' "$(($(date +%s) - T0))" "$*"; }
-die() { log "FAILED: $*"; exit 1; }
+# The reason is printed again after the logs at exit, so it ends the output however long they are.
+FAILURE=""
+die() { FAILURE=$*; log "FAILED: $*"; exit 1; }
 # The proxy carries every client connection: its end ends the run.
 proxy_alive() { kill -0 "$PROXY_PID" 2>/dev/null || die "the proxy exited: $(tail -n 5 "$WORK/proxy.log")"; }
 
@@ -50,12 +52,19 @@ cleanup() {
   done
   wait 2>/dev/null || true
   if [ "$rc" -ne 0 ]; then
-    for file in "$WORK"/instance-*.out "$WORK"/instance-*.log "$WORK"/proxy.log; do
+    for file in "$WORK"/instance-*.log "$WORK"/instance-*.out "$WORK"/proxy.log; do
       [ -f "$file" ] || continue
       echo "---- last lines of $file"
-      tail -n 25 "$file"
+      # Kafka's client logs say little at their end; the application's and the proxy's lines more.
+      lines=25
+      case $file in "$WORK"/instance-*.log) lines=8 ;; esac
+      tail -n "$lines" "$file"
     done
-    echo "streams-app: the run's files stay in $WORK"
+    if [ -f "$WORK/failure-detail.txt" ]; then
+      echo "---- why"
+      cat "$WORK/failure-detail.txt"
+    fi
+    echo "streams-app: FAILED${FAILURE:+: $FAILURE}; the run's files stay in $WORK"
   else
     rm -rf "$WORK"
   fi
@@ -205,7 +214,7 @@ if [ -n "${APP_CAPTURE_DIR:-}" ]; then
   log "captured trace kept in $APP_CAPTURE_DIR"
 fi
 "$BIN" replay "$CAPTURED" --differential >"$WORK/differential.txt" 2>&1 ||
-  { head -n 80 "$WORK/differential.txt"; die "the reference answered the captured traffic otherwise than Kafka (see $WORK/differential.txt)"; }
+  { head -n 40 "$WORK/differential.txt" >"$WORK/failure-detail.txt"; die "the reference answered the captured traffic otherwise than Kafka (see $WORK/differential.txt)"; }
 log "the reference answered the captured traffic as Kafka did: $(tail -n 1 "$WORK/differential.txt")"
 proxy_errors=$(grep -c 'streamspec proxy: connection from' "$WORK/proxy.log" || true)
 log "passed in $(($(date +%s) - T0)) s, no violation in the live traffic; connections the proxy ended on an error: $proxy_errors"
