@@ -445,8 +445,9 @@ pub fn run<C: Connect + Sync>(config: &CampaignConfig, connector: &C) -> Campaig
     // Runs from this one on do not start: a violation or an error was met at it.
     let stop_at = AtomicU64::new(u64::MAX);
     let found: Mutex<Option<(u64, RunInput, RunRecord)>> = Mutex::new(None);
-    let setup_errors: Mutex<Vec<String>> = Mutex::new(Vec::new());
-    let cleanup_errors: Mutex<Vec<String>> = Mutex::new(Vec::new());
+    // Each with its run, listed in run order at the end whatever order the workers met them.
+    let setup_errors: Mutex<Vec<(u64, String)>> = Mutex::new(Vec::new());
+    let cleanup_errors: Mutex<Vec<(u64, String)>> = Mutex::new(Vec::new());
     let coverage: Mutex<Coverage> = Mutex::new(Coverage::default());
     let known: Mutex<Option<(u64, &'static KnownIssue)>> = Mutex::new(None);
     let comparison: Mutex<Option<ComparisonTotals>> = Mutex::new(None);
@@ -475,7 +476,7 @@ pub fn run<C: Connect + Sync>(config: &CampaignConfig, connector: &C) -> Campaig
                         cleanup_errors
                             .lock()
                             .unwrap()
-                            .push(format!("run {run}: clean-up: {error}"));
+                            .push((run, format!("run {run}: clean-up: {error}")));
                     }
                 }
                 Ok(record) => {
@@ -506,7 +507,7 @@ pub fn run<C: Connect + Sync>(config: &CampaignConfig, connector: &C) -> Campaig
                         cleanup_errors
                             .lock()
                             .unwrap()
-                            .push(format!("run {run}: clean-up: {error}"));
+                            .push((run, format!("run {run}: clean-up: {error}")));
                     }
                     if record.violation.is_some() {
                         progress.violations.fetch_add(1, Ordering::Relaxed);
@@ -521,7 +522,7 @@ pub fn run<C: Connect + Sync>(config: &CampaignConfig, connector: &C) -> Campaig
                     setup_errors
                         .lock()
                         .unwrap()
-                        .push(format!("run {run}: {error}"));
+                        .push((run, format!("run {run}: {error}")));
                     // Against a broker that stopped answering, every other run would wait out
                     // its timeouts too.
                     stop_at.store(0, Ordering::Relaxed);
@@ -538,7 +539,7 @@ pub fn run<C: Connect + Sync>(config: &CampaignConfig, connector: &C) -> Campaig
         }
     });
     let elapsed = started.elapsed();
-    let setup_errors = setup_errors.into_inner().unwrap();
+    let setup_errors = in_run_order(setup_errors.into_inner().unwrap());
     let found = found.into_inner().unwrap();
     let stopped_early = match (&found, setup_errors.first()) {
         (Some((run, _, record)), _) => Some(format!(
@@ -580,11 +581,17 @@ pub fn run<C: Connect + Sync>(config: &CampaignConfig, connector: &C) -> Campaig
         first_known_issue: known.into_inner().unwrap(),
         setup_errors,
         stopped_early,
-        cleanup_errors: cleanup_errors.into_inner().unwrap(),
+        cleanup_errors: in_run_order(cleanup_errors.into_inner().unwrap()),
         interrupted_runs: interrupted_runs.into_inner(),
         coverage: coverage.into_inner().unwrap(),
         comparison: comparison.into_inner().unwrap(),
     }
+}
+
+/// The messages of `errors` by run, those of one run in the order they were met.
+fn in_run_order(mut errors: Vec<(u64, String)>) -> Vec<String> {
+    errors.sort_by_key(|(run, _)| *run);
+    errors.into_iter().map(|(_, message)| message).collect()
 }
 
 /// The CPU time this thread has used.

@@ -41,6 +41,27 @@ fn finished(runs: u64, operations: u64, heartbeats: u64) -> CampaignResult {
     }
 }
 
+/// Workers meet errors in the order their runs finish; the report lists them by run, so two
+/// jobs report what one would.
+#[test]
+fn errors_are_listed_by_run_whatever_order_the_workers_met_them() {
+    let met = vec![
+        (3, "run 3: clean-up: a".to_owned()),
+        (1, "run 1: clean-up: b".to_owned()),
+        (3, "run 3: clean-up: c".to_owned()),
+        (2, "run 2: clean-up: d".to_owned()),
+    ];
+    assert_eq!(
+        in_run_order(met),
+        [
+            "run 1: clean-up: b",
+            "run 2: clean-up: d",
+            "run 3: clean-up: a",
+            "run 3: clean-up: c"
+        ]
+    );
+}
+
 #[test]
 fn runs_that_could_not_be_set_up_are_an_error_never_a_violation() {
     let result = CampaignResult {
