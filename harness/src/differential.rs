@@ -469,6 +469,12 @@ impl<B: Backend> Backend for DifferentialBackend<B> {
         self.target.sees_metadata_at_once()
     }
 
+    async fn probe_group_beside(&mut self, probe_group: &str) -> BackendResult<String> {
+        // The target's cluster decides which group shares the run group's coordinator; the
+        // reference, one coordinator, answers any.
+        self.target.probe_group_beside(probe_group).await
+    }
+
     async fn broker_configs(&mut self, names: &[String]) -> BackendResult<Vec<Option<String>>> {
         self.target.broker_configs(names).await
     }
@@ -640,6 +646,73 @@ impl<C: Connect> Connect for DifferentialConnector<C> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A cluster of one whose coordinator of the run group is that of `<probe>-beside`.
+    #[derive(Debug, Default)]
+    struct Clustered {
+        inner: EmbeddedTarget,
+    }
+
+    impl Backend for Clustered {
+        async fn call(
+            &mut self,
+            api: StreamsApi,
+            version: i16,
+            request: &[u8],
+        ) -> BackendResult<Vec<u8>> {
+            self.inner.call(api, version, request).await
+        }
+
+        async fn create_topics(&mut self, topics: &[(String, i32)]) -> BackendResult<()> {
+            self.inner.create_topics(topics).await
+        }
+
+        async fn delete_topics(&mut self, names: &[String]) -> BackendResult<()> {
+            self.inner.delete_topics(names).await
+        }
+
+        async fn sleep(&mut self, duration: Duration) -> BackendResult<()> {
+            self.inner.sleep(duration).await
+        }
+
+        fn now_ms(&self) -> u64 {
+            self.inner.now_ms()
+        }
+
+        async fn probe_group_beside(&mut self, probe_group: &str) -> BackendResult<String> {
+            Ok(format!("{probe_group}-beside"))
+        }
+    }
+
+    struct ClusteredConnector;
+
+    impl Connect for ClusteredConnector {
+        type Backend = Clustered;
+
+        async fn open(
+            &self,
+            _group_id: &str,
+            _broker_configs: &BTreeMap<String, String>,
+        ) -> BackendResult<Clustered> {
+            Ok(Clustered::default())
+        }
+
+        fn name(&self) -> String {
+            "clustered".to_owned()
+        }
+    }
+
+    /// The waits for topic changes probe through a group the target's cluster chose, also when
+    /// its answers are compared with the reference's.
+    #[test]
+    fn the_probe_group_is_the_targets_choice() {
+        let connector = DifferentialConnector::new(ClusteredConnector);
+        let probe = crate::backend::block_on(async {
+            let mut backend = connector.open("g", &BTreeMap::new()).await.unwrap();
+            backend.probe_group_beside("probe").await.unwrap()
+        });
+        assert_eq!(probe, "probe-beside");
+    }
 
     fn difference(path: &str, target: &str, reference: &str) -> FieldDifference {
         FieldDifference {
