@@ -262,35 +262,8 @@ impl<B: Backend> DifferentialBackend<B> {
         )
     }
 
-    /// The reference's states the target's answer may come from, most likely first: as it
-    /// is; with the deadlines near the exchange fired, each in turn; with the internal topics asked for
-    /// created (a cluster creates them a while after the heartbeat that asked); with a
-    /// configuration a refused heartbeat kept committed (a broker commits it with the next
-    /// records of any group on the partition); with any combination of these.
-    fn forks(
-        reference: EmbeddedTarget,
-        near_deadline: bool,
-        window_end: u64,
-    ) -> BackendResult<Vec<EmbeddedTarget>> {
-        let mut forks = vec![reference];
-        if near_deadline {
-            // The target may have fired some of the deadlines in the window and not yet the
-            // rest: a fork after each, in order.
-            let mut fired = forks[0].clone();
-            while let Some(deadline) = fired.next_deadline().filter(|d| *d <= window_end) {
-                fired.advance_to(deadline)?;
-                forks.push(fired.clone());
-            }
-        }
-        Ok(EmbeddedTarget::also_after(
-            EmbeddedTarget::with_internal_topics_created(forks),
-            EmbeddedTarget::has_uncommitted_configurations,
-            EmbeddedTarget::commit_uncommitted_configurations,
-        ))
-    }
-
     /// Has every candidate state of the reference answer `request` as the target did between
-    /// `before` and `after` (ms), on its forks ([`Self::forks`]), and compares the answers: the
+    /// `before` and `after` (ms), on its forks ([`states_answering_between`]), and compares the answers: the
     /// forks that answer as the target did are the candidates from then on.
     fn judge(
         &mut self,
@@ -304,23 +277,17 @@ impl<B: Backend> DifferentialBackend<B> {
             self.longest_answer_ms = self.longest_answer_ms.max(after.saturating_sub(before));
         }
         let margin_ms = self.margin_ms + self.longest_answer_ms;
-        let window_end = after + margin_ms;
         let mut matched: Vec<EmbeddedTarget> = Vec::new();
         // The nearest difference, and the conditions of divergences its fork was in.
         let mut nearest: Option<(Vec<FieldDifference>, Vec<String>, String)> = None;
         let mut nearest_conditions: Vec<Condition> = Vec::new();
         let mut any_near_deadline = false;
         let mut timing_sensitive = false;
+        let real_time_margin_ms = (self.margin_ms > 0).then_some(margin_ms);
         for candidate in &self.candidates {
-            let mut candidate = candidate.clone();
-            candidate.advance_to(before.saturating_sub(margin_ms))?;
-            let near_deadline =
-                self.margin_ms > 0 && candidate.next_deadline().is_some_and(|d| d <= window_end);
-            if !near_deadline {
-                candidate.advance_to(before)?;
-            }
+            let (forks, near_deadline) =
+                states_answering_between(candidate, (before, after), real_time_margin_ms)?;
             any_near_deadline |= near_deadline;
-            let forks = Self::forks(candidate, near_deadline, window_end)?;
             timing_sensitive |= forks.len() > 1;
             for mut fork in forks {
                 let reference = fork.answer(api, version, request)?;
@@ -394,6 +361,47 @@ impl<B: Backend> DifferentialBackend<B> {
             }),
         }
     }
+}
+
+/// The states of `reference` an answer given between `before` and `after` (ms) may come from,
+/// most likely first, and whether a deadline was near. On a virtual clock (`real_time_margin_ms`
+/// `None`) the reference at `before`. On real time a target handles a request somewhere between
+/// sending and answer, and its timers fire a little late: when a deadline of the reference (a
+/// session or rebalance timeout, an assignment delay) falls before `after` plus the margin, the
+/// reference at `before` less the margin and after each such deadline in turn. Each of those
+/// also with the internal topics asked for created (a cluster creates them a while after the
+/// heartbeat that asked) and with a configuration a refused heartbeat kept committed (a broker
+/// commits it with the next records of any group on the partition), and any combination.
+pub(crate) fn states_answering_between(
+    reference: &EmbeddedTarget,
+    (before, after): (u64, u64),
+    real_time_margin_ms: Option<u64>,
+) -> BackendResult<(Vec<EmbeddedTarget>, bool)> {
+    let margin_ms = real_time_margin_ms.unwrap_or(0);
+    let window_end = after + margin_ms;
+    let mut state = reference.clone();
+    state.advance_to(before.saturating_sub(margin_ms))?;
+    let near_deadline =
+        real_time_margin_ms.is_some() && state.next_deadline().is_some_and(|d| d <= window_end);
+    if !near_deadline {
+        state.advance_to(before)?;
+    }
+    let mut states = vec![state];
+    if near_deadline {
+        // The target may have fired some of the deadlines in the window and not yet the rest: a
+        // state after each, in order.
+        let mut fired = states[0].clone();
+        while let Some(deadline) = fired.next_deadline().filter(|d| *d <= window_end) {
+            fired.advance_to(deadline)?;
+            states.push(fired.clone());
+        }
+    }
+    let states = EmbeddedTarget::also_after(
+        EmbeddedTarget::with_internal_topics_created(states),
+        EmbeddedTarget::has_uncommitted_configurations,
+        EmbeddedTarget::commit_uncommitted_configurations,
+    );
+    Ok((states, near_deadline))
 }
 
 impl<B: Backend> Backend for DifferentialBackend<B> {

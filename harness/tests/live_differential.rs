@@ -270,6 +270,69 @@ fn a_request_sent_after_an_answer_came_is_not_taken_as_handled_before_it() {
     );
 }
 
+/// `a` and `b` in group `g`, then `a` silent: its session (6 s, the test profile's) ends at
+/// 6000 ms. The broker answers `b`'s heartbeat with `a` still a member (its timer fired late),
+/// and the proxy saw the request go on at `sent_ms` and the answer come 2 ms later.
+fn answered_before_a_late_timer_fired(sent_ms: u64) -> LiveTrace {
+    let mut broker = EmbeddedTarget::default();
+    broker.set_topic("in", Some(2));
+    let a_joined = exchange(
+        &mut broker,
+        StreamsApi::Heartbeat,
+        0,
+        1,
+        request_frame(88, 1, &join("a")),
+    );
+    let b_joined = exchange(
+        &mut broker,
+        StreamsApi::Heartbeat,
+        100,
+        1,
+        request_frame(88, 1, &join("b")),
+    );
+    let heartbeat = StreamsGroupHeartbeatRequest::default()
+        .with_group_id("g")
+        .with_member_id("b")
+        .with_member_epoch(member_epoch(&b_joined));
+    let mut heartbeat = exchange(
+        &mut broker,
+        StreamsApi::Heartbeat,
+        5_990,
+        2,
+        request_frame(88, 2, &heartbeat),
+    );
+    heartbeat.sent_ms = Some(sent_ms);
+    heartbeat.at_ms = sent_ms + 2;
+    trace_of(vec![a_joined, b_joined, heartbeat])
+}
+
+#[test]
+fn a_session_that_ends_while_a_request_is_in_flight_may_end_either_side_of_it() {
+    // Within the margin of a real-time broker's timers (25 ms, and the longest answer): the
+    // broker handled the request before it removed `a`, which the reference answers too.
+    let (code, out, err) = replay(
+        "late-timer",
+        &answered_before_a_late_timer_fired(6_002),
+        &["--differential"],
+    );
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(
+        out.ends_with("3 exchanges, every answer equal to the reference's\n"),
+        "{out}"
+    );
+    // Past it, a member whose session ended 40 ms before is no longer one.
+    let (code, out, err) = replay(
+        "late-timer-past-margin",
+        &answered_before_a_late_timer_fired(6_040),
+        &["--differential"],
+    );
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(
+        out.contains("exchange 3 (api 88 at 6042 ms): the broker's answer (target) differs from the reference's:\n"),
+        "{out}"
+    );
+}
+
 #[test]
 fn without_the_recorded_topics_the_reference_answers_otherwise() {
     let mut trace = captured();

@@ -21,6 +21,7 @@ use super::judge::{decode_body, Passed, DESCRIBE_KEY, HEARTBEAT_KEY};
 use super::LiveTrace;
 use crate::backend::StreamsApi;
 use crate::differential::compare::{self, Comparable, SideBySide};
+use crate::differential::{states_answering_between, REAL_TIME_MARGIN};
 use crate::embedded::EmbeddedTarget;
 
 /// Differing exchanges shown in full; the rest are counted by field.
@@ -42,12 +43,10 @@ fn body_of<M: HeaderVersion>(request: &[u8], version: i16) -> Option<&[u8]> {
 }
 
 /// The broker's answer beside the reference's to one exchange, and the reference's state after
-/// it: `None` when equal. The reference may answer from a state with the internal topics it
-/// asked for created (a broker creates them asynchronously, and the proxy sees them only when a
-/// client asks for metadata): the state that answers as the broker did, else the nearest, is the
-/// reference from then on.
+/// it: `None` when equal. Each of `states` answers, most likely first: the first that answers as
+/// the broker did, else the nearest, is the reference from then on.
 fn compared<Req, Resp>(
-    reference: &EmbeddedTarget,
+    states: Vec<EmbeddedTarget>,
     api: StreamsApi,
     passed: &Passed,
 ) -> Result<(EmbeddedTarget, Option<SideBySide>), String>
@@ -59,7 +58,7 @@ where
         .ok_or_else(|| format!("a request header of api {} does not decode", passed.api_key))?;
     let broker: Resp = decode_body(&passed.response, passed.version, true)?;
     let mut nearest: Option<(EmbeddedTarget, SideBySide)> = None;
-    for mut state in EmbeddedTarget::with_internal_topics_created(vec![reference.clone()]) {
+    for mut state in states {
         let answer = state
             .answer(api, passed.version, body)
             .map_err(|error| error.to_string())?;
@@ -84,17 +83,17 @@ where
 
 /// [`compared`] for the exchange's api.
 fn answered(
-    reference: &EmbeddedTarget,
+    states: Vec<EmbeddedTarget>,
     passed: &Passed,
 ) -> Result<(EmbeddedTarget, Option<SideBySide>), String> {
     match passed.api_key {
         HEARTBEAT_KEY => compared::<StreamsGroupHeartbeatRequest, StreamsGroupHeartbeatResponse>(
-            reference,
+            states,
             StreamsApi::Heartbeat,
             passed,
         ),
         DESCRIBE_KEY => compared::<StreamsGroupDescribeRequest, StreamsGroupDescribeResponse>(
-            reference,
+            states,
             StreamsApi::Describe,
             passed,
         ),
@@ -109,19 +108,21 @@ const IN_FLIGHT_MAX: usize = 256;
 /// the broker handled them in.
 const TRIES_PER_EXCHANGE: usize = 16;
 
-/// The reference between exchanges, and how many of the trace's recorded topic and group config
-/// changes it has been given.
+/// The reference between exchanges, how many of the trace's recorded topic and group config
+/// changes it has been given, and how near one of its deadlines an exchange is answered on more
+/// than one state ([`states_answering_between`]): the broker ran on real time.
 #[derive(Clone)]
 struct Replaying {
     reference: EmbeddedTarget,
     topics: usize,
     configs: usize,
+    margin_ms: u64,
 }
 
 impl Replaying {
-    /// The reference at `now_ms`: the changes recorded by then applied (a topic the broker showed
-    /// by then is one the reference knows), its clock advanced.
-    fn at(&mut self, trace: &LiveTrace, now_ms: u64) -> Result<(), String> {
+    /// The reference with the changes recorded by `now_ms` applied: a topic the broker showed by
+    /// then is one the reference knows.
+    fn changes_until(&mut self, trace: &LiveTrace, now_ms: u64) -> Result<(), String> {
         while let Some(change) = trace.topics.get(self.topics) {
             if change.at_ms > now_ms {
                 break;
@@ -138,25 +139,28 @@ impl Replaying {
                 .map_err(|error| format!("group config {}: {error}", change.name))?;
             self.configs += 1;
         }
-        self.reference
-            .advance_to(now_ms)
-            .map_err(|stalled| stalled.to_string())
+        Ok(())
     }
 
-    /// [`answered`] by this state, the changes and clock carried to the next.
+    /// [`answered`] by this state, on the broker's clock somewhere between the request's going
+    /// on and `handled_by_ms`, the changes carried to the next.
     fn answer(
         &self,
         trace: &LiveTrace,
         index: usize,
+        handled_by_ms: u64,
     ) -> Result<(Replaying, Option<SideBySide>), String> {
         let passed = &trace.exchanges[index];
-        let (reference, side_by_side) = answered(&self.reference, passed)
-            .map_err(|error| format!("exchange {} (at {} ms): {error}", index + 1, passed.at_ms))?;
-        let next = Replaying {
-            reference,
-            topics: self.topics,
-            configs: self.configs,
-        };
+        let in_context =
+            |error: String| format!("exchange {} (at {} ms): {error}", index + 1, passed.at_ms);
+        let (states, _) = states_answering_between(
+            &self.reference,
+            (sent_ms(passed), handled_by_ms),
+            Some(self.margin_ms),
+        )
+        .map_err(|error| in_context(error.to_string()))?;
+        let (reference, side_by_side) = answered(states, passed).map_err(in_context)?;
+        let next = Replaying { reference, ..*self };
         Ok((next, side_by_side))
     }
 }
@@ -206,29 +210,31 @@ fn handled_order(
     let mut tries = run.len() * TRIES_PER_EXCHANGE;
     let mut handled = vec![false; run.len()];
     let mut order: Vec<usize> = Vec::with_capacity(run.len());
-    // A state before each handled request, and the requests it may handle next, in turn.
-    let mut stack: Vec<(Replaying, Vec<usize>)> = Vec::new();
-    let next_of = |state: &mut Replaying, handled: &[bool]| -> Result<Option<Vec<usize>>, String> {
-        let Some(first) = run.clone().find(|&index| !handled[index - run.start]) else {
-            return Ok(None);
+    // A state before each handled request, the requests it may handle next, in turn, and the
+    // time by which the next was handled.
+    let mut stack: Vec<(Replaying, Vec<usize>, u64)> = Vec::new();
+    let next_of =
+        |state: &mut Replaying, handled: &[bool]| -> Result<Option<(Vec<usize>, u64)>, String> {
+            let Some(first) = run.clone().find(|&index| !handled[index - run.start]) else {
+                return Ok(None);
+            };
+            // Whichever request is handled next, it is handled by the time `first` was answered.
+            let answered_ms = exchanges[first].at_ms;
+            state.changes_until(trace, answered_ms)?;
+            let mut candidates: Vec<usize> = (first + 1..run.end)
+                .filter(|&index| {
+                    !handled[index - run.start] && sent_ms(&exchanges[index]) <= answered_ms
+                })
+                .collect();
+            // Popped from the end: `first` is tried first, then the others in the order they came.
+            candidates.reverse();
+            candidates.push(first);
+            Ok(Some((candidates, answered_ms)))
         };
-        // Whichever request is handled next, it is handled by the time `first` was answered.
-        let answered_ms = exchanges[first].at_ms;
-        state.at(trace, answered_ms)?;
-        let mut candidates: Vec<usize> = (first + 1..run.end)
-            .filter(|&index| {
-                !handled[index - run.start] && sent_ms(&exchanges[index]) <= answered_ms
-            })
-            .collect();
-        // Popped from the end: `first` is tried first, then the others in the order they came.
-        candidates.reverse();
-        candidates.push(first);
-        Ok(Some(candidates))
-    };
     let mut start = from.clone();
-    let candidates = next_of(&mut start, &handled)?.expect("a run is never empty");
-    stack.push((start, candidates));
-    while let Some((state, candidates)) = stack.last_mut() {
+    let (candidates, handled_by_ms) = next_of(&mut start, &handled)?.expect("a run is never empty");
+    stack.push((start, candidates, handled_by_ms));
+    while let Some((state, candidates, handled_by_ms)) = stack.last_mut() {
         let Some(index) = candidates.pop() else {
             stack.pop();
             if let Some(undone) = order.pop() {
@@ -240,14 +246,14 @@ fn handled_order(
             return Ok(None);
         }
         tries -= 1;
-        let (mut next, side_by_side) = state.answer(trace, index)?;
+        let (mut next, side_by_side) = state.answer(trace, index, *handled_by_ms)?;
         if side_by_side.is_some() {
             continue;
         }
         handled[index - run.start] = true;
         order.push(index);
         match next_of(&mut next, &handled)? {
-            Some(candidates) => stack.push((next, candidates)),
+            Some((candidates, handled_by_ms)) => stack.push((next, candidates, handled_by_ms)),
             None => return Ok(Some((order, next))),
         }
     }
@@ -293,10 +299,19 @@ pub fn answer_again(trace: &LiveTrace) -> Result<Answered, String> {
             passed.at_ms
         ));
     }
+    // The broker armed each timer somewhere in the time its answer took: a deadline of the
+    // reference may be off by the longest such time, besides the broker's timers firing late.
+    let longest_answer_ms = trace
+        .exchanges
+        .iter()
+        .map(|passed| passed.at_ms.saturating_sub(sent_ms(passed)))
+        .max()
+        .unwrap_or(0);
     let mut replaying = Replaying {
         reference: EmbeddedTarget::default().deferring_internal_topics(),
         topics: 0,
         configs: 0,
+        margin_ms: REAL_TIME_MARGIN.as_millis() as u64 + longest_answer_ms,
     };
     let mut text = format!(
         "answering again with the reference the {} exchanges of group {} seen in front of {} ({} topic and {} group config changes recorded)\n",
@@ -320,8 +335,8 @@ pub fn answer_again(trace: &LiveTrace) -> Result<Answered, String> {
         }
         for index in run {
             let passed = &exchanges[index];
-            replaying.at(trace, passed.at_ms)?;
-            let (next, side_by_side) = replaying.answer(trace, index)?;
+            replaying.changes_until(trace, passed.at_ms)?;
+            let (next, side_by_side) = replaying.answer(trace, index, passed.at_ms)?;
             replaying = next;
             let Some(side_by_side) = side_by_side else {
                 continue;
