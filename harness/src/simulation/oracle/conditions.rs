@@ -224,16 +224,20 @@ pub(super) fn targets_valid(
     if group.error_code != 0 {
         return Ok(());
     }
-    let processes: BTreeSet<&str> = group
+    let mut processes: Vec<&str> = group
         .members
         .iter()
         .map(|m| m.process_id.as_str())
         .collect();
+    processes.sort_unstable();
+    processes.dedup();
     // The count of processes is that of the target's epoch only while no member came or went
     // since: a leave bumps the group epoch, and the next heartbeat computes a new target.
     let current = group.assignment_epoch == group.group_epoch;
     let mut active_owner: Vec<(TaskRef<'_>, &str)> = Vec::new();
-    let mut standbys: BTreeMap<TaskRef<'_>, BTreeSet<&str>> = BTreeMap::new();
+    // Each standby target's task and process; sorted below (the oracle checks after every
+    // exchange, and sorting a vector costs less than building a map of sets).
+    let mut standbys: Vec<(TaskRef<'_>, &str)> = Vec::new();
     // Each member's active targets, read once and looked at again below.
     let mut actives: Vec<Vec<TaskRef<'_>>> = Vec::with_capacity(group.members.len());
     for member in &group.members {
@@ -258,7 +262,7 @@ pub(super) fn targets_valid(
                     member.member_id, task.0, task.1
                 ));
             }
-            standbys.entry(task).or_default().insert(&member.process_id);
+            standbys.push((task, &member.process_id));
         }
         actives.push(active);
     }
@@ -268,9 +272,13 @@ pub(super) fn targets_valid(
             task.0, task.1
         ));
     }
+    standbys.sort_unstable();
+    standbys.dedup();
     let allowed = standby_replicas.min(processes.len().saturating_sub(1));
-    for (task, on) in standbys.iter().filter(|_| current) {
+    // The processes of one task, in task order.
+    for on in standbys.chunk_by(|a, b| a.0 == b.0).filter(|_| current) {
         if on.len() > allowed {
+            let task = on[0].0;
             return Err(format!(
                 "task {}_{} has standbys on {} processes; at most {allowed}",
                 task.0,
@@ -282,8 +290,8 @@ pub(super) fn targets_valid(
     for (member, active) in group.members.iter().zip(&actives) {
         for task in active {
             if standbys
-                .get(task)
-                .is_some_and(|on| on.contains(member.process_id.as_str()))
+                .binary_search(&(*task, member.process_id.as_str()))
+                .is_ok()
             {
                 return Err(format!(
                     "task {}_{} is active and standby on process {}",
@@ -299,18 +307,19 @@ pub(super) fn targets_valid(
 /// coordinator removed (its session expired) may still believe it owns tasks until its next
 /// heartbeat is refused; such a zombie is fenced, so only members of the group count.
 pub(super) fn in_group<'v, 'a>(view: &'v GroupView<'a>) -> Vec<&'v MemberView<'a>> {
-    let ids: BTreeSet<&str> = if view.group.error_code == 0 {
+    let mut ids: Vec<&str> = if view.group.error_code == 0 {
         view.group
             .members
             .iter()
             .map(|m| m.member_id.as_str())
             .collect()
     } else {
-        BTreeSet::new()
+        Vec::new()
     };
+    ids.sort_unstable();
     view.members
         .iter()
-        .filter(|member| ids.contains(member.id))
+        .filter(|member| ids.binary_search(&member.id).is_ok())
         .collect()
 }
 
