@@ -1,7 +1,7 @@
 //! The simulated members: correct Streams clients, as far as the protocol goes, whose requests
 //! the driver sends and whose beliefs about what they own the oracle judges.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 use streamspec_protocol::kafka::streams_group_heartbeat_request::{
     Endpoint, KeyValue, TaskIds, Topology,
@@ -37,17 +37,19 @@ pub(super) struct SimMember {
 }
 
 pub(super) fn task_lists(tasks: &BTreeSet<Task>) -> Vec<TaskIds> {
-    let mut by_subtopology: BTreeMap<&str, Vec<i32>> = BTreeMap::new();
+    // The set orders tasks by subtopology, then partition: a subtopology's tasks come together.
+    let mut lists: Vec<TaskIds> = Vec::new();
     for (subtopology, partition) in tasks {
-        by_subtopology
-            .entry(subtopology)
-            .or_default()
-            .push(*partition);
+        match lists.last_mut() {
+            Some(list) if list.subtopology_id == *subtopology => list.partitions.push(*partition),
+            _ => lists.push(
+                TaskIds::default()
+                    .with_subtopology_id(subtopology.as_str())
+                    .with_partitions(vec![*partition]),
+            ),
+        }
     }
-    by_subtopology
-        .into_iter()
-        .map(|(s, p)| TaskIds::default().with_subtopology_id(s).with_partitions(p))
-        .collect()
+    lists
 }
 
 impl SimMember {
