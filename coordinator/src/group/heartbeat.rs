@@ -352,8 +352,11 @@ impl Heartbeat<'_> {
             .get_mut(&request.member_id)
             .expect("stored above");
         if member.epoch == -2 {
-            // A static member rejoining its own released instance takes back its epoch (spec 3.6).
-            member.epoch = member.previous_epoch.max(0);
+            // Kafka 4.4.0 replaces a released static member by a copy of it at epoch 0 and
+            // previous epoch 0 (spec 3.6): reconciling below brings it to the target's epoch, and
+            // a request at its epoch from before the release is fenced from then on (R24).
+            member.epoch = 0;
+            member.previous_epoch = 0;
         }
         if let Some(offsets) = &request.task_offsets {
             member.task_offsets = offsets

@@ -198,9 +198,8 @@ pub(super) fn leave(
         group.remove_member(&request.member_id);
     } else {
         group.change_tasks(&request.member_id, |member| {
-            if member.epoch != -2 {
-                member.previous_epoch = member.epoch;
-            }
+            // Its previous epoch is kept, as Kafka 4.4.0 keeps it: a rejoin replaces the member
+            // (spec 3.6).
             member.epoch = -2;
             member.pending_revocation = TaskSets::default();
             member.rebalance_deadline_ms = None;

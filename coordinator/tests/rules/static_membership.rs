@@ -99,6 +99,27 @@ fn r49_replacement_reconciles_to_a_target_that_moved_on() {
     );
 }
 
+/// R24 after R49: Kafka 4.4.0 replaces a released static member by a copy at epoch 0 and
+/// previous epoch 0 (`getOrMaybeCreateStaticStreamsGroupMember`), then reconciles it to the
+/// target's epoch, so a request at its epoch from before the release is no lost answer's: it is
+/// fenced. Found by a differential campaign against Kafka 4.4.0 (seed 20261207, run 455), where
+/// the reference had given the member its old epoch back and took such a request.
+#[test]
+fn r24_after_a_static_rejoin_the_epoch_before_the_release_is_fenced() {
+    let mut broker = released_i1();
+    // A new process id bumps the group epoch: the rejoined member reconciles to 3.
+    let rejoin = static_join("a", "i1").with_process_id(Some("p-a2".to_owned()));
+    assert_eq!(broker.send(&rejoin), answer("a", 3).tasks(BOTH));
+    let at_epoch_before_release = owning(
+        heartbeat("a", 2).with_instance_id(Some("i1".to_owned())),
+        BOTH,
+    );
+    assert_eq!(
+        broker.send(&at_epoch_before_release),
+        fenced("smaller", 2, 3)
+    );
+}
+
 #[test]
 fn r49_static_member_leaving_with_minus_1_is_removed() {
     let mut broker = released_i1();
