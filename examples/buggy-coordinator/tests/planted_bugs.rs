@@ -117,6 +117,7 @@ fn accepting_stale_epochs_fails_the_fencing_rules() {
                 "R23-greater-epoch-fenced",
                 "R23-greater-epoch-fenced-message",
                 "R24-below-previous-epoch-fenced",
+                "R24-epoch-before-static-release-fenced",
                 "R24-previous-epoch-null-owned-fenced",
                 "R24-previous-epoch-tolerated",
                 "R24-smaller-epoch-fenced-message",
@@ -241,7 +242,7 @@ fn a_stale_topology_at_the_groups_own_epoch_fails_every_status_check() {
             count(Verdict::PreconditionNotMet),
             count(Verdict::Timeout)
         ),
-        (28, 46, 7),
+        (28, 47, 7),
         "{not_passing:?}"
     );
     assert_eq!(
