@@ -263,8 +263,8 @@ impl<B: Backend> DifferentialBackend<B> {
     }
 
     /// Has every candidate state of the reference answer `request` as the target did between
-    /// `before` and `after` (ms), on its forks ([`states_answering_between`]), and compares the answers: the
-    /// forks that answer as the target did are the candidates from then on.
+    /// `before` and `after` (ms), on its forks ([`states_answering_between`]), and compares the
+    /// answers: the forks that answer as the target did are the candidates from then on.
     fn judge(
         &mut self,
         api: StreamsApi,
