@@ -333,6 +333,71 @@ fn a_session_that_ends_while_a_request_is_in_flight_may_end_either_side_of_it() 
     );
 }
 
+/// `a` joins at 0 ms before its source topic `in` exists, and heartbeats at its epoch with the
+/// request going on at 990 ms and the answer coming at 1000 ms: the broker handled it before it
+/// had the topic, which the proxy saw, in another client's answer, at `seen_ms`. The broker
+/// has it at 1500 ms, when `a` heartbeats again.
+fn topic_seen_while_a_heartbeat_was_in_flight(seen_ms: u64) -> LiveTrace {
+    let mut broker = EmbeddedTarget::default();
+    let joined = exchange(
+        &mut broker,
+        StreamsApi::Heartbeat,
+        0,
+        1,
+        request_frame(88, 1, &join("a")),
+    );
+    let heartbeat = |correlation_id: i32, epoch: i32| {
+        let request = StreamsGroupHeartbeatRequest::default()
+            .with_group_id("g")
+            .with_member_id("a")
+            .with_member_epoch(epoch);
+        request_frame(88, correlation_id, &request)
+    };
+    let mut before_the_topic = exchange(
+        &mut broker,
+        StreamsApi::Heartbeat,
+        1000,
+        2,
+        heartbeat(2, member_epoch(&joined)),
+    );
+    before_the_topic.sent_ms = Some(990);
+    broker.set_topic("in", Some(2));
+    let after_the_topic = exchange(
+        &mut broker,
+        StreamsApi::Heartbeat,
+        1500,
+        3,
+        heartbeat(3, member_epoch(&before_the_topic)),
+    );
+    let mut trace = trace_of(vec![joined, before_the_topic, after_the_topic]);
+    trace.topics[0].at_ms = seen_ms;
+    trace
+}
+
+#[test]
+fn a_topic_seen_while_a_request_was_in_flight_may_be_unknown_to_the_broker_handling_it() {
+    let trace = topic_seen_while_a_heartbeat_was_in_flight(995);
+    // The broker's epochs: 2 for the join, 2 again without the topic, 3 once it had it.
+    let epochs: Vec<i32> = trace.exchanges.iter().map(member_epoch).collect();
+    assert_eq!(epochs, [2, 2, 3]);
+    let (code, out, err) = replay("topic-in-flight", &trace, &["--differential"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(
+        out.ends_with("3 exchanges, every answer equal to the reference's\n"),
+        "{out}"
+    );
+    // Seen 100 ms before the request went on (past the margin of 25 ms and the longest answer,
+    // 10 ms), the topic was the broker's: its answer without it is not the reference's.
+    let trace = topic_seen_while_a_heartbeat_was_in_flight(890);
+    let (code, out, err) = replay("topic-before-request", &trace, &["--differential"]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(
+        out.contains("exchange 2 (api 88 at 1000 ms): the broker's answer (target) differs from the reference's:\n"),
+        "{out}"
+    );
+    assert!(out.contains("  * .memberEpoch "), "{out}");
+}
+
 #[test]
 fn without_the_recorded_topics_the_reference_answers_otherwise() {
     let mut trace = captured();

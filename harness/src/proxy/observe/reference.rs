@@ -46,10 +46,10 @@ fn body_of<M: HeaderVersion>(request: &[u8], version: i16) -> Option<&[u8]> {
 /// it: `None` when equal. Each of `states` answers, most likely first: the first that answers as
 /// the broker did, else the nearest, is the reference from then on.
 fn compared<Req, Resp>(
-    states: Vec<EmbeddedTarget>,
+    states: Vec<Replaying>,
     api: StreamsApi,
     passed: &Passed,
-) -> Result<(EmbeddedTarget, Option<SideBySide>), String>
+) -> Result<(Replaying, Option<SideBySide>), String>
 where
     Req: WireMessage + HeaderVersion,
     Resp: WireMessage + HeaderVersion + Comparable,
@@ -57,9 +57,10 @@ where
     let body = body_of::<Req>(&passed.request, passed.version)
         .ok_or_else(|| format!("a request header of api {} does not decode", passed.api_key))?;
     let broker: Resp = decode_body(&passed.response, passed.version, true)?;
-    let mut nearest: Option<(EmbeddedTarget, SideBySide)> = None;
+    let mut nearest: Option<(Replaying, SideBySide)> = None;
     for mut state in states {
         let answer = state
+            .reference
             .answer(api, passed.version, body)
             .map_err(|error| error.to_string())?;
         let answer =
@@ -83,9 +84,9 @@ where
 
 /// [`compared`] for the exchange's api.
 fn answered(
-    states: Vec<EmbeddedTarget>,
+    states: Vec<Replaying>,
     passed: &Passed,
-) -> Result<(EmbeddedTarget, Option<SideBySide>), String> {
+) -> Result<(Replaying, Option<SideBySide>), String> {
     match passed.api_key {
         HEARTBEAT_KEY => compared::<StreamsGroupHeartbeatRequest, StreamsGroupHeartbeatResponse>(
             states,
@@ -120,30 +121,54 @@ struct Replaying {
 }
 
 impl Replaying {
-    /// The reference with the changes recorded by `now_ms` applied: a topic the broker showed by
-    /// then is one the reference knows.
-    fn changes_until(&mut self, trace: &LiveTrace, now_ms: u64) -> Result<(), String> {
-        while let Some(change) = trace.topics.get(self.topics) {
-            if change.at_ms > now_ms {
-                break;
-            }
-            self.reference.set_topic(&change.topic, change.partitions);
-            self.topics += 1;
+    /// When the next recorded change not yet given to the reference was seen.
+    fn next_change_ms(&self, trace: &LiveTrace) -> Option<u64> {
+        let topic = trace.topics.get(self.topics).map(|change| change.at_ms);
+        let config = trace
+            .group_configs
+            .get(self.configs)
+            .map(|change| change.at_ms);
+        match (topic, config) {
+            (Some(topic), Some(config)) => Some(topic.min(config)),
+            (topic, config) => topic.or(config),
         }
-        while let Some(change) = trace.group_configs.get(self.configs) {
-            if change.at_ms > now_ms {
-                break;
-            }
+    }
+
+    /// Gives the reference the next recorded change, the earlier of the next topic and the next
+    /// group config change.
+    fn apply_next_change(&mut self, trace: &LiveTrace) -> Result<(), String> {
+        let topic = trace.topics.get(self.topics);
+        let config = trace.group_configs.get(self.configs);
+        if let Some(topic) = topic.filter(|topic| config.is_none_or(|c| topic.at_ms <= c.at_ms)) {
+            self.reference.set_topic(&topic.topic, topic.partitions);
+            self.topics += 1;
+        } else if let Some(config) = config {
             self.reference
-                .set_group_configs_now(&change.group, &[(&change.name, &change.value)])
-                .map_err(|error| format!("group config {}: {error}", change.name))?;
+                .set_group_configs_now(&config.group, &[(&config.name, &config.value)])
+                .map_err(|error| format!("group config {}: {error}", config.name))?;
             self.configs += 1;
         }
         Ok(())
     }
 
+    /// The reference with the changes recorded by `now_ms` applied: a topic the broker showed by
+    /// then is one the reference knows.
+    fn changes_until(&mut self, trace: &LiveTrace, now_ms: u64) -> Result<(), String> {
+        while self
+            .next_change_ms(trace)
+            .is_some_and(|at_ms| at_ms <= now_ms)
+        {
+            self.apply_next_change(trace)?;
+        }
+        Ok(())
+    }
+
     /// [`answered`] by this state, on the broker's clock somewhere between the request's going
-    /// on and `handled_by_ms`, the changes carried to the next.
+    /// on and `handled_by_ms`, the changes carried to the next. A change the proxy saw before
+    /// the request went on (less the margin) the broker had when it handled it; one seen later,
+    /// up to `handled_by_ms`, it may not have had yet (the proxy sees a topic in whichever answer
+    /// shows it first, and the coordinator learns of it apart from the answers): the reference
+    /// answers with each prefix of those, all of them first.
     fn answer(
         &self,
         trace: &LiveTrace,
@@ -153,15 +178,32 @@ impl Replaying {
         let passed = &trace.exchanges[index];
         let in_context =
             |error: String| format!("exchange {} (at {} ms): {error}", index + 1, passed.at_ms);
-        let (states, _) = states_answering_between(
-            &self.reference,
-            (sent_ms(passed), handled_by_ms),
-            Some(self.margin_ms),
-        )
-        .map_err(|error| in_context(error.to_string()))?;
-        let (reference, side_by_side) = answered(states, passed).map_err(in_context)?;
-        let next = Replaying { reference, ..*self };
-        Ok((next, side_by_side))
+        let mut known = self.clone();
+        known
+            .changes_until(trace, sent_ms(passed).saturating_sub(self.margin_ms))
+            .map_err(in_context)?;
+        let mut prefixes = vec![known.clone()];
+        while known
+            .next_change_ms(trace)
+            .is_some_and(|at_ms| at_ms <= handled_by_ms)
+        {
+            known.apply_next_change(trace).map_err(in_context)?;
+            prefixes.push(known.clone());
+        }
+        let mut states = Vec::new();
+        for prefix in prefixes.iter().rev() {
+            let (forks, _) = states_answering_between(
+                &prefix.reference,
+                (sent_ms(passed), handled_by_ms),
+                Some(self.margin_ms),
+            )
+            .map_err(|error| in_context(error.to_string()))?;
+            states.extend(forks.into_iter().map(|reference| Replaying {
+                reference,
+                ..*prefix
+            }));
+        }
+        answered(states, passed).map_err(in_context)
     }
 }
 
@@ -213,27 +255,22 @@ fn handled_order(
     // A state before each handled request, the requests it may handle next, in turn, and the
     // time by which the next was handled.
     let mut stack: Vec<(Replaying, Vec<usize>, u64)> = Vec::new();
-    let next_of =
-        |state: &mut Replaying, handled: &[bool]| -> Result<Option<(Vec<usize>, u64)>, String> {
-            let Some(first) = run.clone().find(|&index| !handled[index - run.start]) else {
-                return Ok(None);
-            };
-            // Whichever request is handled next, it is handled by the time `first` was answered.
-            let answered_ms = exchanges[first].at_ms;
-            state.changes_until(trace, answered_ms)?;
-            let mut candidates: Vec<usize> = (first + 1..run.end)
-                .filter(|&index| {
-                    !handled[index - run.start] && sent_ms(&exchanges[index]) <= answered_ms
-                })
-                .collect();
-            // Popped from the end: `first` is tried first, then the others in the order they came.
-            candidates.reverse();
-            candidates.push(first);
-            Ok(Some((candidates, answered_ms)))
-        };
-    let mut start = from.clone();
-    let (candidates, handled_by_ms) = next_of(&mut start, &handled)?.expect("a run is never empty");
-    stack.push((start, candidates, handled_by_ms));
+    let next_of = |handled: &[bool]| -> Option<(Vec<usize>, u64)> {
+        let first = run.clone().find(|&index| !handled[index - run.start])?;
+        // Whichever request is handled next, it is handled by the time `first` was answered.
+        let answered_ms = exchanges[first].at_ms;
+        let mut candidates: Vec<usize> = (first + 1..run.end)
+            .filter(|&index| {
+                !handled[index - run.start] && sent_ms(&exchanges[index]) <= answered_ms
+            })
+            .collect();
+        // Popped from the end: `first` is tried first, then the others in the order they came.
+        candidates.reverse();
+        candidates.push(first);
+        Some((candidates, answered_ms))
+    };
+    let (candidates, handled_by_ms) = next_of(&handled).expect("a run is never empty");
+    stack.push((from.clone(), candidates, handled_by_ms));
     while let Some((state, candidates, handled_by_ms)) = stack.last_mut() {
         let Some(index) = candidates.pop() else {
             stack.pop();
@@ -246,13 +283,13 @@ fn handled_order(
             return Ok(None);
         }
         tries -= 1;
-        let (mut next, side_by_side) = state.answer(trace, index, *handled_by_ms)?;
+        let (next, side_by_side) = state.answer(trace, index, *handled_by_ms)?;
         if side_by_side.is_some() {
             continue;
         }
         handled[index - run.start] = true;
         order.push(index);
-        match next_of(&mut next, &handled)? {
+        match next_of(&handled) {
             Some((candidates, handled_by_ms)) => stack.push((next, candidates, handled_by_ms)),
             None => return Ok(Some((order, next))),
         }
@@ -335,7 +372,6 @@ pub fn answer_again(trace: &LiveTrace) -> Result<Answered, String> {
         }
         for index in run {
             let passed = &exchanges[index];
-            replaying.changes_until(trace, passed.at_ms)?;
             let (next, side_by_side) = replaying.answer(trace, index, passed.at_ms)?;
             replaying = next;
             let Some(side_by_side) = side_by_side else {
