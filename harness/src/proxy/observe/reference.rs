@@ -111,13 +111,15 @@ const TRIES_PER_EXCHANGE: usize = 16;
 
 /// The reference between exchanges, how many of the trace's recorded topic and group config
 /// changes it has been given, and how near one of its deadlines an exchange is answered on more
-/// than one state ([`states_answering_between`]): the broker ran on real time.
+/// than one state ([`states_answering_between`]): the broker ran on real time. `withheld`
+/// counts the exchanges answered without a change seen while they were in flight.
 #[derive(Clone)]
 struct Replaying {
     reference: EmbeddedTarget,
     topics: usize,
     configs: usize,
     margin_ms: u64,
+    withheld: usize,
 }
 
 impl Replaying {
@@ -190,16 +192,19 @@ impl Replaying {
             known.apply_next_change(trace).map_err(in_context)?;
             prefixes.push(known.clone());
         }
+        let all = prefixes.len() - 1;
         let mut states = Vec::new();
-        for prefix in prefixes.iter().rev() {
+        for (applied, prefix) in prefixes.iter().enumerate().rev() {
             let (forks, _) = states_answering_between(
                 &prefix.reference,
                 (sent_ms(passed), handled_by_ms),
                 Some(self.margin_ms),
             )
             .map_err(|error| in_context(error.to_string()))?;
+            let withheld = prefix.withheld + usize::from(applied < all);
             states.extend(forks.into_iter().map(|reference| Replaying {
                 reference,
+                withheld,
                 ..*prefix
             }));
         }
@@ -349,6 +354,7 @@ pub fn answer_again(trace: &LiveTrace) -> Result<Answered, String> {
         topics: 0,
         configs: 0,
         margin_ms: REAL_TIME_MARGIN.as_millis() as u64 + longest_answer_ms,
+        withheld: 0,
     };
     let mut text = format!(
         "answering again with the reference the {} exchanges of group {} seen in front of {} ({} topic and {} group config changes recorded)\n",
@@ -397,6 +403,13 @@ pub fn answer_again(trace: &LiveTrace) -> Result<Answered, String> {
         let _ = writeln!(
             text,
             "{reordered} of the requests were in flight together with an earlier answered one and handled before it, as the broker's answers show"
+        );
+    }
+    if replaying.withheld > 0 {
+        let _ = writeln!(
+            text,
+            "{} of the exchanges were handled before a topic or group config change the proxy saw while (or just before) they were in flight, as the broker's answers show",
+            replaying.withheld
         );
     }
     if differing == 0 {
