@@ -18,7 +18,7 @@ use streamspec_protocol::kafka::{
 use streamspec_protocol::WireMessage;
 
 use super::judge::{decode_body, Passed, DESCRIBE_KEY, HEARTBEAT_KEY};
-use super::LiveTrace;
+use super::{GroupConfigSeen, LiveTrace, TopicSeen};
 use crate::backend::StreamsApi;
 use crate::differential::compare::{self, Comparable, SideBySide};
 use crate::differential::{states_answering_between, REAL_TIME_MARGIN};
@@ -109,6 +109,12 @@ const IN_FLIGHT_MAX: usize = 256;
 /// the broker handled them in.
 const TRIES_PER_EXCHANGE: usize = 16;
 
+/// A recorded change of the cluster, as the trace holds it.
+enum Change<'t> {
+    Topic(&'t TopicSeen),
+    Config(&'t GroupConfigSeen),
+}
+
 /// The reference between exchanges, how many of the trace's recorded topic and group config
 /// changes it has been given, and how near one of its deadlines an exchange is answered on more
 /// than one state ([`states_answering_between`]): the broker ran on real time. `withheld`
@@ -123,32 +129,34 @@ struct Replaying {
 }
 
 impl Replaying {
-    /// When the next recorded change not yet given to the reference was seen.
-    fn next_change_ms(&self, trace: &LiveTrace) -> Option<u64> {
-        let topic = trace.topics.get(self.topics).map(|change| change.at_ms);
-        let config = trace
-            .group_configs
-            .get(self.configs)
-            .map(|change| change.at_ms);
+    /// The next recorded change not yet given to the reference, the earlier of the next topic
+    /// and the next group config change, and when the proxy saw it.
+    fn next_change<'t>(&self, trace: &'t LiveTrace) -> Option<(u64, Change<'t>)> {
+        let topic = trace.topics.get(self.topics);
+        let config = trace.group_configs.get(self.configs);
         match (topic, config) {
-            (Some(topic), Some(config)) => Some(topic.min(config)),
-            (topic, config) => topic.or(config),
+            (Some(topic), Some(config)) if config.at_ms < topic.at_ms => {
+                Some((config.at_ms, Change::Config(config)))
+            }
+            (Some(topic), _) => Some((topic.at_ms, Change::Topic(topic))),
+            (None, config) => config.map(|config| (config.at_ms, Change::Config(config))),
         }
     }
 
-    /// Gives the reference the next recorded change, the earlier of the next topic and the next
-    /// group config change.
+    /// Gives the reference [`Replaying::next_change`].
     fn apply_next_change(&mut self, trace: &LiveTrace) -> Result<(), String> {
-        let topic = trace.topics.get(self.topics);
-        let config = trace.group_configs.get(self.configs);
-        if let Some(topic) = topic.filter(|topic| config.is_none_or(|c| topic.at_ms <= c.at_ms)) {
-            self.reference.set_topic(&topic.topic, topic.partitions);
-            self.topics += 1;
-        } else if let Some(config) = config {
-            self.reference
-                .set_group_configs_now(&config.group, &[(&config.name, &config.value)])
-                .map_err(|error| format!("group config {}: {error}", config.name))?;
-            self.configs += 1;
+        match self.next_change(trace) {
+            Some((_, Change::Topic(topic))) => {
+                self.reference.set_topic(&topic.topic, topic.partitions);
+                self.topics += 1;
+            }
+            Some((_, Change::Config(config))) => {
+                self.reference
+                    .set_group_configs_now(&config.group, &[(&config.name, &config.value)])
+                    .map_err(|error| format!("group config {}: {error}", config.name))?;
+                self.configs += 1;
+            }
+            None => {}
         }
         Ok(())
     }
@@ -157,8 +165,8 @@ impl Replaying {
     /// then is one the reference knows.
     fn changes_until(&mut self, trace: &LiveTrace, now_ms: u64) -> Result<(), String> {
         while self
-            .next_change_ms(trace)
-            .is_some_and(|at_ms| at_ms <= now_ms)
+            .next_change(trace)
+            .is_some_and(|(at_ms, _)| at_ms <= now_ms)
         {
             self.apply_next_change(trace)?;
         }
@@ -186,8 +194,8 @@ impl Replaying {
             .map_err(in_context)?;
         let mut prefixes = vec![known.clone()];
         while known
-            .next_change_ms(trace)
-            .is_some_and(|at_ms| at_ms <= handled_by_ms)
+            .next_change(trace)
+            .is_some_and(|(at_ms, _)| at_ms <= handled_by_ms)
         {
             known.apply_next_change(trace).map_err(in_context)?;
             prefixes.push(known.clone());
