@@ -134,6 +134,14 @@ impl EmbeddedTarget {
             .is_some_and(|pending| !pending.is_empty())
     }
 
+    /// Whether `topic` is an internal topic the coordinator asked for and the cluster has not
+    /// created yet.
+    pub fn is_pending_internal_topic(&self, topic: &str) -> bool {
+        self.pending_internal_topics
+            .as_ref()
+            .is_some_and(|pending| pending.iter().any(|(name, _)| name == topic))
+    }
+
     /// Creates the internal topics asked for so far.
     pub fn create_pending_internal_topics(&mut self) {
         let Some(pending) = self.pending_internal_topics.as_mut() else {

@@ -12,7 +12,9 @@ use kafka_protocol::protocol::{Encodable, StrBytes};
 use streamspec::backend::StreamsApi;
 use streamspec::embedded::EmbeddedTarget;
 use streamspec::proxy::observe::{LiveTrace, Passed, TopicSeen, CAPTURED, LIVE_TRACE_KIND};
-use streamspec_protocol::kafka::streams_group_heartbeat_request::{Subtopology, Topology};
+use streamspec_protocol::kafka::streams_group_heartbeat_request::{
+    Subtopology, TopicInfo, Topology,
+};
 use streamspec_protocol::kafka::{
     StreamsGroupDescribeRequest, StreamsGroupHeartbeatRequest, StreamsGroupHeartbeatResponse,
 };
@@ -334,10 +336,10 @@ fn a_session_that_ends_while_a_request_is_in_flight_may_end_either_side_of_it() 
 }
 
 /// `a` joins at 0 ms before its source topic `in` exists, and heartbeats at its epoch with the
-/// request going on at 990 ms and the answer coming at 1000 ms: the broker handled it before it
-/// had the topic, which the proxy saw, in another client's answer, at `seen_ms`. The broker
-/// has it at 1500 ms, when `a` heartbeats again.
-fn topic_seen_while_a_heartbeat_was_in_flight(seen_ms: u64) -> LiveTrace {
+/// request going on at `sent_ms` and the answer coming 10 ms later: the broker's coordinator
+/// handled it before it had the topic, which the proxy saw, in another client's answer, at
+/// `seen_ms`. The coordinator has it 500 ms later, when `a` heartbeats again.
+fn topic_seen_before_the_coordinator_had_it(seen_ms: u64, sent_ms: u64) -> LiveTrace {
     let mut broker = EmbeddedTarget::default();
     let joined = exchange(
         &mut broker,
@@ -356,16 +358,16 @@ fn topic_seen_while_a_heartbeat_was_in_flight(seen_ms: u64) -> LiveTrace {
     let mut before_the_topic = exchange(
         &mut broker,
         StreamsApi::Heartbeat,
-        1000,
+        sent_ms + 10,
         2,
         heartbeat(2, member_epoch(&joined)),
     );
-    before_the_topic.sent_ms = Some(990);
+    before_the_topic.sent_ms = Some(sent_ms);
     broker.set_topic("in", Some(2));
     let after_the_topic = exchange(
         &mut broker,
         StreamsApi::Heartbeat,
-        1500,
+        sent_ms + 510,
         3,
         heartbeat(3, member_epoch(&before_the_topic)),
     );
@@ -376,21 +378,17 @@ fn topic_seen_while_a_heartbeat_was_in_flight(seen_ms: u64) -> LiveTrace {
 
 #[test]
 fn a_topic_seen_while_a_request_was_in_flight_may_be_unknown_to_the_broker_handling_it() {
-    let trace = topic_seen_while_a_heartbeat_was_in_flight(995);
+    let trace = topic_seen_before_the_coordinator_had_it(995, 990);
     // The broker's epochs: 2 for the join, 2 again without the topic, 3 once it had it.
     let epochs: Vec<i32> = trace.exchanges.iter().map(member_epoch).collect();
     assert_eq!(epochs, [2, 2, 3]);
     let (code, out, err) = replay("topic-in-flight", &trace, &["--differential"]);
     assert_eq!(code, Some(0), "{out}{err}");
-    assert_eq!(
-        out,
-        "answering again with the reference the 3 exchanges of group g seen in front of test (1 topic and 0 group config changes recorded)\n\
-         1 of the exchanges were handled before a topic or group config change the proxy saw while (or just before) they were in flight, as the broker's answers show\n\
-         3 exchanges, every answer equal to the reference's\n"
-    );
+    assert_eq!(out, withheld_once_and_clean(3));
     // Seen 100 ms before the request went on (past the margin of 25 ms and the longest answer,
-    // 10 ms), the topic was the broker's: its answer without it is not the reference's.
-    let trace = topic_seen_while_a_heartbeat_was_in_flight(890);
+    // 10 ms), a source topic a client created was the broker's: its answer without it is not
+    // the reference's.
+    let trace = topic_seen_before_the_coordinator_had_it(890, 990);
     let (code, out, err) = replay("topic-before-request", &trace, &["--differential"]);
     assert_eq!(code, Some(1), "{out}{err}");
     assert!(
@@ -407,6 +405,111 @@ fn a_topic_seen_while_a_request_was_in_flight_may_be_unknown_to_the_broker_handl
         out.ends_with("2 of 3 exchanges answered otherwise than the reference (the first 2 shown); differing fields: .activeTasks 2, .errorCode 1, .heartbeatIntervalMs 1, .memberEpoch 2, .memberId 1, .standbyTasks 2, .status[] 1, .taskOffsetIntervalMs 1, .warmupTasks 2\n"),
         "{out}"
     );
+}
+
+/// The replay's output for a clean trace of `exchanges` exchanges of group `g`, one of them
+/// answered without a change the proxy had seen.
+fn withheld_once_and_clean(exchanges: usize) -> String {
+    format!(
+        "answering again with the reference the {exchanges} exchanges of group g seen in front of test (1 topic and 0 group config changes recorded)\n\
+         1 of the exchanges were handled before the broker's coordinator had a change the proxy saw by their answer (one seen while they were in flight, or an internal topic the broker created, which its Metadata answers show before its coordinator learns of it), as the broker's answers show\n\
+         {exchanges} exchanges, every answer equal to the reference's\n"
+    )
+}
+
+/// Group `g` of two subtopologies through repartition topic `g-rep`, which the broker creates
+/// for it after `a`'s join at 0 ms; `a` heartbeats with the request going on at `sent_ms` and
+/// the answer coming 5 ms later, and the broker's coordinator does not have the topic yet, which
+/// the proxy saw in a Metadata answer at `seen_ms`. The coordinator has it 500 ms later, when `a`
+/// heartbeats again.
+fn internal_topic_seen_before_the_coordinator_had_it(seen_ms: u64, sent_ms: u64) -> LiveTrace {
+    let topology = Topology::default().with_subtopologies(vec![
+        Subtopology::default()
+            .with_subtopology_id("0")
+            .with_source_topics(vec!["in".to_owned()])
+            .with_repartition_sink_topics(vec!["g-rep".to_owned()]),
+        Subtopology::default()
+            .with_subtopology_id("1")
+            .with_repartition_source_topics(vec![TopicInfo::default().with_name("g-rep")]),
+    ]);
+    let mut broker = EmbeddedTarget::default().deferring_internal_topics();
+    broker.set_topic("in", Some(2));
+    let joined = exchange(
+        &mut broker,
+        StreamsApi::Heartbeat,
+        0,
+        1,
+        request_frame(88, 1, &join("a").with_topology(Some(topology))),
+    );
+    let heartbeat = |correlation_id: i32, epoch: i32| {
+        let request = StreamsGroupHeartbeatRequest::default()
+            .with_group_id("g")
+            .with_member_id("a")
+            .with_member_epoch(epoch);
+        request_frame(88, correlation_id, &request)
+    };
+    let mut before_the_topic = exchange(
+        &mut broker,
+        StreamsApi::Heartbeat,
+        sent_ms + 5,
+        2,
+        heartbeat(2, member_epoch(&joined)),
+    );
+    before_the_topic.sent_ms = Some(sent_ms);
+    assert!(broker.is_pending_internal_topic("g-rep"));
+    broker.create_pending_internal_topics();
+    let after_the_topic = exchange(
+        &mut broker,
+        StreamsApi::Heartbeat,
+        sent_ms + 505,
+        3,
+        heartbeat(3, member_epoch(&before_the_topic)),
+    );
+    let mut trace = trace_of(vec![joined, before_the_topic, after_the_topic]);
+    trace.topics.push(TopicSeen {
+        at_ms: seen_ms,
+        topic: "g-rep".to_owned(),
+        partitions: Some(2),
+    });
+    trace
+}
+
+#[test]
+fn an_internal_topic_the_broker_created_may_reach_its_coordinator_after_its_metadata_answers() {
+    // CI's shape: Kafka's Metadata answers showed the repartition topic it created 200 ms before
+    // a heartbeat went on, and its coordinator handled the heartbeat without it.
+    let trace = internal_topic_seen_before_the_coordinator_had_it(790, 990);
+    let epochs: Vec<i32> = trace.exchanges.iter().map(member_epoch).collect();
+    assert_eq!(epochs, [2, 2, 3]);
+    let (code, out, err) = replay("internal-topic-late", &trace, &["--differential"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert_eq!(
+        out,
+        withheld_once_and_clean(3).replace("(1 topic", "(2 topic")
+    );
+    // At most 5 s (besides the margin of 25 ms and the longest answer, 5 ms): seen 5,030 ms
+    // before the request went on, the topic was the coordinator's.
+    let trace = internal_topic_seen_before_the_coordinator_had_it(950, 5980);
+    let epochs: Vec<i32> = trace.exchanges.iter().map(member_epoch).collect();
+    assert_eq!(epochs, [2, 2, 3]);
+    let (code, out, err) = replay("internal-topic-too-late", &trace, &["--differential"]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(
+        out.contains("exchange 2 (api 88 at 5985 ms): the broker's answer (target) differs from the reference's:\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("  * .memberEpoch                  2                                                 3\n"),
+        "{out}"
+    );
+    assert!(
+        out.ends_with("2 of 3 exchanges answered otherwise than the reference (the first 2 shown); differing fields: .activeTasks 2, .errorCode 1, .heartbeatIntervalMs 1, .memberEpoch 2, .memberId 1, .standbyTasks 2, .status[] 1, .taskOffsetIntervalMs 1, .warmupTasks 2\n"),
+        "{out}"
+    );
+    // A millisecond later it may still have been on its way.
+    let trace = internal_topic_seen_before_the_coordinator_had_it(951, 5980);
+    let (code, out, err) = replay("internal-topic-lag-bound", &trace, &["--differential"]);
+    assert_eq!(code, Some(0), "{out}{err}");
 }
 
 #[test]
