@@ -489,9 +489,17 @@ fn an_internal_topic_the_broker_created_may_reach_its_coordinator_after_its_meta
     );
     // At most 5 s (besides the margin of 25 ms and the longest answer, 5 ms): seen 5,030 ms
     // before the request went on, the topic was the coordinator's.
-    let trace = internal_topic_seen_before_the_coordinator_had_it(950, 5980);
+    let mut trace = internal_topic_seen_before_the_coordinator_had_it(950, 5980);
     let epochs: Vec<i32> = trace.exchanges.iter().map(member_epoch).collect();
     assert_eq!(epochs, [2, 2, 3]);
+    // Changes of another topic after the last exchange: listed up to 20, no answer changed.
+    for at_ms in 7000..7030 {
+        trace.topics.push(TopicSeen {
+            at_ms,
+            topic: "other".to_owned(),
+            partitions: Some(1),
+        });
+    }
     let (code, out, err) = replay("internal-topic-too-late", &trace, &["--differential"]);
     assert_eq!(code, Some(1), "{out}{err}");
     assert!(
@@ -502,8 +510,21 @@ fn an_internal_topic_the_broker_created_may_reach_its_coordinator_after_its_meta
         out.contains("  * .memberEpoch                  2                                                 3\n"),
         "{out}"
     );
+    // The times a difference is read against come last.
+    let others: String = (7000..7018)
+        .map(|at_ms| format!("  {at_ms} ms: topic other with 1 partitions\n"))
+        .collect();
     assert!(
-        out.ends_with("2 of 3 exchanges answered otherwise than the reference (the first 2 shown); differing fields: .activeTasks 2, .errorCode 1, .heartbeatIntervalMs 1, .memberEpoch 2, .memberId 1, .standbyTasks 2, .status[] 1, .taskOffsetIntervalMs 1, .warmupTasks 2\n"),
+        out.ends_with(&format!(
+            "the shown exchanges' times:\n  \
+             exchange 2: request went on at 5980 ms, answer came at 5985 ms\n  \
+             exchange 3: request went on at 6485 ms, answer came at 6485 ms\n\
+             the recorded changes, when the proxy saw them (the first 20 of 32):\n  \
+             0 ms: topic in with 2 partitions\n  \
+             950 ms: topic g-rep with 2 partitions\n\
+             {others}\
+             2 of 3 exchanges answered otherwise than the reference (the first 2 shown); differing fields: .activeTasks 2, .errorCode 1, .heartbeatIntervalMs 1, .memberEpoch 2, .memberId 1, .standbyTasks 2, .status[] 1, .taskOffsetIntervalMs 1, .warmupTasks 2\n"
+        )),
         "{out}"
     );
     // A millisecond later it may still have been on its way.

@@ -214,7 +214,10 @@ if [ -n "${APP_CAPTURE_DIR:-}" ]; then
   log "captured trace kept in $APP_CAPTURE_DIR"
 fi
 "$BIN" replay "$CAPTURED" --differential >"$WORK/differential.txt" 2>&1 ||
-  { head -n 40 "$WORK/differential.txt" >"$WORK/failure-detail.txt"; die "the reference answered the captured traffic otherwise than Kafka (see $WORK/differential.txt)"; }
+  { # The first differences, then the times they are read against (the replay lists them last).
+    awk '/^the shown exchanges/ { times = 1 } NR <= 40 || times' "$WORK/differential.txt" \
+      >"$WORK/failure-detail.txt"
+    die "the reference answered the captured traffic otherwise than Kafka (see $WORK/differential.txt)"; }
 log "the reference answered the captured traffic as Kafka did: $(tail -n 1 "$WORK/differential.txt")"
 proxy_errors=$(grep -c 'streamspec proxy: connection from' "$WORK/proxy.log" || true)
 log "passed in $(($(date +%s) - T0)) s, no violation in the live traffic; connections the proxy ended on an error: $proxy_errors"

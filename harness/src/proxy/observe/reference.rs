@@ -138,19 +138,24 @@ struct Replaying {
     withheld: usize,
 }
 
-impl Replaying {
-    /// The next recorded change not yet given to the reference, the earlier of the next topic
-    /// and the next group config change, and when the proxy saw it.
-    fn next_change<'t>(&self, trace: &'t LiveTrace) -> Option<(u64, Change<'t>)> {
-        let topic = trace.topics.get(self.topics);
-        let config = trace.group_configs.get(self.configs);
-        match (topic, config) {
-            (Some(topic), Some(config)) if config.at_ms < topic.at_ms => {
-                Some((config.at_ms, Change::Config(config)))
-            }
-            (Some(topic), _) => Some((topic.at_ms, Change::Topic(topic))),
-            (None, config) => config.map(|config| (config.at_ms, Change::Config(config))),
+/// The recorded change after the first `topics` topic and `configs` group config changes, the
+/// earlier of the next topic and the next group config change, and when the proxy saw it.
+fn recorded_change(trace: &LiveTrace, topics: usize, configs: usize) -> Option<(u64, Change<'_>)> {
+    let topic = trace.topics.get(topics);
+    let config = trace.group_configs.get(configs);
+    match (topic, config) {
+        (Some(topic), Some(config)) if config.at_ms < topic.at_ms => {
+            Some((config.at_ms, Change::Config(config)))
         }
+        (Some(topic), _) => Some((topic.at_ms, Change::Topic(topic))),
+        (None, config) => config.map(|config| (config.at_ms, Change::Config(config))),
+    }
+}
+
+impl Replaying {
+    /// The next recorded change not yet given to the reference ([`recorded_change`]).
+    fn next_change<'t>(&self, trace: &'t LiveTrace) -> Option<(u64, Change<'t>)> {
+        recorded_change(trace, self.topics, self.configs)
     }
 
     /// Gives the reference [`Replaying::next_change`].
@@ -341,6 +346,63 @@ fn handled_early(order: &[usize]) -> usize {
         .count()
 }
 
+/// Recorded changes listed after differences, at most: enough for the ones around a group's
+/// first heartbeats.
+const TIMELINE_MAX: usize = 20;
+
+/// When the shown exchanges' requests went on and their answers came, and when the proxy saw
+/// each recorded change: what a difference is read against when timing is in question.
+fn write_timeline(text: &mut String, trace: &LiveTrace, shown: &[usize]) {
+    let _ = writeln!(text, "the shown exchanges' times:");
+    for &index in shown {
+        let passed = &trace.exchanges[index];
+        let _ = writeln!(
+            text,
+            "  exchange {}: request went on at {} ms, answer came at {} ms",
+            index + 1,
+            sent_ms(passed),
+            passed.at_ms
+        );
+    }
+    let changes = trace.topics.len() + trace.group_configs.len();
+    let _ = writeln!(
+        text,
+        "the recorded changes, when the proxy saw them{}:",
+        if changes > TIMELINE_MAX {
+            format!(" (the first {TIMELINE_MAX} of {changes})")
+        } else {
+            String::new()
+        }
+    );
+    let (mut topics, mut configs) = (0, 0);
+    while let Some((at_ms, change)) = recorded_change(trace, topics, configs) {
+        if topics + configs == TIMELINE_MAX {
+            break;
+        }
+        let _ = match change {
+            Change::Topic(topic) => {
+                topics += 1;
+                match topic.partitions {
+                    Some(count) => writeln!(
+                        text,
+                        "  {at_ms} ms: topic {} with {count} partitions",
+                        topic.topic
+                    ),
+                    None => writeln!(text, "  {at_ms} ms: topic {} gone", topic.topic),
+                }
+            }
+            Change::Config(config) => {
+                configs += 1;
+                writeln!(
+                    text,
+                    "  {at_ms} ms: group config {}={}",
+                    config.name, config.value
+                )
+            }
+        };
+    }
+}
+
 /// Sends the trace's requests to a fresh reference (the test broker profile's settings), each
 /// at its time with the topics as they then were, and compares every answer with the broker's.
 /// Requests in flight together are taken in the order the broker's answers show it handled them
@@ -393,6 +455,7 @@ pub fn answer_again(trace: &LiveTrace) -> Result<Answered, String> {
     let mut differing = 0;
     let mut reordered = 0;
     let mut fields: BTreeMap<String, usize> = BTreeMap::new();
+    let mut shown = Vec::new();
     let exchanges = &trace.exchanges;
     for run in in_flight_together(exchanges) {
         if run.len() > 1 {
@@ -414,6 +477,7 @@ pub fn answer_again(trace: &LiveTrace) -> Result<Answered, String> {
                 *fields.entry(difference.field()).or_default() += 1;
             }
             if differing <= SHOWN_MAX {
+                shown.push(index);
                 let _ = writeln!(
                     text,
                     "exchange {} (api {} at {} ms): the broker's answer (target) differs from the reference's:\n{}",
@@ -437,6 +501,9 @@ pub fn answer_again(trace: &LiveTrace) -> Result<Answered, String> {
             "{} of the exchanges were handled before the broker's coordinator had a change the proxy saw by their answer (one seen while they were in flight, or an internal topic the broker created, which its Metadata answers show before its coordinator learns of it), as the broker's answers show",
             replaying.withheld
         );
+    }
+    if differing > 0 {
+        write_timeline(&mut text, trace, &shown);
     }
     if differing == 0 {
         let _ = writeln!(
