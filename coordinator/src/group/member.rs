@@ -67,10 +67,12 @@ impl MemberMetadata {
         if let Some(process_id) = &request.process_id {
             relevant |= self.set_process(process_id);
         }
-        let mut changed = false;
+        // An instance id is set only by a request that carries one, whose other metadata counts
+        // only where it matters to the assignment (`Heartbeat::apply`): no change to note.
         if request.instance_id.is_some() {
-            changed |= set(&mut self.instance_id, &request.instance_id);
+            set(&mut self.instance_id, &request.instance_id);
         }
+        let mut changed = false;
         if request.rebalance_timeout_ms != -1 {
             changed |= set(
                 &mut self.rebalance_timeout_ms,
