@@ -335,18 +335,21 @@ fn a_session_that_ends_while_a_request_is_in_flight_may_end_either_side_of_it() 
     );
 }
 
-/// `a` joins at 0 ms before its source topic `in` exists, and heartbeats at its epoch with the
-/// request going on at `sent_ms` and the answer coming 10 ms later: the broker's coordinator
-/// handled it before it had the topic, which the proxy saw, in another client's answer, at
-/// `seen_ms`. The coordinator has it 500 ms later, when `a` heartbeats again.
-fn topic_seen_before_the_coordinator_had_it(seen_ms: u64, sent_ms: u64) -> LiveTrace {
-    let mut broker = EmbeddedTarget::default();
+/// `a`'s join at 0 ms on `broker`, its heartbeat at its epoch going on at `sent_ms` and answered
+/// `answer_ms` later, `change` made to the broker, and `a`'s next heartbeat 500 ms after that
+/// answer.
+fn heartbeats_around_a_change(
+    broker: &mut EmbeddedTarget,
+    joining: &StreamsGroupHeartbeatRequest,
+    (sent_ms, answer_ms): (u64, u64),
+    change: impl FnOnce(&mut EmbeddedTarget),
+) -> Vec<Passed> {
     let joined = exchange(
-        &mut broker,
+        broker,
         StreamsApi::Heartbeat,
         0,
         1,
-        request_frame(88, 1, &join("a")),
+        request_frame(88, 1, joining),
     );
     let heartbeat = |correlation_id: i32, epoch: i32| {
         let request = StreamsGroupHeartbeatRequest::default()
@@ -355,23 +358,35 @@ fn topic_seen_before_the_coordinator_had_it(seen_ms: u64, sent_ms: u64) -> LiveT
             .with_member_epoch(epoch);
         request_frame(88, correlation_id, &request)
     };
-    let mut before_the_topic = exchange(
-        &mut broker,
+    let mut before = exchange(
+        broker,
         StreamsApi::Heartbeat,
-        sent_ms + 10,
+        sent_ms + answer_ms,
         2,
         heartbeat(2, member_epoch(&joined)),
     );
-    before_the_topic.sent_ms = Some(sent_ms);
-    broker.set_topic("in", Some(2));
-    let after_the_topic = exchange(
-        &mut broker,
+    before.sent_ms = Some(sent_ms);
+    change(broker);
+    let after = exchange(
+        broker,
         StreamsApi::Heartbeat,
-        sent_ms + 510,
+        sent_ms + answer_ms + 500,
         3,
-        heartbeat(3, member_epoch(&before_the_topic)),
+        heartbeat(3, member_epoch(&before)),
     );
-    let mut trace = trace_of(vec![joined, before_the_topic, after_the_topic]);
+    vec![joined, before, after]
+}
+
+/// `a` joins at 0 ms before its source topic `in` exists, and heartbeats at its epoch with the
+/// request going on at `sent_ms` and the answer coming 10 ms later: the broker's coordinator
+/// handled it before it had the topic, which the proxy saw, in another client's answer, at
+/// `seen_ms`. The coordinator has it 500 ms later, when `a` heartbeats again.
+fn topic_seen_before_the_coordinator_had_it(seen_ms: u64, sent_ms: u64) -> LiveTrace {
+    let mut broker = EmbeddedTarget::default();
+    let exchanges = heartbeats_around_a_change(&mut broker, &join("a"), (sent_ms, 10), |broker| {
+        broker.set_topic("in", Some(2))
+    });
+    let mut trace = trace_of(exchanges);
     trace.topics[0].at_ms = seen_ms;
     trace
 }
@@ -434,38 +449,12 @@ fn internal_topic_seen_before_the_coordinator_had_it(seen_ms: u64, sent_ms: u64)
     ]);
     let mut broker = EmbeddedTarget::default().deferring_internal_topics();
     broker.set_topic("in", Some(2));
-    let joined = exchange(
-        &mut broker,
-        StreamsApi::Heartbeat,
-        0,
-        1,
-        request_frame(88, 1, &join("a").with_topology(Some(topology))),
-    );
-    let heartbeat = |correlation_id: i32, epoch: i32| {
-        let request = StreamsGroupHeartbeatRequest::default()
-            .with_group_id("g")
-            .with_member_id("a")
-            .with_member_epoch(epoch);
-        request_frame(88, correlation_id, &request)
-    };
-    let mut before_the_topic = exchange(
-        &mut broker,
-        StreamsApi::Heartbeat,
-        sent_ms + 5,
-        2,
-        heartbeat(2, member_epoch(&joined)),
-    );
-    before_the_topic.sent_ms = Some(sent_ms);
-    assert!(broker.is_pending_internal_topic("g-rep"));
-    broker.create_pending_internal_topics();
-    let after_the_topic = exchange(
-        &mut broker,
-        StreamsApi::Heartbeat,
-        sent_ms + 505,
-        3,
-        heartbeat(3, member_epoch(&before_the_topic)),
-    );
-    let mut trace = trace_of(vec![joined, before_the_topic, after_the_topic]);
+    let joining = join("a").with_topology(Some(topology));
+    let exchanges = heartbeats_around_a_change(&mut broker, &joining, (sent_ms, 5), |broker| {
+        assert!(broker.is_pending_internal_topic("g-rep"));
+        broker.create_pending_internal_topics();
+    });
+    let mut trace = trace_of(exchanges);
     trace.topics.push(TopicSeen {
         at_ms: seen_ms,
         topic: "g-rep".to_owned(),
