@@ -114,7 +114,7 @@ const TRIES_PER_EXCHANGE: usize = 16;
 /// topic only in a Metadata answer, which the broker's metadata cache gives at once, while the
 /// coordinator learns of it later: Kafka 4.4's metadata publisher sets that cache, then creates
 /// the new partitions' logs, and only then tells the coordinator, whose events wait in a queue
-/// (CI saw over 200 ms on a loaded machine). No bound is given; this one is far above any lag
+/// (a CI run showed more than 130 ms). No bound is given; this one is far above any lag
 /// seen. Every other change (topics and configs a client set, whose answers the proxy saw) is
 /// taken within the real-time margin, so a divergence it makes is still found.
 const INTERNAL_TOPIC_LAG_MAX_MS: u64 = 5_000;
