@@ -207,6 +207,19 @@ impl Heartbeat<'_> {
     fn arrival(&self, group: &Group, owned: Option<&TaskSets>) -> Result<Arrival, ErrorAnswer> {
         let request = self.request;
         let epoch = request.member_epoch;
+        // Spec 3.6: an epoch-0 join with the instance id of a static member released at -2
+        // replaces it. Kafka 4.4.0 replaces it whoever asks: under a new member id, or under the
+        // id of another member of the group, whose own state the copy takes the place of (its
+        // records are overwritten). Under the released member's own id it is that member (R54).
+        let released = request
+            .instance_id
+            .as_ref()
+            .filter(|_| epoch == 0)
+            .and_then(|instance| group.static_member(instance))
+            .filter(|m| m.epoch == -2);
+        if let Some(previous) = released.filter(|m| m.id != request.member_id) {
+            return Ok(Arrival::Replacing(previous.id.clone()));
+        }
         match group.members.get(&request.member_id) {
             Some(member) => {
                 // R54: an epoch-0 rejoin of an existing member is a heartbeat of that member.
@@ -215,21 +228,11 @@ impl Heartbeat<'_> {
                 }
                 Ok(Arrival::Known)
             }
-            None if epoch == 0 => {
-                let released = request
-                    .instance_id
-                    .as_ref()
-                    .and_then(|instance| group.static_member(instance))
-                    .filter(|m| m.epoch == -2);
-                match released {
-                    Some(previous) => Ok(Arrival::Replacing(previous.id.clone())),
-                    None if group.members.len() >= self.config.max_size => {
-                        Err(ErrorAnswer::group_max_size_reached(self.config.max_size))
-                    }
-                    None => Ok(Arrival::New),
-                }
+            None if epoch != 0 => Err(ErrorAnswer::unknown_member(request)),
+            None if group.members.len() >= self.config.max_size => {
+                Err(ErrorAnswer::group_max_size_reached(self.config.max_size))
             }
-            None => Err(ErrorAnswer::unknown_member(request)),
+            None => Ok(Arrival::New),
         }
     }
 
@@ -331,6 +334,11 @@ impl Heartbeat<'_> {
             Arrival::Known => {}
             Arrival::New => group.put_member(Member::new(&request.member_id)),
             Arrival::Replacing(previous_id) => {
+                // A member of the group taking the released member's place is replaced by the
+                // copy (`arrival`): its own state goes.
+                if group.take_member(&request.member_id).is_some() {
+                    group.targets.remove(&request.member_id);
+                }
                 let previous = group
                     .take_member(&previous_id)
                     .expect("admission found the member");

@@ -52,6 +52,23 @@ fn r49_same_member_id_rejoins_its_instance() {
 }
 
 #[test]
+fn r49_a_known_member_taking_a_released_instance_replaces_it() {
+    // As Kafka 4.4.0 answers (scenario R49-known-member-takes-a-released-instance-id): the copy
+    // of a under d's id takes d's place too, and the new process p-d bumps the epoch.
+    let mut broker = released_i1();
+    assert_eq!(broker.send(&join("d")), answer("d", 3).tasks(NONE));
+    assert_eq!(
+        broker.send(&static_join("d", "i1")),
+        answer("d", 4).tasks(BOTH)
+    );
+    assert_eq!(
+        broker.view(),
+        group("Stable", 4, 4, vec![member("d", 4, BOTH, BOTH)])
+    );
+    assert_eq!(broker.send(&heartbeat("a", 2)), not_a_member("a"));
+}
+
+#[test]
 fn r49_replacement_with_a_new_process_id_bumps_the_group_epoch() {
     let mut broker = released_i1();
     assert_eq!(
