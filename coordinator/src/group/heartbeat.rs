@@ -284,13 +284,16 @@ impl Heartbeat<'_> {
             Arrival::New => false,
         };
         let replacement_empties_group = rejoins_released && group.members.len() == 1;
-        let member_changed = self.put_member(group, arrival);
+        let (member_changed, overwritten) = self.put_member(group, arrival);
         let inputs_changed = self.update_inputs(group, topology, reconfigured);
         if member_changed || inputs_changed {
             group.bump();
         }
         self.assign_if_due(group);
         let assigned_changed = group.reconcile(&request.member_id, owned.as_ref(), self.now_ms);
+        if let Some(overwritten) = &overwritten {
+            group.holders.remove_member(overwritten);
+        }
         if request.shutdown_application && group.shutdown_requested_by.is_none() {
             group.shutdown_requested_by = Some(request.member_id.clone());
         }
@@ -323,21 +326,28 @@ impl Heartbeat<'_> {
     }
 
     /// Stores the member as the request leaves it; whether that bumps the group epoch (a new
-    /// member, or changed member metadata, spec 3.1). A known member is changed in place.
-    fn put_member(&self, group: &mut Group, arrival: Arrival) -> bool {
+    /// member, or changed member metadata, spec 3.1). A known member is changed in place. Also
+    /// the joiner's own former state when a copy of a released member overwrites it: its tasks
+    /// stay held until the joiner is reconciled (the caller then lets them go), since Kafka
+    /// 4.4.0 reconciles against the group as it was before the request and replays the records
+    /// that overwrite the joiner only after answering (R49).
+    fn put_member(&self, group: &mut Group, arrival: Arrival) -> (bool, Option<Member>) {
         let request = self.request;
         if group.members.is_empty() && self.config.initial_rebalance_delay_ms > 0 {
             group.delay_deadline_ms = Some(self.now_ms + self.config.initial_rebalance_delay_ms);
         }
         let new = matches!(arrival, Arrival::New);
+        let mut overwritten = None;
         match arrival {
             Arrival::Known => {}
             Arrival::New => group.put_member(Member::new(&request.member_id)),
             Arrival::Replacing(previous_id) => {
                 // A member of the group taking the released member's place is replaced by the
-                // copy (`arrival`): its own state goes.
-                if group.take_member(&request.member_id).is_some() {
+                // copy (`arrival`): its own state goes, its tasks once it is reconciled.
+                overwritten = group.take_member(&request.member_id);
+                if let Some(joiner) = &overwritten {
                     group.targets.remove(&request.member_id);
+                    group.holders.add_member(joiner);
                 }
                 let previous = group
                     .take_member(&previous_id)
@@ -378,7 +388,7 @@ impl Heartbeat<'_> {
                 .map(|o| (o.subtopology_id.clone(), o.partition, o.offset))
                 .collect();
         }
-        new || changed
+        (new || changed, overwritten)
     }
 
     /// Takes the group's other assignment inputs up: topology, configured topology, assignment

@@ -69,6 +69,37 @@ fn r49_a_known_member_taking_a_released_instance_replaces_it() {
 }
 
 #[test]
+fn r49_a_static_member_taking_a_released_instance_keeps_its_own_tasks_held_while_answered() {
+    // As Kafka 4.4.0 answers (scenario R49-static-member-takes-a-released-instance-id): a (i1)
+    // takes released b's i2; the copy of b under a's id has none of a's tasks, and those stay
+    // held by the a of before the request until it is answered, so none is granted at once.
+    let mut broker = Broker::new();
+    assert_eq!(
+        broker.send(&static_join("a", "i1")),
+        answer("a", 2).tasks(BOTH)
+    );
+    assert_eq!(
+        broker.send(&static_join("b", "i2")),
+        answer("b", 3).tasks(NONE)
+    );
+    assert_eq!(broker.send(&static_leave("b", "i2")), left("b", -2));
+    assert_eq!(
+        broker.send(&static_join("a", "i2")),
+        answer("a", 4).tasks(NONE)
+    );
+    assert_eq!(
+        broker.view(),
+        group("Reconciling", 4, 4, vec![member("a", 4, NONE, BOTH)])
+    );
+    assert_eq!(broker.send(&heartbeat("a", 4)), answer("a", 4).tasks(BOTH));
+    // i1 is free: c takes it as a new member.
+    assert_eq!(
+        broker.send(&static_join("c", "i1")),
+        answer("c", 5).tasks(NONE)
+    );
+}
+
+#[test]
 fn r49_replacement_with_a_new_process_id_bumps_the_group_epoch() {
     let mut broker = released_i1();
     assert_eq!(

@@ -135,8 +135,8 @@ fn a_browser_shows_the_decision_the_failures_and_the_timeline() {
     assert!(dom.contains(
         "id=\"verdict\" class=\"verdict failed\" data-verdict=\"failed\" data-exit-code=\"1\""
     ));
-    // Nine fencing scenarios fail, and the reference's two INFORMATIONAL divergences from Kafka.
-    assert_eq!(count_cell(&dom, "data-scenarios=\"fail\""), 11);
+    // Ten fencing scenarios fail, and the reference's two INFORMATIONAL divergences from Kafka.
+    assert_eq!(count_cell(&dom, "data-scenarios=\"fail\""), 12);
     assert_eq!(
         count_cell(&dom, "data-scenarios=\"total\""),
         report.outcomes.len()

@@ -121,6 +121,7 @@ fn accepting_stale_epochs_fails_the_fencing_rules() {
                 "R24-previous-epoch-null-owned-fenced",
                 "R24-previous-epoch-tolerated",
                 "R24-smaller-epoch-fenced-message",
+                "R49-released-member-heartbeat-fenced",
                 "R52-acceptable-recovery-lag-v0-legacy",
                 "R52-acceptable-recovery-lag-v1",
             ])
@@ -200,6 +201,7 @@ fn tolerating_a_lost_answer_unchecked_fails_the_previous_epoch_rules() {
                 "R24-previous-epoch-null-owned-fenced",
                 "R24-previous-epoch-tolerated",
                 "R24-smaller-epoch-fenced-message",
+                "R49-released-member-heartbeat-fenced",
                 "R49-static-rejoin-new-member-id-inherits-epoch",
                 "R50-replaced-static-member-fenced",
             ])
@@ -242,7 +244,7 @@ fn a_stale_topology_at_the_groups_own_epoch_fails_every_status_check() {
             count(Verdict::PreconditionNotMet),
             count(Verdict::Timeout)
         ),
-        (31, 47, 7),
+        (33, 47, 7),
         "{not_passing:?}"
     );
     assert_eq!(
