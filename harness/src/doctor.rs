@@ -10,6 +10,10 @@ use crate::runner::{
     set_initial_group_configs, unmet_requirement, InitialGroupConfigs, Outcome, Verdict,
 };
 use crate::scenario::{Profile, Scenario};
+use streamspec_protocol::codes::{ErrorCode, ERROR_UNSUPPORTED_VERSION};
+use streamspec_protocol::kafka::{StreamsGroupDescribeRequest, StreamsGroupDescribeResponse};
+use streamspec_protocol::WireMessage;
+
 use crate::transport::Connection;
 
 /// The Kafka APIs the harness calls, and what for.
@@ -53,18 +57,47 @@ const BROKER_CONFIGS: [&str; 12] = [
 /// Refuses, in one line, a broker target that nothing usable listens at: none at all, or one
 /// whose Streams protocol cannot be used (see [`streams_unusable`]).
 pub async fn preflight(address: &str, timeout: std::time::Duration) -> Result<(), String> {
-    let connection = Connection::connect(address, timeout)
+    let mut connection = Connection::connect(address, timeout)
         .await
         .map_err(|error| error.to_string())?;
-    match streams_unusable(&connection) {
+    match streams_unusable(&mut connection).await {
         Some(reason) => Err(reason),
         None => Ok(()),
     }
 }
 
+/// Why the Streams protocol cannot be used at all at the broker of `connection`, if it cannot:
+/// from its ApiVersions answer, then from a StreamsGroupDescribe of a group nobody uses.
+pub async fn streams_unusable(connection: &mut Connection) -> Option<String> {
+    if let Some(reason) = streams_unusable_by_versions(connection) {
+        return Some(reason);
+    }
+    // Kafka 4.4.0 with the feature on but `streams` left out of
+    // group.coordinator.rebalance.protocols advertises 88 and 89 and answers every request of
+    // theirs UNSUPPORTED_VERSION, before looking at the group. An answer that does not come or
+    // does not decode is left for the run to judge.
+    let version = connection.negotiate::<StreamsGroupDescribeRequest>().ok()?;
+    let request = StreamsGroupDescribeRequest::default()
+        .with_group_ids(vec!["streamspec-preflight".to_owned()]);
+    let body = request.encode_to_vec(version).ok()?;
+    let answer = connection
+        .call_streams(89, version, &body, "StreamsGroupDescribe")
+        .await
+        .ok()?;
+    let response = StreamsGroupDescribeResponse::decode_exact(&answer, version).ok()?;
+    let code = response.groups.first()?.error_code;
+    (code == ERROR_UNSUPPORTED_VERSION).then(|| {
+        format!(
+            "{} has the Streams rebalance protocol off: it answers StreamsGroupDescribe {} (on Kafka, group.coordinator.rebalance.protocols must include streams)",
+            connection.address(),
+            ErrorCode(code)
+        )
+    })
+}
+
 /// Why the Streams protocol cannot be used at all at a broker whose ApiVersions answer is
 /// `connection`'s, if it cannot.
-pub fn streams_unusable(connection: &Connection) -> Option<String> {
+fn streams_unusable_by_versions(connection: &Connection) -> Option<String> {
     let address = connection.address();
     for key in [88, 89] {
         if connection.versions(key).is_none() {
@@ -98,7 +131,8 @@ pub struct Diagnosis {
 /// process.
 #[derive(Debug)]
 pub enum Surroundings<'a> {
-    Broker(&'a Connection),
+    /// With why its Streams protocol cannot be used, if it cannot ([`streams_unusable`]).
+    Broker(&'a Connection, Option<String>),
     /// What the backend is, in a line.
     InProcess(&'a str),
 }
@@ -115,9 +149,9 @@ pub async fn diagnose<C: Connect>(
 ) -> BackendResult<Diagnosis> {
     let mut text = format!("streamspec doctor --target {}\n", connector.name());
     match surroundings {
-        Surroundings::Broker(connection) => {
+        Surroundings::Broker(connection, unusable) => {
             describe_apis(&mut text, connection);
-            if let Some(reason) = streams_unusable(connection) {
+            if let Some(reason) = unusable {
                 writeln!(text, "\nno scenario can run: {reason}").unwrap();
                 return Ok(Diagnosis { text, runnable: 0 });
             }

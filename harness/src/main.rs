@@ -665,7 +665,7 @@ async fn doctor(
         },
         width: console_width(),
     };
-    let connection = match &target {
+    let mut connection = match &target {
         TargetSpec::Embedded => None,
         TargetSpec::Kafka(address) => Some(
             Connection::connect(address, timeout)
@@ -673,8 +673,12 @@ async fn doctor(
                 .map_err(|error| error.to_string())?,
         ),
     };
+    let unusable = match &mut connection {
+        Some(connection) => streamspec::doctor::streams_unusable(connection).await,
+        None => None,
+    };
     let surroundings = match &connection {
-        Some(connection) => Surroundings::Broker(connection),
+        Some(connection) => Surroundings::Broker(connection, unusable),
         None => Surroundings::InProcess("the reference coordinator in process, on a virtual clock"),
     };
     let diagnosis = with_connector!(dialect: dialect, &target, timeout, 1, |connector| {

@@ -10,6 +10,9 @@ use bytes::BytesMut;
 use kafka_protocol::messages::api_versions_response::{ApiVersion, FinalizedFeatureKey};
 use kafka_protocol::messages::{ApiVersionsResponse, RequestHeader, ResponseHeader};
 use kafka_protocol::protocol::{Decodable, Encodable, StrBytes};
+use streamspec_protocol::kafka::streams_group_describe_response::DescribedGroup;
+use streamspec_protocol::kafka::StreamsGroupDescribeResponse;
+use streamspec_protocol::WireMessage;
 
 /// Far above what any of these runs needs; only a hang gets near it.
 const NO_HANG_BOUND: Duration = Duration::from_secs(20);
@@ -246,6 +249,44 @@ fn a_target_without_the_streams_apis() {
         &format!(
             "streamspec: {address} does not offer api key 88: is the Streams rebalance protocol enabled?"
         ),
+    );
+}
+
+/// A StreamsGroupDescribe answer frame (response header v1) naming one group with
+/// UNSUPPORTED_VERSION, as Kafka 4.4.0 answers with `streams` left out of
+/// group.coordinator.rebalance.protocols.
+fn describe_unsupported(header: &RequestHeader) -> Option<Vec<u8>> {
+    if header.request_api_key != 89 {
+        return None;
+    }
+    let response =
+        StreamsGroupDescribeResponse::default().with_groups(vec![DescribedGroup::default()
+            .with_group_id("streamspec-preflight")
+            .with_error_code(35)]);
+    let body = response
+        .encode_to_vec(header.request_api_version)
+        .expect("a describe answer encodes");
+    let mut frame = ((body.len() + 5) as i32).to_be_bytes().to_vec();
+    frame.extend(header.correlation_id.to_be_bytes());
+    frame.push(0);
+    frame.extend(body);
+    Some(frame)
+}
+
+#[test]
+fn a_target_with_the_streams_protocol_off() {
+    let address = serve(|stream| answer_api_versions_then(stream, true, 0, describe_unsupported));
+    let reason = format!(
+        "{address} has the Streams rebalance protocol off: it answers StreamsGroupDescribe 35 UNSUPPORTED_VERSION (on Kafka, group.coordinator.rebalance.protocols must include streams)"
+    );
+    assert_refused(&check(&address), &format!("streamspec: {reason}"));
+    let run = streamspec(&["doctor", "--target", &address, "--timeout-ms", TIMEOUT_MS]);
+    assert_eq!(run.code, Some(1), "{}", run.stdout);
+    assert!(
+        run.stdout
+            .ends_with(&format!("\nno scenario can run: {reason}\n")),
+        "{}",
+        run.stdout
     );
 }
 
