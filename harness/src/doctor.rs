@@ -274,7 +274,7 @@ async fn plan<C: Connect>(
         let target = &mut connector.open(group, broker_configs).await?;
         let mut reason = unmet_requirement(scenario, target, profile).await?;
         if reason.is_none() {
-            let configs = scenario.group_configs.clone();
+            let configs = scenario.group_configs_before_first_exchange();
             reason = match tried.get(&configs) {
                 Some(known) => known.clone(),
                 None => {

@@ -299,6 +299,10 @@ impl EmbeddedTarget {
                     config.num_standby_replicas =
                         value.parse().unwrap_or(config.num_standby_replicas)
                 }
+                "group.streams.max.standby.replicas" => {
+                    config.max_standby_replicas =
+                        value.parse().unwrap_or(config.max_standby_replicas)
+                }
                 _ => {}
             }
         }

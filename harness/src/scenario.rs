@@ -38,7 +38,7 @@
 //! - `topic` creates, grows or deletes one of the scenario's `topics` mid-scenario
 //!   (`{"create": "late", "partitions": 2}`, `{"grow": "in", "partitions": 3}`,
 //!   `{"delete": "late"}`) and waits until the coordinator sees the change; a target that cannot
-//!   grow topics skips the scenario.
+//!   grow topics, or refuses to delete them (TOPIC_DELETION_DISABLED), skips the scenario.
 //! - `tasks` judges the tasks of several `members` together, from their latest heartbeat answers
 //!   or (`"from": "describe"`) the latest describe: `union` (`"all"` or a list of tasks),
 //!   `disjoint`, `disjoint_per_process`, `count`, of one `kind` (`active`, `standby`, `warmup`).
@@ -50,7 +50,10 @@
 //!   delay, no assignment interval) unless the scenario sets them otherwise. A target that does
 //!   not know or refuses a config the scenario asks for skips it, naming the config, the value
 //!   and the target's answer (a broker whose `group.streams.min.session.timeout.ms` is 45000
-//!   refuses 6000); a baseline config the target does not know is left alone.
+//!   refuses 6000); a baseline config the target does not know is left alone. The
+//!   `group_config` steps without `expect` a scenario begins with count as its `group_configs`
+//!   here: a target that refuses one skips the scenario (a broker capping standbys at 0 refuses
+//!   `streams.num.standby.replicas=1`).
 //! - `expect` is matched against the response's JSON (see [`crate::matcher`]); `capture` stores
 //!   values of the response by JSON pointer for later `${name}` (or `${name+1}`) references.
 //! - `until: { "within_ms": N }` repeats the step until `expect` matches, within the bound.
@@ -182,6 +185,23 @@ impl Scenario {
         members.sort_unstable();
         members.dedup();
         members.len()
+    }
+
+    /// The group configs set before the scenario's first exchange: its `group_configs`, then
+    /// those of the `group_config` steps without `expect` it begins with (a later value wins).
+    pub fn group_configs_before_first_exchange(&self) -> BTreeMap<String, String> {
+        let mut configs = self.group_configs.clone();
+        for step in &self.steps {
+            match step {
+                Step::GroupConfig {
+                    configs: set,
+                    expect: None,
+                    ..
+                } => configs.extend(set.clone()),
+                _ => break,
+            }
+        }
+        configs
     }
 
     /// Whether the scenario sets something on the whole cluster (an ACL on it), which other

@@ -314,9 +314,27 @@ impl Report {
                 writeln!(out, "{}", cut(&text, console.width)).unwrap();
             }
         }
+        // One line per reason: a broker that keeps every topic (delete.topic.enable=false)
+        // fails the clean-up of every scenario the same way.
+        let mut cleanups: Vec<(&str, Vec<&str>)> = Vec::new();
         for outcome in &self.outcomes {
             if let Some(cleanup) = &outcome.cleanup {
-                writeln!(out, "warning: {}: clean-up: {cleanup}", outcome.scenario).unwrap();
+                match cleanups.iter_mut().find(|(reason, _)| reason == cleanup) {
+                    Some((_, scenarios)) => scenarios.push(&outcome.scenario),
+                    None => cleanups.push((cleanup, vec![&outcome.scenario])),
+                }
+            }
+        }
+        for (cleanup, scenarios) in cleanups {
+            match scenarios.as_slice() {
+                [scenario] => writeln!(out, "warning: {scenario}: clean-up: {cleanup}").unwrap(),
+                [first, ..] => writeln!(
+                    out,
+                    "warning: {} scenarios ({first}, ...): clean-up: {cleanup}",
+                    scenarios.len()
+                )
+                .unwrap(),
+                [] => {}
             }
         }
         for warning in &self.warnings {

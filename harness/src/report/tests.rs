@@ -426,6 +426,27 @@ fn a_failed_clean_up_is_a_warning_and_keeps_the_verdict() {
 }
 
 #[test]
+fn clean_ups_failed_alike_are_one_warning() {
+    let keeps = "deleting topics failed with error 73 TOPIC_DELETION_DISABLED";
+    let mut outcomes = Vec::new();
+    for name in ["a", "b", "c"] {
+        let mut kept = outcome(name, &["R1"], Grade::Must, Verdict::Pass);
+        kept.cleanup = Some(keeps.to_owned());
+        outcomes.push(kept);
+    }
+    let mut other = outcome("d", &["R1"], Grade::Must, Verdict::Pass);
+    other.cleanup = Some("deleting topics: timed out".to_owned());
+    outcomes.push(other);
+    let text = report(false, outcomes).human(Console::default());
+    assert!(
+        text.contains(&format!(
+            "\nwarning: 3 scenarios (a, ...): clean-up: {keeps}\nwarning: d: clean-up: deleting topics: timed out\n"
+        )),
+        "{text}"
+    );
+}
+
+#[test]
 fn a_run_whose_target_stopped_answering_is_no_verdict_on_it() {
     let mut report = report(
         false,

@@ -97,8 +97,10 @@ pub enum InitialGroupConfigs {
     Unmet(String),
 }
 
-/// Sets the scenario's group configs before its first step (spec 9.2); the scenario cannot run
-/// where the target refuses one the scenario asks for. A baseline config the target does not
+/// Sets the scenario's group configs before its first step (spec 9.2), with those its leading
+/// `group_config` steps set, so that a target refusing one (a broker capping standbys refuses
+/// `streams.num.standby.replicas=1`) skips the scenario, saying why, instead of failing its first
+/// step; the scenario cannot run where the target refuses one the scenario asks for. A baseline config the target does not
 /// list among its group configs is left alone: the target has no such delay. (Kafka 4.4.0 does
 /// not list every config it takes, e.g. `streams.num.warmup.replicas`, so the list only decides
 /// about the baseline.) The names of the configs it sets go to `configured` before the request,
@@ -115,9 +117,10 @@ pub async fn set_initial_group_configs<B: Backend>(
         Err(BackendError::Refused { .. } | BackendError::Unsupported { .. }) => Vec::new(),
         Err(error) => return Err(error),
     };
+    let needed = scenario.group_configs_before_first_exchange();
     let mut configs = listed_baseline_group_configs(&known);
-    configs.retain(|(name, _)| !scenario.group_configs.contains_key(name));
-    configs.extend(scenario.group_configs.clone());
+    configs.retain(|(name, _)| !needed.contains_key(name));
+    configs.extend(needed);
     if configs.is_empty() {
         return Ok(InitialGroupConfigs::Set);
     }
@@ -148,5 +151,69 @@ pub async fn set_initial_group_configs<B: Backend>(
             )))
         }
         Err(error) => Err(error),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use super::*;
+    use crate::backend::block_on;
+    use crate::embedded::EmbeddedTarget;
+
+    #[test]
+    fn a_refused_group_config_of_a_leading_step_skips_the_scenario_saying_why() {
+        let scenario = crate::scenario::parse(
+            "standby.json",
+            r#"{"name": "standby", "title": "t", "rules": ["R41"], "grade": "MUST",
+                "topics": [{"name": "in", "partitions": 2}],
+                "steps": [
+                  {"group_config": {"streams.num.standby.replicas": "1"}},
+                  {"heartbeat": {"member": "a", "as": "join"}, "expect": {"errorCode": 0}}]}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            scenario.group_configs_before_first_exchange(),
+            BTreeMap::from([("streams.num.standby.replicas".to_owned(), "1".to_owned())])
+        );
+        // A broker that caps standbys at 0 refuses it before the first step.
+        let mut capped =
+            EmbeddedTarget::with_broker_configs([("group.streams.max.standby.replicas", "0")]);
+        let mut configured = Vec::new();
+        let answer = block_on(set_initial_group_configs(
+            &mut capped,
+            &scenario,
+            "g",
+            &mut configured,
+        ));
+        let Ok(InitialGroupConfigs::Unmet(reason)) = answer else {
+            panic!("the capped target should refuse: {answer:?}");
+        };
+        assert_eq!(
+            reason,
+            "the target refuses the group configs the scenario needs: 40 INVALID_CONFIG \
+             (streams.num.standby.replicas must be less than or equal to 0); they are \
+             streams.initial.rebalance.delay.ms=0, streams.assignment.interval.ms=0, \
+             streams.num.standby.replicas=1"
+        );
+        assert!(configured.is_empty());
+        // Where the cap allows it, the configs are set.
+        let mut target = EmbeddedTarget::default();
+        let answer = block_on(set_initial_group_configs(
+            &mut target,
+            &scenario,
+            "g",
+            &mut configured,
+        ));
+        assert!(matches!(answer, Ok(InitialGroupConfigs::Set)), "{answer:?}");
+        assert_eq!(
+            configured,
+            [
+                "streams.initial.rebalance.delay.ms",
+                "streams.assignment.interval.ms",
+                "streams.num.standby.replicas"
+            ]
+        );
     }
 }

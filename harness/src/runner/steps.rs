@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 use streamspec_protocol::access::{Operation, Resource};
+use streamspec_protocol::codes::ERROR_TOPIC_DELETION_DISABLED;
 use streamspec_protocol::kafka::{StreamsGroupDescribeRequest, StreamsGroupHeartbeatRequest};
 
 use super::tasks::{self, Holding};
@@ -287,7 +288,18 @@ async fn change_topic<B: Backend>(
         }
         TopicChange::Delete { .. } => {
             let names = std::slice::from_ref(&name);
-            backend::delete_topics_and_wait(target, names, &probe, deadline).await?;
+            match backend::delete_topics_and_wait(target, names, &probe, deadline).await {
+                // A broker set not to delete topics (Kafka's delete.topic.enable=false) cannot
+                // hold the scenario: a skip that says so, not an error of the target.
+                Err(refusal @ BackendError::Refused { error_code, .. })
+                    if error_code == ERROR_TOPIC_DELETION_DISABLED =>
+                {
+                    return Err(
+                        BackendError::unsupported(format!("delete topics ({refusal})")).into(),
+                    );
+                }
+                result => result?,
+            }
             context.partitions.remove(&name);
         }
     }
@@ -610,6 +622,52 @@ mod tests {
         };
         assert_eq!(failure.verdict, Verdict::Skip);
         assert_eq!(failure.reason, "the target cannot grow topics");
+        assert_eq!(context.partitions["t-in"], 2);
+    }
+
+    /// The reference behind a broker set not to delete topics (delete.topic.enable=false).
+    struct KeepsTopics(crate::embedded::EmbeddedTarget);
+
+    impl Backend for KeepsTopics {
+        async fn call(
+            &mut self,
+            api: backend::StreamsApi,
+            version: i16,
+            request: &[u8],
+        ) -> backend::BackendResult<Vec<u8>> {
+            self.0.call(api, version, request).await
+        }
+        async fn create_topics(&mut self, topics: &[(String, i32)]) -> backend::BackendResult<()> {
+            self.0.create_topics(topics).await
+        }
+        async fn delete_topics(&mut self, _: &[String]) -> backend::BackendResult<()> {
+            Err(BackendError::Refused {
+                what: "deleting topics".to_owned(),
+                error_code: ERROR_TOPIC_DELETION_DISABLED,
+                message: None,
+            })
+        }
+        async fn sleep(&mut self, duration: Duration) -> backend::BackendResult<()> {
+            self.0.sleep(duration).await
+        }
+        fn now_ms(&self) -> u64 {
+            self.0.now_ms()
+        }
+    }
+
+    #[test]
+    fn a_target_that_does_not_delete_topics_skips_the_scenario_saying_so() {
+        let mut target = KeepsTopics(crate::embedded::EmbeddedTarget::default());
+        let mut context = context_with_topics();
+        let delete = topic_step(r#"{"topic": {"delete": "in"}}"#);
+        let Err(failure) = backend::block_on(run_step(&mut target, &delete, &mut context)) else {
+            panic!("deleting should fail");
+        };
+        assert_eq!(failure.verdict, Verdict::Skip);
+        assert_eq!(
+            failure.reason,
+            "the target cannot delete topics (deleting topics failed with error 73 TOPIC_DELETION_DISABLED)"
+        );
         assert_eq!(context.partitions["t-in"], 2);
     }
 
