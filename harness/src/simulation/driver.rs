@@ -36,6 +36,8 @@ pub struct Simulation<B: Backend> {
     /// Waits for the coordinator's view so far, each with a probe group of its own.
     probes: u32,
     timing: Timing,
+    /// The group configs the set-up set, which the clean-up takes back.
+    group_configs: Vec<String>,
     setup: Setup,
     /// `setup.task_counts()`, which the oracle reads after every exchange; kept up to date by
     /// `resize`, the one change to the setup's topics.
@@ -126,9 +128,14 @@ pub async fn execute<B: Backend>(
         halt = simulation.settle().await.err().map(Halt::Violation);
     }
     let interrupted = simulation.interrupt.is_raised();
-    let cleanup_error = prepare::finish(&mut simulation.backend, &simulation.names, &input.setup)
-        .await
-        .err();
+    let cleanup_error = prepare::finish(
+        &mut simulation.backend,
+        &simulation.names,
+        &input.setup,
+        &simulation.group_configs,
+    )
+    .await
+    .err();
     let violation = match halt {
         None | Some(Halt::Interrupted) => None,
         // What an interrupted run saw last may be cut short: no finding.
@@ -186,16 +193,18 @@ impl<B: Backend> Simulation<B> {
     ) -> Result<Self, String> {
         setup.validate()?;
         let probe = format!("{}-probe-0", names.group);
-        let timing = prepare::prepare(&mut backend, &names, &mut setup, &probe, bounds.io_timeout)
-            .await
-            .map_err(|error| error.to_string())?;
+        let prepared =
+            prepare::prepare(&mut backend, &names, &mut setup, &probe, bounds.io_timeout)
+                .await
+                .map_err(|error| error.to_string())?;
         let topology = setup.topology(&names);
         Ok(Simulation {
             backend,
             interrupt: bounds.interrupt.clone(),
             io_timeout: bounds.io_timeout,
             probes: 0,
-            timing,
+            timing: prepared.timing,
+            group_configs: prepared.group_configs,
             topology,
             names,
             members: (0..MEMBERS).map(SimMember::new).collect(),

@@ -27,20 +27,36 @@ pub struct Timing {
     pub heartbeat_interval_ms: u64,
 }
 
+/// The broker config bounding a group's standby count.
+const MAX_STANDBY_REPLICAS: &str = "group.streams.max.standby.replicas";
+
+/// What [`prepare`] set up: the group's timing, and the names of the group configs it set,
+/// which [`finish`] takes back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Prepared {
+    pub timing: Timing,
+    pub group_configs: Vec<String>,
+}
+
 /// Creates the run's source topics (and waits until the coordinator sees them, with
 /// `probe_group`), sets its group configs, and reads the group's timing. A backend that cannot
-/// set group configs runs with Kafka's defaults, which `setup` then says.
+/// set group configs runs with Kafka's defaults, which `setup` then says; so does a standby count
+/// above the broker's bound (`group.streams.max.standby.replicas`), which is lowered to it.
 pub async fn prepare<B: Backend>(
     backend: &mut B,
     names: &Names,
     setup: &mut Setup,
     probe_group: &str,
     io_timeout: Duration,
-) -> Result<Timing, String> {
-    set_up(backend, names, setup, probe_group, io_timeout)
+) -> Result<Prepared, String> {
+    let group_configs = set_up(backend, names, setup, probe_group, io_timeout)
         .await
         .map_err(|error| error.to_string())?;
-    timing(backend, &names.group).await
+    let timing = timing(backend, &names.group).await?;
+    Ok(Prepared {
+        timing,
+        group_configs,
+    })
 }
 
 async fn set_up<B: Backend>(
@@ -49,7 +65,7 @@ async fn set_up<B: Backend>(
     setup: &mut Setup,
     probe_group: &str,
     io_timeout: Duration,
-) -> BackendResult<()> {
+) -> BackendResult<Vec<String>> {
     let topics = setup.source_topics(names);
     backend::create_topics_and_wait(backend, &topics, probe_group, io_timeout).await?;
     // As a scenario's group does, the run's group assigns at once where the backend lets it,
@@ -59,6 +75,14 @@ async fn set_up<B: Backend>(
         Err(BackendError::Unsupported { .. }) => Vec::new(),
         Err(error) => return Err(error),
     };
+    if setup.standby_replicas > 0 {
+        let bound = backend
+            .broker_configs(&[MAX_STANDBY_REPLICAS.to_owned()])
+            .await?;
+        if let Some(most) = bound[0].as_deref().and_then(|v| v.parse::<u8>().ok()) {
+            setup.standby_replicas = setup.standby_replicas.min(most);
+        }
+    }
     let mut configs = listed_baseline_group_configs(&listed);
     configs.extend(setup.group_configs());
     match backend.set_group_configs(&names.group, &configs).await {
@@ -66,9 +90,9 @@ async fn set_up<B: Backend>(
             // The oracle then expects what such a group has: no standbys, no rack-aware tags.
             setup.standby_replicas = 0;
             setup.rack_aware_tags = false;
-            Ok(())
+            Ok(Vec::new())
         }
-        set => set,
+        set => set.map(|()| configs.into_iter().map(|(name, _)| name).collect()),
     }
 }
 
@@ -115,23 +139,140 @@ async fn timing<B: Backend>(backend: &mut B, group: &str) -> Result<Timing, Stri
     })
 }
 
-/// Removes what [`prepare`] and the run created: its group configs and every topic it may have
-/// made. Both are tried; either failing leaves something of the run on the target.
+/// Removes what [`prepare`] and the run created: the group configs it set (`group_configs`,
+/// the baseline's among them) and every topic it may have made. Both are tried; either failing
+/// leaves something of the run on the target.
 pub async fn finish<B: Backend>(
     backend: &mut B,
     names: &Names,
     setup: &Setup,
+    group_configs: &[String],
 ) -> Result<(), String> {
-    let configs: Vec<String> = setup
-        .group_configs()
-        .into_iter()
-        .map(|(name, _)| name)
-        .collect();
-    let configs = backend.delete_group_configs(&names.group, &configs).await;
+    let configs = match group_configs {
+        [] => Ok(()),
+        names_set => backend.delete_group_configs(&names.group, names_set).await,
+    };
     let topics = backend.delete_topics(&setup.all_topics(names)).await;
     match (configs, topics) {
         (Ok(()), Ok(())) => Ok(()),
         (Err(error), Ok(())) | (Ok(()), Err(error)) => Err(error.to_string()),
         (Err(configs), Err(topics)) => Err(format!("{configs}; {topics}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend::block_on;
+    use crate::embedded::EmbeddedTarget;
+
+    /// The reference, recording the group configs it is asked to take back.
+    #[derive(Debug, Default)]
+    struct Recording {
+        inner: EmbeddedTarget,
+        deleted: Vec<String>,
+    }
+
+    impl Backend for Recording {
+        async fn call(
+            &mut self,
+            api: backend::StreamsApi,
+            version: i16,
+            request: &[u8],
+        ) -> BackendResult<Vec<u8>> {
+            self.inner.call(api, version, request).await
+        }
+
+        async fn create_topics(&mut self, topics: &[(String, i32)]) -> BackendResult<()> {
+            self.inner.create_topics(topics).await
+        }
+
+        async fn delete_topics(&mut self, names: &[String]) -> BackendResult<()> {
+            self.inner.delete_topics(names).await
+        }
+
+        async fn sleep(&mut self, duration: Duration) -> BackendResult<()> {
+            self.inner.sleep(duration).await
+        }
+
+        fn now_ms(&self) -> u64 {
+            self.inner.now_ms()
+        }
+
+        fn sees_metadata_at_once(&self) -> bool {
+            self.inner.sees_metadata_at_once()
+        }
+
+        async fn group_config_names(&mut self, group_id: &str) -> BackendResult<Vec<String>> {
+            self.inner.group_config_names(group_id).await
+        }
+
+        async fn set_group_configs(
+            &mut self,
+            group_id: &str,
+            configs: &[(String, String)],
+        ) -> BackendResult<()> {
+            self.inner.set_group_configs(group_id, configs).await
+        }
+
+        async fn group_configs(
+            &mut self,
+            group_id: &str,
+            names: &[String],
+        ) -> BackendResult<Vec<Option<String>>> {
+            self.inner.group_configs(group_id, names).await
+        }
+
+        async fn broker_configs(&mut self, names: &[String]) -> BackendResult<Vec<Option<String>>> {
+            // A broker that lets a group have one standby at most.
+            Ok(names
+                .iter()
+                .map(|name| (name == MAX_STANDBY_REPLICAS).then(|| "1".to_owned()))
+                .collect())
+        }
+
+        async fn delete_group_configs(
+            &mut self,
+            group_id: &str,
+            names: &[String],
+        ) -> BackendResult<()> {
+            self.deleted.extend(names.iter().cloned());
+            self.inner.delete_group_configs(group_id, names).await
+        }
+    }
+
+    #[test]
+    fn a_run_takes_back_every_group_config_it_set_and_keeps_standbys_within_the_brokers_bound() {
+        let mut backend = Recording::default();
+        let names = Names::new("t-");
+        let mut setup = Setup {
+            standby_replicas: 2,
+            rack_aware_tags: true,
+            ..Setup::default()
+        };
+        let prepared = block_on(prepare(
+            &mut backend,
+            &names,
+            &mut setup,
+            "t-probe",
+            Duration::from_secs(1),
+        ))
+        .unwrap();
+        assert_eq!(setup.standby_replicas, 1);
+        let set = [
+            "streams.initial.rebalance.delay.ms",
+            "streams.assignment.interval.ms",
+            "streams.num.standby.replicas",
+            "streams.rack.aware.assignment.tags",
+        ];
+        assert_eq!(prepared.group_configs, set);
+        block_on(finish(
+            &mut backend,
+            &names,
+            &setup,
+            &prepared.group_configs,
+        ))
+        .unwrap();
+        assert_eq!(backend.deleted, set);
     }
 }
