@@ -655,6 +655,29 @@ impl<C: Connect> Connect for DifferentialConnector<C> {
 mod tests {
     use super::*;
 
+    #[test]
+    fn a_set_up_step_one_side_refused_says_which_side_and_why() {
+        let refused = || {
+            Err(BackendError::Refused {
+                what: "deleting topics".to_owned(),
+                error_code: 73,
+                message: None,
+            })
+        };
+        let target_refused =
+            DifferentialBackend::<EmbeddedTarget>::both("deleting topics", refused(), Ok(()));
+        assert_eq!(
+            target_refused.unwrap_err().to_string(),
+            "deleting topics: the reference accepted, the target refused (deleting topics failed with error 73 TOPIC_DELETION_DISABLED)"
+        );
+        let reference_refused =
+            DifferentialBackend::<EmbeddedTarget>::both("deleting topics", Ok(()), refused());
+        assert_eq!(
+            reference_refused.unwrap_err().to_string(),
+            "deleting topics: the target accepted, the reference refused (deleting topics failed with error 73 TOPIC_DELETION_DISABLED)"
+        );
+    }
+
     /// A cluster of one whose coordinator of the run group is that of `<probe>-beside`.
     #[derive(Debug, Default)]
     struct Clustered {

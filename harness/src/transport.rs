@@ -121,14 +121,20 @@ impl fmt::Display for TransportError {
 
 impl std::error::Error for TransportError {}
 
-/// How a request refused with an error code reads, whoever refused it.
+/// How a request refused with an error code reads, whoever refused it; a refusal with no code
+/// of its own (0, e.g. one side of a differential set-up refusing what the other did) is `what`
+/// alone, which then says why.
 pub(crate) fn write_refusal(
     f: &mut fmt::Formatter<'_>,
     what: &str,
     error_code: i16,
     message: Option<&str>,
 ) -> fmt::Result {
-    write!(f, "{what} failed with error {}", ErrorCode(error_code))?;
+    if error_code == 0 {
+        f.write_str(what)?;
+    } else {
+        write!(f, "{what} failed with error {}", ErrorCode(error_code))?;
+    }
     match message {
         Some(message) => write!(f, ": {message}"),
         None => Ok(()),
