@@ -228,6 +228,7 @@ fn fuzz_prints_its_command_first_reports_every_invariant_and_writes_reports() {
             "sometimes: a member is unknown",
             "sometimes: a standby is placed",
             "sometimes: a static member leaves",
+            "sometimes: an instance id is taken",
             "sometimes: the topology is not ready",
         ],
         "{stdout}"
@@ -246,7 +247,7 @@ fn fuzz_prints_its_command_first_reports_every_invariant_and_writes_reports() {
         .filter(|node| node.has_tag_name("testcase"))
         .collect();
     // An entry per `always` and `eventually` property, and per `sometimes` one.
-    assert_eq!(cases.len(), 15 + 6);
+    assert_eq!(cases.len(), 15 + 7);
     let revoked = cases
         .iter()
         .find(|case| case.attribute("classname") == Some("sometimes: a task is revoked"))
@@ -275,7 +276,7 @@ fn fuzz_prints_its_command_first_reports_every_invariant_and_writes_reports() {
     assert_eq!(report["verdict"], "passed");
     assert_eq!(report["stopped_early"], serde_json::Value::Null);
     let sometimes = report["sometimes"].as_array().unwrap();
-    assert_eq!(sometimes.len(), 6);
+    assert_eq!(sometimes.len(), 7);
     assert_eq!(sometimes[0]["property"], "sometimes: a task is revoked");
     assert_eq!(sometimes[0]["rules"], "R27, R28");
     assert_eq!(sometimes[0]["reached"], true);
@@ -284,7 +285,7 @@ fn fuzz_prints_its_command_first_reports_every_invariant_and_writes_reports() {
     // The page: the same decision, every property reached, no failing run to lay out.
     let page = std::fs::read_to_string(&html).unwrap();
     assert!(page.contains("data-verdict=\"passed\" data-exit-code=\"0\""));
-    assert_eq!(page.matches("<tr class=\"reached\">").count(), 6);
+    assert_eq!(page.matches("<tr class=\"reached\">").count(), 7);
     assert_eq!(page.matches("<tr class=\"rule pass\"").count(), 14);
     assert!(!page.contains("<section id=\"timeline\">"));
     std::fs::remove_dir_all(&dir).unwrap();

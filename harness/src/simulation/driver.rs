@@ -380,6 +380,18 @@ impl<B: Backend> Simulation<B> {
         self.members[index].heartbeat(&self.names.group, &self.setup, epoch)
     }
 
+    /// The member's join: as a new process (a new member id) after it left or crashed, else
+    /// under its member id, also while it is still a member (R54).
+    fn join_of(&mut self, index: usize) -> StreamsGroupHeartbeatRequest {
+        let sim = &mut self.members[index];
+        if sim.restart && !sim.is_live() {
+            sim.next_incarnation();
+            sim.restart = false;
+        }
+        sim.crashed = false;
+        sim.join_request(&self.names, &self.setup, &self.topology)
+    }
+
     /// A member that is not in the group joins with `topology` instead of the run's.
     async fn join_with_topology(
         &mut self,
@@ -484,14 +496,43 @@ impl<B: Backend> Simulation<B> {
         match operation {
             Operation::Join { member: m } => {
                 let index = member(m);
-                let sim = &mut self.members[index];
-                if sim.restart && !sim.is_live() {
-                    sim.next_incarnation();
-                    sim.restart = false;
-                }
-                sim.crashed = false;
-                let request = sim.join_request(&self.names, &self.setup, &self.topology);
+                let request = self.join_of(index);
                 self.exchange(index, request, true).await
+            }
+            Operation::TakeInstance { member: m, of: o } => {
+                let (index, other) = (member(m), member(o));
+                let settings = &self.setup.members;
+                // Only within a process: a copy keeps the released member's tasks whatever its
+                // new process holds (spec 3.6), so a taker from another process could hold a
+                // task in two roles for a moment, which spec 4.6-2 rules out of a run's checks.
+                if index == other
+                    || !settings[index].static_member
+                    || !settings[other].static_member
+                    || settings[index].process != settings[other].process
+                    || self.members[other].is_live()
+                {
+                    return Ok(());
+                }
+                // A join carries empty task lists (R4): a live member offers its tasks up with
+                // it, and keeps them if refused.
+                let taken = self.members[other].instance;
+                let request = self
+                    .join_of(index)
+                    .with_instance_id(Some(format!("i{taken}")))
+                    .with_active_tasks(Some(Vec::new()))
+                    .with_standby_tasks(Some(Vec::new()))
+                    .with_warmup_tasks(Some(Vec::new()));
+                self.exchange(index, request, true).await?;
+                if self
+                    .history
+                    .last()
+                    .is_some_and(|e| e.response.error_code == 0)
+                {
+                    let own = self.members[index].instance;
+                    self.members[index].instance = taken;
+                    self.members[other].instance = own;
+                }
+                Ok(())
             }
             Operation::Heartbeat { member: m } | Operation::DropResponse { member: m } => {
                 let index = member(m);

@@ -34,6 +34,9 @@ pub(super) struct SimMember {
     pub(super) crashed: bool,
     /// Left or crashed: the next join is a new process instance.
     pub(super) restart: bool,
+    /// Which static instance id it joins with, `i<instance>`: its own index until it takes
+    /// another member's (`Operation::TakeInstance`), which then gets this one.
+    pub(super) instance: usize,
 }
 
 pub(super) fn task_lists(tasks: &BTreeSet<Task>) -> Vec<TaskIds> {
@@ -57,6 +60,7 @@ impl SimMember {
         SimMember {
             index,
             id: format!("m{index}-0"),
+            instance: index,
             ..SimMember::default()
         }
     }
@@ -121,7 +125,7 @@ impl SimMember {
     pub(super) fn instance_id(&self, setup: &Setup) -> Option<String> {
         setup.members[self.index]
             .static_member
-            .then(|| format!("i{}", self.index))
+            .then(|| format!("i{}", self.instance))
     }
 
     pub(super) fn join_request(

@@ -253,6 +253,23 @@ pub const STANDBY_PLACED: Property = sometimes("a standby is placed", "R41", |ev
 pub const STATIC_LEAVE: Property = sometimes("a static member leaves", "R49", |event| {
     event.response.error_code == 0 && event.request.member_epoch == -2
 });
+pub const INSTANCE_TAKEN: Property = sometimes("an instance id is taken", "R49", |event| {
+    // A simulated member `m<index>-<incarnation>` joins as `i<index>` unless it took another's.
+    let own = event
+        .request
+        .member_id
+        .strip_prefix('m')
+        .and_then(|rest| rest.split('-').next());
+    let joined_as = event
+        .request
+        .instance_id
+        .as_deref()
+        .and_then(|instance| instance.strip_prefix('i'));
+    event.response.error_code == 0
+        && event.request.member_epoch == 0
+        && joined_as.is_some()
+        && joined_as != own
+});
 pub const NOT_READY: Property = sometimes(
     "the topology is not ready",
     "spec 5.5, R33, R34, R35",
@@ -270,7 +287,7 @@ pub const NOT_READY: Property = sometimes(
 );
 
 /// Every property, in the order they are judged and reported.
-pub const PROPERTIES: [&Property; 21] = [
+pub const PROPERTIES: [&Property; 22] = [
     &ANSWERED,
     &WELL_FORMED,
     &ANSWERS_EQUAL,
@@ -291,6 +308,7 @@ pub const PROPERTIES: [&Property; 21] = [
     &UNKNOWN_MEMBER,
     &STANDBY_PLACED,
     &STATIC_LEAVE,
+    &INSTANCE_TAKEN,
     &NOT_READY,
 ];
 

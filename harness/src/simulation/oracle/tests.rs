@@ -78,7 +78,7 @@ fn the_list_names_each_property_once_in_judging_order() {
     let labels: BTreeSet<String> = PROPERTIES.iter().map(|p| p.label()).collect();
     assert_eq!(labels.len(), PROPERTIES.len());
     assert_eq!(invariants().count(), 15);
-    assert_eq!(sometimes_properties().count(), 6);
+    assert_eq!(sometimes_properties().count(), 7);
     assert_eq!(ANSWERED.label(), "always: every request is answered");
     assert_eq!(
         SETTLES.label(),
@@ -317,8 +317,21 @@ fn sometimes_properties_count_the_exchanges_that_witness_them() {
         heartbeat(-2),
         StreamsGroupHeartbeatResponse::default().with_member_epoch(-2),
     );
+    // m0-0 joining as i1 takes another member's instance id; as i0, its own, it does not.
+    let join_as = |instance: &str| {
+        event(
+            heartbeat(0).with_instance_id(Some(instance.to_owned())),
+            StreamsGroupHeartbeatResponse::default().with_member_epoch(3),
+        )
+    };
     let mut coverage = Coverage::default();
-    coverage.observe(&[fenced.clone(), static_leave, fenced]);
+    coverage.observe(&[
+        fenced.clone(),
+        static_leave,
+        fenced,
+        join_as("i1"),
+        join_as("i0"),
+    ]);
     coverage.add(&coverage.clone());
     let counts: Vec<(String, u64)> = coverage
         .counts()
@@ -332,6 +345,7 @@ fn sometimes_properties_count_the_exchanges_that_witness_them() {
             ("a member is unknown".to_owned(), 0),
             ("a standby is placed".to_owned(), 0),
             ("a static member leaves".to_owned(), 2),
+            ("an instance id is taken".to_owned(), 2),
             ("the topology is not ready".to_owned(), 0),
         ]
     );
