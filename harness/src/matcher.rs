@@ -10,6 +10,7 @@
 //!   pattern), `$sameItems` (same items in any order), `$not`.
 
 use serde_json::Value;
+use streamspec_protocol::codes::ErrorCode;
 
 const OPERATORS: &[&str] = &[
     "$eq",
@@ -62,7 +63,16 @@ fn is_operator_object(pattern: &Value) -> bool {
 
 fn mismatch(path: &str, expected: &dyn std::fmt::Display, actual: &Value) -> String {
     let at = if path.is_empty() { "response" } else { path };
-    format!("{at}: expected {expected}, found {actual}")
+    format!("{at}: expected {expected}, found {}", named(path, actual))
+}
+
+/// `value` as a mismatch shows it: an error code with Kafka's name (`35 UNSUPPORTED_VERSION`),
+/// so that nobody has to look it up, anything else as JSON.
+fn named(path: &str, value: &Value) -> String {
+    match value.as_i64().and_then(|code| i16::try_from(code).ok()) {
+        Some(code) if path.ends_with(".errorCode") => ErrorCode(code).to_string(),
+        _ => value.to_string(),
+    }
 }
 
 fn match_at(path: &str, pattern: &Value, actual: &Value) -> Result<(), String> {
@@ -100,7 +110,7 @@ fn match_at(path: &str, pattern: &Value, actual: &Value) -> Result<(), String> {
             Ok(())
         }
         _ if numbers_equal(pattern, actual) || pattern == actual => Ok(()),
-        _ => Err(mismatch(path, pattern, actual)),
+        _ => Err(mismatch(path, &named(path, pattern), actual)),
     }
 }
 
@@ -219,6 +229,24 @@ mod tests {
         assert_eq!(
             matches(&json!({"nope": 1}), &actual),
             Err(".nope: no such field".to_owned())
+        );
+    }
+
+    #[test]
+    fn error_codes_read_with_their_names() {
+        let actual = json!({"errorCode": 35, "groups": [{"errorCode": 69}]});
+        assert_eq!(
+            matches(&json!({"errorCode": 0}), &actual),
+            Err(".errorCode: expected 0 NONE, found 35 UNSUPPORTED_VERSION".to_owned())
+        );
+        assert_eq!(
+            matches(
+                &json!({"groups": [{"errorCode": {"$in": [0, 16]}}]}),
+                &actual
+            ),
+            Err(
+                ".groups[0].errorCode: expected $in [0,16], found 69 GROUP_ID_NOT_FOUND".to_owned()
+            )
         );
     }
 

@@ -228,7 +228,7 @@ fn a_must_failure_fails_the_run() {
     agree(&run, "failed", 1);
     assert_eq!(
         rule_line(&run, "X900"),
-        "X900  fail        MUST          fails: .errorCode: expected 0, found 42"
+        "X900  fail        MUST          fails: .errorCode: expected 0 NONE, found 42 INVALID_REQUEST"
     );
     assert!(
         run.stdout.contains("\nFAIL fails (X900, MUST) in "),
