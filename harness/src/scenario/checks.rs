@@ -5,8 +5,13 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
+use streamspec_protocol::kafka::streams_group_describe_response as described;
 use streamspec_protocol::kafka::streams_group_heartbeat_request as request;
-use streamspec_protocol::kafka::{StreamsGroupDescribeRequest, StreamsGroupHeartbeatRequest};
+use streamspec_protocol::kafka::streams_group_heartbeat_response as answer;
+use streamspec_protocol::kafka::{
+    StreamsGroupDescribeRequest, StreamsGroupDescribeResponse, StreamsGroupHeartbeatRequest,
+    StreamsGroupHeartbeatResponse,
+};
 use streamspec_protocol::WireMessage;
 
 use super::locate::Segment;
@@ -263,7 +268,7 @@ fn check_step(
                         .to_owned(),
                 ));
             }
-            check_answer(index, answer, known)
+            check_answer(index, answer, &heartbeat_response_exemplar(), known)
         }
         Step::Describe {
             request: describe,
@@ -282,9 +287,12 @@ fn check_step(
                 &mut step_path(index, &["describe", "groups"]),
                 known,
             )?;
-            check_answer(index, answer, known)
+            check_answer(index, answer, &describe_response_exemplar(), known)
         }
-        Step::GroupConfig { expect, .. } => check_expect(index, expect.as_ref(), known),
+        Step::GroupConfig { expect, .. } => {
+            let answer = serde_json::json!({"errorCode": 0, "errorMessage": ""});
+            check_expect(index, expect.as_ref(), &answer, known)
+        }
         Step::Deny { deny, .. } => {
             let name = Value::from(deny.name.clone());
             check_references(&name, &mut step_path(index, &["deny", "name"]), known)
@@ -305,8 +313,14 @@ fn check_step(
     }
 }
 
-/// The bounds of a request step's `until`, and the references of its `expect`.
-fn check_answer(index: usize, answer: &Answer, known: &Known) -> Result<(), Invalid> {
+/// The bounds of a request step's `until`, and the fields and references of its `expect`
+/// (`exemplar`: the JSON form of the answer it is matched against).
+fn check_answer(
+    index: usize,
+    answer: &Answer,
+    exemplar: &Value,
+    known: &Known,
+) -> Result<(), Invalid> {
     if let Some(until) = answer.until {
         if until.within_ms > MAX_WAIT_MS {
             return Err(invalid(
@@ -327,14 +341,148 @@ fn check_answer(index: usize, answer: &Answer, known: &Known) -> Result<(), Inva
             ));
         }
     }
-    check_expect(index, answer.expect.as_ref(), known)
+    check_expect(index, answer.expect.as_ref(), exemplar, known)
 }
 
-fn check_expect(index: usize, expect: Option<&Value>, known: &Known) -> Result<(), Invalid> {
+fn check_expect(
+    index: usize,
+    expect: Option<&Value>,
+    answer: &Value,
+    known: &Known,
+) -> Result<(), Invalid> {
     match expect {
-        Some(expect) => check_references(expect, &mut step_path(index, &["expect"]), known),
+        Some(expect) => {
+            let mut path = step_path(index, &["expect"]);
+            check_expected_fields(expect, answer, &mut path)?;
+            check_references(expect, &mut path, known)
+        }
         None => Ok(()),
     }
+}
+
+/// Refuses keys of an `expect` pattern that the answer (`answer`, an exemplar of its JSON form)
+/// does not have, at any depth and inside `$` operators, so that a typo is the scenario's error
+/// at load time, not a failure of the target. Below a list or object the exemplar leaves empty,
+/// nothing is checked.
+fn check_expected_fields(
+    pattern: &Value,
+    answer: &Value,
+    path: &mut Vec<Segment>,
+) -> Result<(), Invalid> {
+    let item_of = |answer: &Value| match answer {
+        Value::Array(items) => items.first().cloned().unwrap_or(Value::Null),
+        _ => Value::Null,
+    };
+    match pattern {
+        Value::Object(map) if !map.is_empty() && map.keys().all(|key| key.starts_with('$')) => {
+            for (operator, operand) in map {
+                path.push(operator.as_str().into());
+                let shape = match operator.as_str() {
+                    "$eq" | "$ne" | "$not" | "$in" => answer.clone(),
+                    "$any" | "$all" | "$none" | "$sameItems" => item_of(answer),
+                    _ => Value::Null,
+                };
+                match operand {
+                    // Lists of patterns, each of the shape.
+                    Value::Array(items) if matches!(operator.as_str(), "$in" | "$sameItems") => {
+                        for (index, item) in items.iter().enumerate() {
+                            path.push(index.into());
+                            check_expected_fields(item, &shape, path)?;
+                            path.pop();
+                        }
+                    }
+                    _ => check_expected_fields(operand, &shape, path)?,
+                }
+                path.pop();
+            }
+            Ok(())
+        }
+        Value::Object(map) => {
+            let Value::Object(fields) = answer else {
+                return Ok(());
+            };
+            for (key, item) in map {
+                path.push(key.as_str().into());
+                let Some(field) = fields.get(key) else {
+                    let expected: Vec<String> =
+                        fields.keys().map(|key| format!("`{key}`")).collect();
+                    return Err(invalid(
+                        path.clone(),
+                        format!(
+                            "the answer has no field `{key}`, expected one of {}",
+                            expected.join(", ")
+                        ),
+                    ));
+                };
+                check_expected_fields(item, field, path)?;
+                path.pop();
+            }
+            Ok(())
+        }
+        Value::Array(items) => {
+            let shape = item_of(answer);
+            for (index, item) in items.iter().enumerate() {
+                path.push(index.into());
+                check_expected_fields(item, &shape, path)?;
+                path.pop();
+            }
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
+/// The heartbeat answer with every optional field set and every list holding one item.
+fn heartbeat_response_exemplar() -> Value {
+    let tasks = || Some(vec![answer::TaskIds::default().with_partitions(vec![0])]);
+    let partitions = || vec![answer::TopicPartition::default().with_partitions(vec![0])];
+    let response = StreamsGroupHeartbeatResponse::default()
+        .with_error_message(Some(String::new()))
+        .with_status(Some(vec![answer::Status::default()]))
+        .with_active_tasks(tasks())
+        .with_standby_tasks(tasks())
+        .with_warmup_tasks(tasks())
+        .with_partitions_by_user_endpoint(Some(vec![answer::EndpointToPartitions::default()
+            .with_active_partitions(partitions())
+            .with_standby_partitions(partitions())]));
+    serde_json::to_value(response).expect("answers serialize")
+}
+
+/// The describe answer with a group whose topology and member have every list holding one item
+/// (the topology description's inside left unchecked).
+fn describe_response_exemplar() -> Value {
+    let key_values = || vec![described::KeyValue::default()];
+    let topic_infos = || vec![described::TopicInfo::default().with_topic_configs(key_values())];
+    let tasks = || vec![described::TaskIds::default().with_partitions(vec![0])];
+    let assignment = || {
+        described::Assignment::default()
+            .with_active_tasks(tasks())
+            .with_standby_tasks(tasks())
+            .with_warmup_tasks(tasks())
+    };
+    let subtopology = described::Subtopology::default()
+        .with_source_topics(vec![String::new()])
+        .with_repartition_sink_topics(vec![String::new()])
+        .with_state_changelog_topics(topic_infos())
+        .with_repartition_source_topics(topic_infos());
+    let member = described::Member::default()
+        .with_instance_id(Some(String::new()))
+        .with_rack_id(Some(String::new()))
+        .with_user_endpoint(Some(described::Endpoint::default()))
+        .with_client_tags(key_values())
+        .with_task_offsets(vec![described::TaskOffset::default()])
+        .with_task_end_offsets(vec![described::TaskOffset::default()])
+        .with_assignment(assignment())
+        .with_target_assignment(assignment());
+    let group = described::DescribedGroup::default()
+        .with_error_message(Some(String::new()))
+        .with_topology(Some(
+            described::Topology::default().with_subtopologies(Some(vec![subtopology])),
+        ))
+        .with_members(vec![member])
+        .with_assignor_name(Some(String::new()));
+    let response = StreamsGroupDescribeResponse::default().with_groups(vec![group]);
+    serde_json::to_value(response).expect("answers serialize")
 }
 
 fn check_version<M: WireMessage>(version: i16, path: Vec<Segment>) -> Result<(), Invalid> {
@@ -548,6 +696,38 @@ mod tests {
                 "topicConfigs".to_owned()
             ])
         );
+    }
+
+    #[test]
+    fn expected_fields_the_answer_lacks_are_refused_inside_operators_too() {
+        let describe = describe_response_exemplar();
+        let expect = serde_json::json!({"groups": [{"groupEpoch": {"$gt": 1}, "members": {
+            "$sameItems": [{"memberId": "a", "assignment": {"activeTask": []}}]}}]});
+        let error = check_expected_fields(&expect, &describe, &mut Vec::new()).unwrap_err();
+        assert_eq!(
+            error.path,
+            vec![
+                Segment::from("groups"),
+                0.into(),
+                "members".into(),
+                "$sameItems".into(),
+                0.into(),
+                "assignment".into(),
+                "activeTask".into()
+            ]
+        );
+        assert_eq!(
+            error.message,
+            "the answer has no field `activeTask`, expected one of `activeTasks`, `standbyTasks`, \
+             `warmupTasks`"
+        );
+        let heartbeat = heartbeat_response_exemplar();
+        let typo = serde_json::json!({"errorCod": 0});
+        assert!(check_expected_fields(&typo, &heartbeat, &mut Vec::new()).is_err());
+        let fine = serde_json::json!({"errorCode": {"$in": [0, 16]}, "activeTasks": {"$any":
+            {"subtopologyId": "0"}}, "status": [{"statusCode": 1, "statusDetail": "x"}],
+            "partitionsByUserEndpoint": [{"userEndpoint": {"host": "h"}}]});
+        assert!(check_expected_fields(&fine, &heartbeat, &mut Vec::new()).is_ok());
     }
 
     #[test]
