@@ -192,13 +192,13 @@ enum Command {
         #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u16).range(1..=64))]
         jobs: u16,
         /// Bound on every single wait for the target, in milliseconds.
-        #[arg(long, default_value_t = 15_000)]
+        #[arg(long, default_value_t = 15_000, value_parser = clap::value_parser!(u64).range(1..))]
         timeout_ms: u64,
         /// Replicas of the topics created on a broker (-1: the broker's default).
         #[arg(long, default_value_t = 1, value_parser = parse_replication_factor, allow_negative_numbers = true)]
         replication_factor: i16,
         /// Makes group and topic names unique; defaults to the current time.
-        #[arg(long)]
+        #[arg(long, value_parser = parse_run_id)]
         run_id: Option<String>,
         /// The dialect of StreamsGroupHeartbeat the target speaks: `kip-draft` grades the early
         /// KIP draft through a translation, skipping the scenarios it cannot express.
@@ -251,13 +251,13 @@ enum Command {
         #[command(flatten)]
         reports: ReportFiles,
         /// Bound on every single wait for a broker, in milliseconds.
-        #[arg(long, default_value_t = 15_000)]
+        #[arg(long, default_value_t = 15_000, value_parser = clap::value_parser!(u64).range(1..))]
         timeout_ms: u64,
         /// Replicas of the topics created on a broker (-1: the broker's default).
         #[arg(long, default_value_t = 1, value_parser = parse_replication_factor, allow_negative_numbers = true)]
         replication_factor: i16,
         /// Makes group and topic names on a broker unique; defaults to the current time.
-        #[arg(long)]
+        #[arg(long, value_parser = parse_run_id)]
         run_id: Option<String>,
         /// The dialect of StreamsGroupHeartbeat the target speaks: `kip-draft` grades the early
         /// KIP draft through a translation, skipping the scenarios it cannot express.
@@ -281,7 +281,7 @@ enum Command {
         #[arg(long, default_value = "embedded", value_name = "HOST:PORT|embedded")]
         target: String,
         /// Bound on every single wait for a broker, in milliseconds.
-        #[arg(long, default_value_t = 15_000)]
+        #[arg(long, default_value_t = 15_000, value_parser = clap::value_parser!(u64).range(1..))]
         timeout_ms: u64,
         /// Replicas of the topics created on a broker (-1: the broker's default).
         #[arg(long, default_value_t = 1, value_parser = parse_replication_factor, allow_negative_numbers = true)]
@@ -318,7 +318,7 @@ enum Command {
         #[arg(short, long)]
         verbose: bool,
         /// Bound on every single wait for the target, in milliseconds.
-        #[arg(long, default_value_t = 15_000)]
+        #[arg(long, default_value_t = 15_000, value_parser = clap::value_parser!(u64).range(1..))]
         timeout_ms: u64,
         /// The dialect of StreamsGroupHeartbeat the target speaks: with `kip-draft`, the
         /// scenarios the draft cannot express are among the forecast skips.
@@ -385,7 +385,7 @@ enum Command {
         #[arg(long, default_value = streamspec::NAME_PREFIX)]
         prefix: String,
         /// Bound on every single wait for the broker, in milliseconds.
-        #[arg(long, default_value_t = 15_000)]
+        #[arg(long, default_value_t = 15_000, value_parser = clap::value_parser!(u64).range(1..))]
         timeout_ms: u64,
     },
     /// Lists the rules and the scenarios that check them.
@@ -885,6 +885,19 @@ fn parse_replication_factor(text: &str) -> Result<i16, String> {
         _ => Err(format!(
             "not a replication factor: {text:?} (1 or more, or -1 for the broker's default)"
         )),
+    }
+}
+
+/// A run id goes into every group and topic name, where Kafka takes ASCII letters, digits,
+/// `.`, `_` and `-`; 1 to 64 of them, so that the names stay well inside its 249.
+fn parse_run_id(text: &str) -> Result<String, String> {
+    let allowed = |c: char| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-');
+    if (1..=64).contains(&text.len()) && text.chars().all(allowed) {
+        Ok(text.to_owned())
+    } else {
+        Err(format!(
+            "not a run id: {text:?} (1 to 64 of ASCII letters, digits, '.', '_' and '-', as Kafka's names take)"
+        ))
     }
 }
 

@@ -616,3 +616,25 @@ fn bad_proxy_fault_values_are_usage_errors_naming_the_value() {
         assert!(stderr.contains(reason), "{stderr}");
     }
 }
+
+#[test]
+fn a_zero_timeout_and_a_run_id_kafka_cannot_name_with_are_refused_before_anything_runs() {
+    for (args, line) in [
+        (
+            ["check", "--timeout-ms", "0"],
+            "error: invalid value '0' for '--timeout-ms <TIMEOUT_MS>': 0 is not in 1..18446744073709551615",
+        ),
+        (
+            ["check", "--run-id", ""],
+            "error: invalid value '' for '--run-id <RUN_ID>': not a run id: \"\" (1 to 64 of ASCII letters, digits, '.', '_' and '-', as Kafka's names take)",
+        ),
+        (
+            ["fuzz", "--run-id", "a b"],
+            "error: invalid value 'a b' for '--run-id <RUN_ID>': not a run id: \"a b\" (1 to 64 of ASCII letters, digits, '.', '_' and '-', as Kafka's names take)",
+        ),
+    ] {
+        let output = streamspec(&args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert_eq!(stderr_lines(&output)[0], line, "{args:?}");
+    }
+}
