@@ -183,7 +183,7 @@ fn a_target_that_answers_garbage() {
     // "HTTP" read as a size prefix.
     assert_refused(
         &check(&address),
-        &format!("streamspec: {address}: response to ApiVersions: frame of 1213486160 bytes exceeds the limit of 67108864"),
+        &format!("streamspec: {address}: response to ApiVersions: frame of 1213486160 bytes exceeds the limit of 67108864 (its size reads \"HTTP\" as text: is this a Kafka listener?)"),
     );
 }
 

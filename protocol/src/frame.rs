@@ -30,7 +30,17 @@ impl std::fmt::Display for FrameError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             FrameError::TooLarge { size, max } => {
-                write!(f, "frame of {size} bytes exceeds the limit of {max}")
+                write!(f, "frame of {size} bytes exceeds the limit of {max}")?;
+                // A prefix of printable text is most likely another protocol's answer.
+                let prefix = (*size as i32).to_be_bytes();
+                if prefix.iter().all(|byte| (0x20..0x7f).contains(byte)) {
+                    let text: String = prefix.iter().map(|&byte| char::from(byte)).collect();
+                    write!(
+                        f,
+                        " (its size reads {text:?} as text: is this a Kafka listener?)"
+                    )?;
+                }
+                Ok(())
             }
             FrameError::Header(error) => write!(f, "malformed header: {error}"),
             FrameError::Body(error) => write!(f, "malformed body: {error}"),

@@ -62,8 +62,9 @@ impl Report {
             .count();
         match self.verdict() {
             RunVerdict::Passed if not_counted > 0 => format!(
-                "PASSED ({} that do not fail the run: {})",
+                "PASSED ({} that {} not fail the run: {})",
                 plural(not_counted, "failure"),
+                if not_counted == 1 { "does" } else { "do" },
                 if self.strict {
                     "INFORMATIONAL"
                 } else {

@@ -161,7 +161,7 @@ fn console_json_and_junit_state_the_one_verdict() {
     let cases = [
         (
             vec![outcome("a", &["R1"], Grade::Should, Verdict::Fail)],
-            "PASSED (1 failure that do not fail the run: SHOULD without --strict, INFORMATIONAL)",
+            "PASSED (1 failure that does not fail the run: SHOULD without --strict, INFORMATIONAL)",
             "passed",
         ),
         (

@@ -73,15 +73,30 @@ pub async fn unmet_requirement<B: Backend>(
         let (names, wanted): (Vec<String>, Vec<String>) =
             scenario.requires.broker_configs.clone().into_iter().unzip();
         let found = target.broker_configs(&names).await?;
-        for ((name, wanted), found) in names.iter().zip(&wanted).zip(&found) {
-            if found.as_deref() != Some(wanted.as_str()) {
+        // Every unmet one, so that fixing the first does not only reveal the next.
+        let unmet: Vec<(&String, &String, &str)> = names
+            .iter()
+            .zip(&wanted)
+            .zip(&found)
+            .filter(|((_, wanted), found)| found.as_deref() != Some(wanted.as_str()))
+            .map(|((name, wanted), found)| {
+                let has = found.as_deref().filter(|value| !value.is_empty());
+                (name, wanted, has.unwrap_or("none"))
+            })
+            .collect();
+        match unmet.as_slice() {
+            [] => {}
+            [(name, wanted, has)] => {
                 return Ok(Some(format!(
-                    "needs broker config {name}={wanted}; the target has {}",
-                    found
-                        .as_deref()
-                        .filter(|value| !value.is_empty())
-                        .unwrap_or("none")
-                )));
+                    "needs broker config {name}={wanted}; the target has {has}"
+                )))
+            }
+            several => {
+                let listed: Vec<String> = several
+                    .iter()
+                    .map(|(name, wanted, has)| format!("{name}={wanted} (it has {has})"))
+                    .collect();
+                return Ok(Some(format!("needs broker configs {}", listed.join(", "))));
             }
         }
     }
@@ -161,6 +176,25 @@ mod tests {
     use super::*;
     use crate::backend::block_on;
     use crate::embedded::EmbeddedTarget;
+
+    #[test]
+    fn every_unmet_broker_config_is_named() {
+        let scenario = crate::scenario::parse(
+            "configs.json",
+            r#"{"name": "configs", "title": "t", "rules": ["R41"], "grade": "MUST",
+                "requires": {"broker_configs": {"group.streams.max.size": "2",
+                  "group.streams.max.standby.replicas": "0", "authorizer.class.name": ""}},
+                "topics": [{"name": "in", "partitions": 2}],
+                "steps": [{"heartbeat": {"member": "a", "as": "join"}, "expect": {"errorCode": 0}}]}"#,
+        )
+        .unwrap();
+        let mut target = EmbeddedTarget::default();
+        let reason = block_on(unmet_requirement(&scenario, &mut target, Profile::Kafka44));
+        assert_eq!(
+            reason.unwrap().as_deref(),
+            Some("needs broker configs group.streams.max.size=2 (it has 2147483647), group.streams.max.standby.replicas=0 (it has 2)")
+        );
+    }
 
     #[test]
     fn a_refused_group_config_of_a_leading_step_skips_the_scenario_saying_why() {
