@@ -57,7 +57,8 @@ pub fn matches(pattern: &Value, actual: &Value) -> Result<(), String> {
     match_at("", pattern, actual)
 }
 
-fn is_operator_object(pattern: &Value) -> bool {
+/// Whether `pattern` is an object of `$` operators rather than of fields.
+pub(crate) fn is_operator_object(pattern: &Value) -> bool {
     matches!(pattern, Value::Object(map) if !map.is_empty() && map.keys().all(|key| key.starts_with('$')))
 }
 

@@ -3,6 +3,7 @@
 //! exhausting memory when it runs.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::OnceLock;
 
 use serde_json::Value;
 use streamspec_protocol::kafka::streams_group_describe_response as described;
@@ -56,18 +57,18 @@ pub fn check(scenario: &Scenario) -> Result<(), Invalid> {
             ));
         }
     }
-    let exemplar = heartbeat_request_exemplar();
+    let exemplars = exemplars();
     let mut known = Known::new(scenario);
     if let Some(topology) = &scenario.topology {
         let mut path = vec![Segment::from("topology")];
-        check_fields(topology, &exemplar["topology"], &mut path)?;
+        check_fields(topology, &exemplars.request["topology"], &mut path)?;
         // The topology goes out with joins; it may name the group and the topics.
         check_references(topology, &mut path, &known)?;
     }
     let mut topics = TopicStates::new(scenario);
     let mut seen = Seen::default();
     for (index, step) in scenario.steps.iter().enumerate() {
-        check_step(scenario, index, step, &exemplar, &known)?;
+        check_step(scenario, index, step, exemplars, &known)?;
         match step {
             Step::Topic { change, .. } => topics.apply(index, change)?,
             Step::Tasks { check, .. } => seen.check_tasks(index, check)?,
@@ -232,7 +233,7 @@ fn check_step(
     scenario: &Scenario,
     index: usize,
     step: &Step,
-    exemplar: &Value,
+    exemplars: &Exemplars,
     known: &Known,
 ) -> Result<(), Invalid> {
     match step {
@@ -249,7 +250,7 @@ fn check_step(
             }
             let fields = Value::Object(heartbeat.fields.clone());
             let mut path = step_path(index, &["heartbeat", "fields"]);
-            check_fields(&fields, exemplar, &mut path)?;
+            check_fields(&fields, &exemplars.request, &mut path)?;
             check_references(&fields, &mut path, known)?;
             let member = Value::String(heartbeat.member.clone());
             check_references(
@@ -268,7 +269,7 @@ fn check_step(
                         .to_owned(),
                 ));
             }
-            check_answer(index, answer, &heartbeat_response_exemplar(), known)
+            check_answer(index, answer, &exemplars.heartbeat_answer, known)
         }
         Step::Describe {
             request: describe,
@@ -287,12 +288,14 @@ fn check_step(
                 &mut step_path(index, &["describe", "groups"]),
                 known,
             )?;
-            check_answer(index, answer, &describe_response_exemplar(), known)
+            check_answer(index, answer, &exemplars.describe_answer, known)
         }
-        Step::GroupConfig { expect, .. } => {
-            let answer = serde_json::json!({"errorCode": 0, "errorMessage": ""});
-            check_expect(index, expect.as_ref(), &answer, known)
-        }
+        Step::GroupConfig { expect, .. } => check_expect(
+            index,
+            expect.as_ref(),
+            &exemplars.group_config_answer,
+            known,
+        ),
         Step::Deny { deny, .. } => {
             let name = Value::from(deny.name.clone());
             check_references(&name, &mut step_path(index, &["deny", "name"]), known)
@@ -369,29 +372,25 @@ fn check_expected_fields(
     answer: &Value,
     path: &mut Vec<Segment>,
 ) -> Result<(), Invalid> {
-    let item_of = |answer: &Value| match answer {
-        Value::Array(items) => items.first().cloned().unwrap_or(Value::Null),
-        _ => Value::Null,
-    };
     match pattern {
-        Value::Object(map) if !map.is_empty() && map.keys().all(|key| key.starts_with('$')) => {
+        Value::Object(map) if crate::matcher::is_operator_object(pattern) => {
             for (operator, operand) in map {
                 path.push(operator.as_str().into());
                 let shape = match operator.as_str() {
-                    "$eq" | "$ne" | "$not" | "$in" => answer.clone(),
+                    "$eq" | "$ne" | "$not" | "$in" => answer,
                     "$any" | "$all" | "$none" | "$sameItems" => item_of(answer),
-                    _ => Value::Null,
+                    _ => &Value::Null,
                 };
                 match operand {
                     // Lists of patterns, each of the shape.
                     Value::Array(items) if matches!(operator.as_str(), "$in" | "$sameItems") => {
                         for (index, item) in items.iter().enumerate() {
                             path.push(index.into());
-                            check_expected_fields(item, &shape, path)?;
+                            check_expected_fields(item, shape, path)?;
                             path.pop();
                         }
                     }
-                    _ => check_expected_fields(operand, &shape, path)?,
+                    _ => check_expected_fields(operand, shape, path)?,
                 }
                 path.pop();
             }
@@ -423,13 +422,41 @@ fn check_expected_fields(
             let shape = item_of(answer);
             for (index, item) in items.iter().enumerate() {
                 path.push(index.into());
-                check_expected_fields(item, &shape, path)?;
+                check_expected_fields(item, shape, path)?;
                 path.pop();
             }
             Ok(())
         }
         _ => Ok(()),
     }
+}
+
+/// The shape of an item of `answer`'s list (null, which checks nothing, where it has none).
+fn item_of(answer: &Value) -> &Value {
+    match answer {
+        Value::Array(items) => items.first().unwrap_or(&Value::Null),
+        _ => &Value::Null,
+    }
+}
+
+/// The JSON forms of the messages a scenario's requests and expectations name fields of, built
+/// once for every scenario loaded.
+struct Exemplars {
+    request: Value,
+    heartbeat_answer: Value,
+    describe_answer: Value,
+    /// What a `group_config` step's `expect` is matched against.
+    group_config_answer: Value,
+}
+
+fn exemplars() -> &'static Exemplars {
+    static EXEMPLARS: OnceLock<Exemplars> = OnceLock::new();
+    EXEMPLARS.get_or_init(|| Exemplars {
+        request: heartbeat_request_exemplar(),
+        heartbeat_answer: heartbeat_response_exemplar(),
+        describe_answer: describe_response_exemplar(),
+        group_config_answer: serde_json::json!({"errorCode": 0, "errorMessage": ""}),
+    })
 }
 
 /// The heartbeat answer with every optional field set and every list holding one item.
