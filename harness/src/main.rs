@@ -803,10 +803,11 @@ fn check(flags: CheckFlags, runtime: &tokio::runtime::Runtime) -> Result<ExitCod
             })
         }
     );
-    if let Some(line) = &report.target_lost {
-        // One line for people; the reports still hold what ran, under the same verdict.
+    if report.target_lost.is_some() {
+        // The counts and the verdict for people (the scenarios after the loss ended alike); the
+        // reports hold each scenario, under the same verdict.
         write_reports(&report, &flags.reports)?;
-        eprintln!("streamspec: {line}");
+        outln!("{}", report.summary_line());
         return Ok(ExitCode::from(report.verdict().exit_code()));
     }
     out!(

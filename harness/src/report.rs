@@ -10,6 +10,7 @@ use crate::scenario::Grade;
 use crate::simulation::history::TimelineEntry;
 
 mod console;
+pub(crate) use console::plural;
 mod html;
 mod json;
 mod junit;

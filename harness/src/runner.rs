@@ -140,6 +140,10 @@ pub struct RunSettings {
 /// Why a scenario has no verdict of its own when the run was interrupted.
 pub const NOT_RUN: &str = "not run: the run was interrupted (Ctrl-C)";
 
+/// Why a scenario did not start once the breaker had tripped: an error, since the target's loss
+/// is one.
+pub const NOT_RUN_TARGET_LOST: &str = "not run: the target stopped answering";
+
 /// The outcome of a scenario the interrupted run never started: skipped, with [`NOT_RUN`].
 pub fn not_run(scenario: &Scenario) -> Outcome {
     Outcome {
@@ -202,7 +206,7 @@ pub async fn run_scenario<C: Connect>(
 
     if !settings.breaker.admit() {
         outcome.verdict = Verdict::Error;
-        outcome.reason = Some("not run: the target stopped answering".to_owned());
+        outcome.reason = Some(NOT_RUN_TARGET_LOST.to_owned());
         return outcome;
     }
     let work = async {

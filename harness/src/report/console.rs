@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use super::{not_counted_because, Console, Detail, Report, RuleLine, RuleVerdict, RunVerdict};
-use crate::runner::{Outcome, Verdict};
+use crate::runner::{Outcome, Verdict, NOT_RUN_TARGET_LOST};
 
 impl Report {
     /// The skipped scenarios grouped by reason, as the console shows them.
@@ -175,6 +175,17 @@ impl Report {
             self.write_failure(&mut out, outcome, verbose);
         }
         self.write_campaign(&mut out, console);
+        writeln!(out, "\n{}", self.summary_of(&rules)).unwrap();
+        out
+    }
+
+    /// The human report's last line: the counts and the verdict. It is all the console shows of
+    /// a run that lost its target, whose scenarios after the loss ended alike.
+    pub fn summary_line(&self) -> String {
+        self.summary_of(&self.rules())
+    }
+
+    fn summary_of(&self, rules: &[RuleLine]) -> String {
         let failing_rules = rules.iter().filter(|line| line.fails_run).count();
         let not_checked = rules
             .iter()
@@ -182,22 +193,27 @@ impl Report {
             .count();
         if self.command == "fuzz" {
             // A campaign's lines are its invariants (and its run set-up), each one outcome.
-            writeln!(
-                out,
-                "\n{} invariants ({failing_rules} failing, {not_checked} not checked): {} passed, {} violated, {} errors, {} known divergences; {}",
+            return format!(
+                "{} invariants ({failing_rules} failing, {not_checked} not checked): {} passed, {} violated, {} errors, {} known divergences; {}",
                 rules.len(),
                 self.count(Verdict::Pass),
                 self.count(Verdict::Fail),
                 self.count(Verdict::Error),
                 self.count(Verdict::Divergent),
                 self.verdict_text()
-            )
-            .unwrap();
-            return out;
+            );
         }
-        writeln!(
-            out,
-            "\n{} rules ({failing_rules} failing, {not_checked} not checked) in {} scenarios: {} passed, {} failed, {} errors, {} timed out, {} skipped, {} preconditions not met, {} known divergences; {}",
+        let not_run = self
+            .outcomes
+            .iter()
+            .filter(|outcome| outcome.reason.as_deref() == Some(NOT_RUN_TARGET_LOST))
+            .count();
+        let not_run = match not_run {
+            0 => String::new(),
+            not_run => format!(" ({not_run} not run)"),
+        };
+        format!(
+            "{} rules ({failing_rules} failing, {not_checked} not checked) in {} scenarios: {} passed, {} failed, {} errors{not_run}, {} timed out, {} skipped, {} preconditions not met, {} known divergences; {}",
             rules.len(),
             self.outcomes.len(),
             self.count(Verdict::Pass),
@@ -209,8 +225,6 @@ impl Report {
             self.count(Verdict::Divergent),
             self.verdict_text()
         )
-        .unwrap();
-        out
     }
 
     /// Scenarios of `verdict` (skipped, or stopped at a precondition) grouped by reason: a line
@@ -380,7 +394,7 @@ fn first_line(text: Option<&str>) -> &str {
         .unwrap_or_default()
 }
 
-pub(super) fn plural(count: usize, one: &str) -> String {
+pub(crate) fn plural(count: usize, one: &str) -> String {
     if count == 1 {
         format!("1 {one}")
     } else {

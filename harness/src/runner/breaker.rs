@@ -23,9 +23,11 @@ struct BreakerState {
     last_loss: String,
     /// Whether one of those got an answer that could not be read.
     unreadable_in_a_row: bool,
-    /// Whether it has tripped, and how many scenarios it kept from starting since.
+    /// Whether it has tripped, how many scenarios it kept from starting since, and how many of
+    /// those already running then (`--jobs`) got no usable answer either.
     open: bool,
     not_run: usize,
+    lost_while_open: usize,
 }
 
 impl Breaker {
@@ -47,6 +49,8 @@ impl Breaker {
             .lock()
             .expect("the breaker lock is never poisoned");
         match loss {
+            // The row that tripped it stays as it was, so that its line tells what tripped it.
+            Some(_) if state.open => state.lost_while_open += 1,
             Some((loss, error)) => {
                 if state.lost_in_a_row == 0 {
                     state.unreadable_in_a_row = false;
@@ -75,10 +79,16 @@ impl Breaker {
         } else {
             ("stopped answering", "no answer")
         };
+        let running_then = match state.lost_while_open {
+            0 => String::new(),
+            lost => format!(", {lost} more already running got none"),
+        };
         state.open.then(|| {
             format!(
-                "{target} {what}: {} scenarios in a row got {got} (last: {}); {} scenarios not run",
-                state.lost_in_a_row, state.last_loss, state.not_run
+                "{target} {what}: {} scenarios in a row got {got} (last: {}){running_then}; {} not run",
+                state.lost_in_a_row,
+                state.last_loss,
+                crate::report::plural(state.not_run, "scenario")
             )
         })
     }
@@ -112,6 +122,22 @@ mod tests {
         assert_eq!(
             breaker.tripped(target).as_deref(),
             Some("h:1 stopped answering: 3 scenarios in a row got no answer (last: h:1 did not answer FindCoordinator within 500 ms); 2 scenarios not run")
+        );
+    }
+
+    #[test]
+    fn scenarios_already_running_when_the_breaker_trips_are_told_apart_from_the_row() {
+        let silence = Some((Loss::Silence, "h:1 did not answer Metadata within 500 ms"));
+        let breaker = Breaker::default();
+        for _ in 0..LOST_SCENARIOS_LIMIT + 4 {
+            breaker.record(silence);
+        }
+        // An answer that comes late does not reopen it.
+        breaker.record(None);
+        assert!(!breaker.admit());
+        assert_eq!(
+            breaker.tripped("h:1").as_deref(),
+            Some("h:1 stopped answering: 3 scenarios in a row got no answer (last: h:1 did not answer Metadata within 500 ms), 4 more already running got none; 1 scenario not run")
         );
     }
 
