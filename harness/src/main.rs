@@ -133,8 +133,8 @@ struct ReportFiles {
 }
 
 impl ReportFiles {
-    /// Refuses, before anything runs, a report whose folder does not exist: a long run should not
-    /// end without the report it was asked for.
+    /// Refuses, before anything runs, a report whose folder does not exist or that cannot be
+    /// written: a long run should not end without the report it was asked for.
     fn check_folders(&self) -> Result<(), String> {
         let files = [
             ("--junit", &self.junit),
@@ -153,6 +153,25 @@ impl ReportFiles {
                     path.display(),
                     folder.display()
                 ));
+            }
+            if path.is_dir() {
+                return Err(format!(
+                    "{flag} {}: is a folder; name the report's file",
+                    path.display()
+                ));
+            }
+            // Opened for appending, so an existing report is left as it is until the run ends;
+            // one made here only to find out is taken away again.
+            let existed = path.exists();
+            std::fs::OpenOptions::new()
+                .append(true)
+                .create(true)
+                .open(path)
+                .map_err(|error| {
+                    format!("{flag} {}: cannot be written: {error}", path.display())
+                })?;
+            if !existed {
+                std::fs::remove_file(path).ok();
             }
         }
         Ok(())

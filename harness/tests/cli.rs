@@ -581,6 +581,18 @@ fn a_report_in_a_missing_folder_is_refused_before_anything_runs() {
         stderr_lines(&output),
         ["streamspec: --json no-such-folder/fuzz.json: there is no folder no-such-folder"]
     );
+    // A folder where the report's file belongs.
+    let folder = std::env::temp_dir();
+    let output = streamspec(&["check", "--junit", folder.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(output.stdout.is_empty());
+    assert_eq!(
+        stderr_lines(&output),
+        [format!(
+            "streamspec: --junit {}: is a folder; name the report's file",
+            folder.display()
+        )]
+    );
 }
 
 #[test]
