@@ -203,6 +203,8 @@ pub async fn run_scenario<C: Connect>(
     };
     let mut opened = None;
     let mut at_step = None;
+    // A scenario skipped before its topics were asked for has none to delete.
+    let mut topics_requested = false;
 
     if !settings.breaker.admit() {
         outcome.verdict = Verdict::Error;
@@ -223,6 +225,7 @@ pub async fn run_scenario<C: Connect>(
             InitialGroupConfigs::Unmet(reason) => return Ok(Some(reason)),
         }
         let probe = format!("{group}-probe");
+        topics_requested = true;
         backend::create_topics_and_wait(target, &created, &probe, settings.io_timeout).await?;
         for (index, step) in scenario.steps.iter().enumerate() {
             at_step = Some(index + 1);
@@ -248,7 +251,12 @@ pub async fn run_scenario<C: Connect>(
     };
     // The topics of a scenario that never opened its target were never made.
     if let Some(target) = &mut opened {
-        let cleanup = clean_up(target, &context, &group, &all_topics);
+        let topics = if topics_requested {
+            &all_topics[..]
+        } else {
+            &[]
+        };
+        let cleanup = clean_up(target, &context, &group, topics);
         let cleanup = if result.is_none() {
             tokio::time::timeout(settings.io_timeout, cleanup)
                 .await
@@ -318,8 +326,10 @@ async fn clean_up<B: Backend>(
             failures.push(error.to_string());
         }
     }
-    if let Err(error) = target.delete_topics(topics).await {
-        failures.push(error.to_string());
+    if !topics.is_empty() {
+        if let Err(error) = target.delete_topics(topics).await {
+            failures.push(error.to_string());
+        }
     }
     if failures.is_empty() {
         Ok(())
