@@ -127,6 +127,25 @@ pub async fn clean(
     Ok(vec![topics, configs, acls])
 }
 
+/// Which of `topics` the broker at `address` has: a run about to make them would share them with
+/// whoever made them. (Groups tell nothing: Kafka keeps a run's emptied groups after it ends.)
+pub async fn topics_in_use(
+    address: &str,
+    topics: &std::collections::BTreeSet<String>,
+    timeout: Duration,
+) -> TransportResult<Vec<String>> {
+    let mut kafka =
+        KafkaTarget::connect(address, &format!("{NAME_PREFIX}run-id-check"), timeout, 1).await?;
+    let mut in_use: Vec<String> = kafka
+        .topic_names()
+        .await?
+        .into_iter()
+        .filter(|name| topics.contains(name))
+        .collect();
+    in_use.sort();
+    Ok(in_use)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -665,6 +665,32 @@ async fn preflight(target: &TargetSpec, timeout: Duration) -> Result<(), String>
     }
 }
 
+/// Refuses a `--run-id` whose topics the broker already has: another run with that id is running
+/// (and the two would share groups and topics), or one left them behind.
+async fn refuse_a_run_id_in_use(
+    address: &str,
+    run_id: &str,
+    scenarios: &[streamspec::scenario::Scenario],
+    timeout: Duration,
+) -> Result<(), String> {
+    let topics = scenarios
+        .iter()
+        .flat_map(|scenario| streamspec::runner::target_names(run_id, scenario).1)
+        .collect();
+    let in_use = streamspec::clean::topics_in_use(address, &topics, timeout)
+        .await
+        .map_err(|error| error.to_string())?;
+    match in_use.as_slice() {
+        [] => Ok(()),
+        [first, rest @ ..] => Err(format!(
+            "--run-id {run_id}: {address} already has {} this run would make ({first}{}): another run with this id is running, or one left them; choose another id, or remove them with `streamspec clean --target {address} --prefix {}{run_id}-`",
+            if rest.is_empty() { "a topic".to_owned() } else { format!("{} topics", in_use.len()) },
+            if rest.is_empty() { "" } else { ", ..." },
+            streamspec::NAME_PREFIX
+        )),
+    }
+}
+
 /// `doctor`: exit 0 when a `check` would run some scenario, 1 when it would run none.
 async fn doctor(
     target: TargetSpec,
@@ -782,6 +808,14 @@ fn check(flags: CheckFlags, runtime: &tokio::runtime::Runtime) -> Result<ExitCod
     let divergences = selection.divergences(&flags.divergences)?;
     let scenarios = selection.scenarios;
     runtime.block_on(preflight(&flags.target, flags.timeout))?;
+    if let (Some(run_id), TargetSpec::Kafka(address)) = (&flags.run_id, &flags.target) {
+        runtime.block_on(refuse_a_run_id_in_use(
+            address,
+            run_id,
+            &scenarios,
+            flags.timeout,
+        ))?;
+    }
     let interrupt = Interrupt::default();
     listen_for_ctrl_c(interrupt.clone())?;
     let total = scenarios.len();

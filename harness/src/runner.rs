@@ -174,17 +174,14 @@ pub async fn run_scenario<C: Connect>(
     }
     let started = Instant::now();
     let mut outcome = Outcome::of(scenario);
-    let group = kafka_name(&[&settings.run_id, &scenario.name]);
+    let (group, all_topics) = target_names(&settings.run_id, scenario);
     let mut variables = BTreeMap::from([("group".to_owned(), Value::String(group.clone()))]);
     let mut created = Vec::new();
-    let mut all_topics = Vec::new();
-    for topic in &scenario.topics {
-        let name = kafka_name(&[&settings.run_id, &scenario.name, &topic.name]);
+    for (topic, name) in scenario.topics.iter().zip(&all_topics) {
         variables.insert(topic.name.clone(), Value::String(name.clone()));
         if topic.create {
             created.push((name.clone(), topic.partitions));
         }
-        all_topics.push(name);
     }
     let topology = scenario.topology.clone().unwrap_or_else(|| {
         json!({"epoch": 0, "subtopologies": [{"subtopologyId": "0", "sourceTopics": ["${in}"]}]})
@@ -301,6 +298,18 @@ pub async fn run_scenario<C: Connect>(
     outcome.exchanges = context.exchanges.take().unwrap_or_default();
     outcome.duration_ms = started.elapsed().as_millis() as u64;
     outcome
+}
+
+/// The group a scenario of run `run_id` uses on a target, and its topics' names (in the order of
+/// `scenario.topics`).
+pub fn target_names(run_id: &str, scenario: &Scenario) -> (String, Vec<String>) {
+    let group = kafka_name(&[run_id, &scenario.name]);
+    let topics = scenario
+        .topics
+        .iter()
+        .map(|topic| kafka_name(&[run_id, &scenario.name, &topic.name]))
+        .collect();
+    (group, topics)
 }
 
 /// Takes back what a scenario made on `target`: its ACLs first, so that they cannot stand in the

@@ -198,7 +198,47 @@ fn ctrl_c_cleans_up_and_writes_the_partial_report(address: &str) {
     assert_eq!(lines[..2], ["topics: none", "group configs: none"]);
 }
 
-const TESTS: [BrokerTest; 2] = [
+fn a_run_id_whose_topics_the_broker_has_is_refused(address: &str) {
+    let run_id = unique_prefix("runid")
+        .trim_start_matches(streamspec::NAME_PREFIX)
+        .trim_end_matches('-')
+        .to_owned();
+    // The topic R31-leave of a run with this id makes ("in"), as a run still going would have.
+    let topic = format!("{}{run_id}-R31-leave-in", streamspec::NAME_PREFIX);
+    let runtime = runtime();
+    let mut kafka = runtime
+        .block_on(KafkaTarget::connect(address, &topic, TIMEOUT, 1))
+        .unwrap();
+    runtime
+        .block_on(kafka.create_topics(&[(topic.clone(), 1)], TIMEOUT))
+        .unwrap();
+    let check = || {
+        Command::new(env!("CARGO_BIN_EXE_streamspec"))
+            .args(["check", "--target", address, "--run-id", &run_id])
+            .args(["--rules", "R31", "-q"])
+            .output()
+            .expect("the streamspec binary runs")
+    };
+    let output = check();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(output.stdout.is_empty());
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr).trim_end(),
+        format!("streamspec: --run-id {run_id}: {address} already has a topic this run would make ({topic}): another run with this id is running, or one left them; choose another id, or remove them with `streamspec clean --target {address} --prefix streamspec-{run_id}-`")
+    );
+    // Once it is gone, the same id runs.
+    let (code, _) = clean(address, &format!("streamspec-{run_id}-"), false);
+    assert_eq!(code, Some(0));
+    let output = check();
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stdout)
+    );
+}
+
+const TESTS: [BrokerTest; 3] = [
     (
         "clean_removes_topics_and_group_configs",
         clean_removes_topics_and_group_configs,
@@ -206,6 +246,10 @@ const TESTS: [BrokerTest; 2] = [
     (
         "ctrl_c_cleans_up_and_writes_the_partial_report",
         ctrl_c_cleans_up_and_writes_the_partial_report,
+    ),
+    (
+        "a_run_id_whose_topics_the_broker_has_is_refused",
+        a_run_id_whose_topics_the_broker_has_is_refused,
     ),
 ];
 
