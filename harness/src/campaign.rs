@@ -771,6 +771,7 @@ pub fn report_with_flags(
         false,
         outcomes,
     );
+    report.elapsed_ms = Some(duration_ms);
     report.timeline = result
         .finding
         .as_ref()

@@ -203,6 +203,7 @@ pub fn run<C: Connect + 'static>(connector: C, options: CheckOptions) -> Report 
 }
 
 async fn run_local<C: Connect + 'static>(connector: C, options: CheckOptions) -> Report {
+    let started = std::time::Instant::now();
     let target = connector.name();
     let run_id = options
         .run_id
@@ -263,6 +264,7 @@ async fn run_local<C: Connect + 'static>(connector: C, options: CheckOptions) ->
     let mut report = Report::new("check", target.clone(), run_id, options.strict, outcomes);
     report.interrupted = options.interrupt.is_raised();
     report.target_lost = settings.breaker.tripped(&target);
+    report.elapsed_ms = Some(started.elapsed().as_millis() as u64);
     report
 }
 

@@ -41,6 +41,10 @@ pub struct Report {
     /// The target stopped answering and the run stopped starting scenarios (the circuit
     /// breaker's line): the run reads as [`RunVerdict::TargetLost`].
     pub target_lost: Option<String>,
+    /// How long the whole run took, when it is known: its scenarios run side by side, so their
+    /// times add up to more.
+    #[serde(skip)]
+    pub elapsed_ms: Option<u64>,
 }
 
 /// How often a campaign's runs reached one `sometimes` property. One never reached is a warning,
@@ -231,6 +235,7 @@ impl Report {
             warnings: Vec::new(),
             interrupted: false,
             target_lost: None,
+            elapsed_ms: None,
         }
     }
 

@@ -21,10 +21,11 @@ impl Report {
             self.outcomes.len() + self.sometimes.len(),
             self.count(Verdict::Error),
             self.count(Verdict::Skip) + self.count(Verdict::PreconditionNotMet),
-            self.outcomes
+            self.elapsed_ms.unwrap_or_else(|| self
+                .outcomes
                 .iter()
                 .map(|outcome| outcome.duration_ms)
-                .sum::<u64>() as f64
+                .sum::<u64>()) as f64
                 / 1000.0
         );
         writeln!(out, "<testsuites name=\"streamspec\" {counts}>").unwrap();

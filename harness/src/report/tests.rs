@@ -403,6 +403,16 @@ fn junit_counts_only_what_fails_the_run() {
     assert!(xml.contains("<skipped message="));
     assert!(xml.ends_with("</testsuites>\n"));
     roxmltree::Document::parse(&xml).expect("well-formed JUnit XML");
+    // The run's own time, when known, not its scenarios' (which ran side by side) added up.
+    let mut timed = report(
+        false,
+        vec![
+            outcome("a", &["R1"], Grade::Must, Verdict::Pass),
+            outcome("b", &["R2"], Grade::Must, Verdict::Pass),
+        ],
+    );
+    timed.elapsed_ms = Some(1_250);
+    assert!(timed.junit().contains("<testsuites name=\"streamspec\" tests=\"2\" failures=\"0\" errors=\"0\" skipped=\"0\" time=\"1.250\">"), "{}", timed.junit());
 }
 
 #[test]
