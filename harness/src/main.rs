@@ -861,6 +861,9 @@ fn check(flags: CheckFlags, runtime: &tokio::runtime::Runtime) -> Result<ExitCod
         // reports hold each scenario, under the same verdict.
         write_reports(&report, &flags.reports)?;
         outln!("{}", report.summary_line());
+        if flags.dialect == Dialect::KipDraft {
+            eprintln!("streamspec: hint: with --dialect kip-draft, a target that speaks Kafka's released schema (as Kafka 4.x does) reads the draft's requests as malformed and closes the connection; leave --dialect out for such a target");
+        }
         return Ok(ExitCode::from(report.verdict().exit_code()));
     }
     out!(
