@@ -11,7 +11,9 @@ use crate::runner::{
 };
 use crate::scenario::{Profile, Scenario};
 use streamspec_protocol::codes::{ErrorCode, ERROR_UNSUPPORTED_VERSION};
-use streamspec_protocol::kafka::{StreamsGroupDescribeRequest, StreamsGroupDescribeResponse};
+use streamspec_protocol::kafka::{
+    StreamsGroupDescribeRequest, StreamsGroupDescribeResponse, StreamsGroupHeartbeatRequest,
+};
 use streamspec_protocol::WireMessage;
 
 use crate::transport::Connection;
@@ -64,6 +66,27 @@ pub async fn preflight(address: &str, timeout: std::time::Duration) -> Result<()
         Some(reason) => Err(reason),
         None => Ok(()),
     }
+}
+
+/// A hint for a run that expects a release speaking StreamsGroupHeartbeat v0 alone (`--expect
+/// kafka-4.2` or `kafka-4.3`) of a broker that speaks v1: that release's v0-only scenarios fail
+/// there, as they should, and the flag is the likelier mistake.
+pub async fn expectation_hint(
+    address: &str,
+    profile: Profile,
+    timeout: std::time::Duration,
+) -> Option<String> {
+    if profile == Profile::Kafka44 {
+        return None;
+    }
+    let connection = Connection::connect(address, timeout).await.ok()?;
+    let offered = connection.versions(StreamsGroupHeartbeatRequest::API_KEY)?;
+    (offered.max >= 1).then(|| {
+        format!(
+            "hint: --expect {profile} states the behaviour of a broker that speaks StreamsGroupHeartbeat v0 alone, and {address} speaks v{} to v{} (Kafka 4.4 speaks v1): its scenarios that need v0 alone will fail; leave --expect out for Kafka 4.4",
+            offered.min, offered.max
+        )
+    })
 }
 
 /// Why the Streams protocol cannot be used at all at the broker of `connection`, if it cannot:

@@ -816,6 +816,12 @@ fn check(flags: CheckFlags, runtime: &tokio::runtime::Runtime) -> Result<ExitCod
             flags.timeout,
         ))?;
     }
+    if let TargetSpec::Kafka(address) = &flags.target {
+        let hint = streamspec::doctor::expectation_hint(address, flags.profile, flags.timeout);
+        if let Some(hint) = runtime.block_on(hint) {
+            eprintln!("streamspec: {hint}");
+        }
+    }
     let interrupt = Interrupt::default();
     listen_for_ctrl_c(interrupt.clone())?;
     let total = scenarios.len();

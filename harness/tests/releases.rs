@@ -76,6 +76,12 @@ fn passes_with_recorded_skips(address: &str, profile: &str, recorded: &str) {
     assert_eq!(skipped, expected, "{stdout}");
     assert_eq!(scenarios.len(), streamspec::scenario::catalogue().len());
     assert_eq!(output.status.code(), Some(0), "{stdout}");
+    // The release speaks v0 alone, as the flag says: no hint about it.
+    assert!(
+        !String::from_utf8_lossy(&output.stderr).contains("hint:"),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
 }
 
 fn kafka_4_2_2_passes_what_it_runs(address: &str) {
@@ -94,8 +100,31 @@ fn kafka_4_3_2_passes_what_it_runs(address: &str) {
     );
 }
 
+fn an_older_release_expected_of_a_v1_broker_gets_a_hint(address: &str) {
+    let output = Command::new(env!("CARGO_BIN_EXE_streamspec"))
+        .args(["check", "--target", address, "--expect", "kafka-4.2"])
+        .args(["--rules", "R31", "-q"])
+        .output()
+        .expect("the streamspec binary runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(
+        stderr.lines().next(),
+        Some(format!("streamspec: hint: --expect kafka-4.2 states the behaviour of a broker that speaks StreamsGroupHeartbeat v0 alone, and {address} speaks v0 to v1 (Kafka 4.4 speaks v1): its scenarios that need v0 alone will fail; leave --expect out for Kafka 4.4").as_str()),
+        "{stderr}"
+    );
+    // A hint, not a refusal: the run goes on.
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+}
+
 fn main() {
     common::run_broker_test_groups(&[
+        (
+            "STREAMSPEC_KAFKA",
+            &[(
+                "an_older_release_expected_of_a_v1_broker_gets_a_hint",
+                an_older_release_expected_of_a_v1_broker_gets_a_hint,
+            )],
+        ),
         (
             "STREAMSPEC_KAFKA_4_2",
             &[(
