@@ -242,7 +242,7 @@ fn a_stale_topology_at_the_groups_own_epoch_fails_every_status_check() {
             count(Verdict::PreconditionNotMet),
             count(Verdict::Timeout)
         ),
-        (33, 47, 7),
+        (34, 47, 7),
         "{not_passing:?}"
     );
     assert_eq!(

@@ -519,10 +519,41 @@ pub const KAFKA_KEPT_CONFIGURATION_OF_DELETED_TOPIC: KnownIssue = KnownIssue {
     },
 };
 
+/// Kafka 4.4.0 lets a member of the group take the instance id of a released static member with
+/// an epoch-0 join: the member becomes a copy of the released one, with its assignment, and when
+/// nothing the assignor reads changes (the same process, as members of one process have) the
+/// group epoch stays, so no assignment is computed again and the tasks the joiner's own target
+/// held are assigned to nobody while the group reads Stable, until something else bumps the
+/// group epoch. The reference does the same, being equal to Kafka answer for answer.
+pub const KAFKA_MEMBER_TAKES_A_RELEASED_INSTANCE: KnownIssue = KnownIssue {
+    id: "kafka-member-takes-a-released-instance",
+    property: &SETTLES,
+    reason: "Kafka 4.4.0 lets a member of the group take a released static member's instance id without computing the assignment again, and assigns the tasks of the joiner's own target to nobody while the group reads Stable",
+    evidence: "harness/scenarios/static-and-v1/R49-member-takes-a-released-instance-of-its-process.json, checked against the broker in CI",
+    shown_by: |view| {
+        let event = view.event();
+        let takes = event.request.member_epoch == 0
+            && event.response.error_code == 0
+            && event.request.instance_id.is_some();
+        // The joiner was in the group under another instance id (or none) until this join.
+        let before = view.history[..view.at()]
+            .iter()
+            .rev()
+            .find(|earlier| earlier.member == event.member);
+        takes
+            && before.is_some_and(|earlier| {
+                earlier.response.error_code == 0
+                    && earlier.response.member_epoch > 0
+                    && earlier.request.instance_id != event.request.instance_id
+            })
+    },
+};
+
 /// Every known issue.
-pub const KNOWN_ISSUES: [&KnownIssue; 2] = [
+pub const KNOWN_ISSUES: [&KnownIssue; 3] = [
     &KAFKA_ENDPOINTS_WITH_MISSING_TOPIC,
     &KAFKA_KEPT_CONFIGURATION_OF_DELETED_TOPIC,
+    &KAFKA_MEMBER_TAKES_A_RELEASED_INSTANCE,
 ];
 
 /// The known issue the latest exchange shows, if any.
