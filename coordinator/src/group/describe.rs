@@ -68,12 +68,12 @@ pub(crate) fn describe(
             .configured
             .as_ref()
             .filter(|c| c.is_ready())
-            .map(|c| c.internal_partitions.clone())
-            .unwrap_or_default();
+            .map(|c| &c.internal_partitions);
         let topic_info = |info: &TopicInfo| {
+            let partitions = internal.and_then(|internal| internal.get(&info.name));
             describe::TopicInfo::default()
                 .with_name(info.name.clone())
-                .with_partitions(internal.get(&info.name).copied().unwrap_or(info.partitions))
+                .with_partitions(partitions.copied().unwrap_or(info.partitions))
                 .with_replication_factor(info.replication_factor)
                 .with_topic_configs(
                     info.topic_configs

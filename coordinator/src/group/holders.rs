@@ -3,6 +3,7 @@
 //! role). With them, holding back a member's unreleased tasks (spec 4.3) looks at the member's own
 //! tasks only, never at the rest of the group.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use super::member::Member;
@@ -92,7 +93,13 @@ impl TaskHolders {
     }
 
     fn apply(&mut self, member: &Member, delta: i32) {
-        let held = member.assigned.union(&member.pending_revocation);
+        // Most members have nothing pending revocation: their assigned tasks are what they hold,
+        // without a merged copy.
+        let held = if member.pending_revocation.is_empty() {
+            Cow::Borrowed(&member.assigned)
+        } else {
+            Cow::Owned(member.assigned.union(&member.pending_revocation))
+        };
         if held.is_empty() {
             return;
         }
