@@ -132,12 +132,12 @@ impl SimMember {
         &self,
         names: &Names,
         setup: &Setup,
-        topology: &Topology,
+        topology: Topology,
     ) -> StreamsGroupHeartbeatRequest {
         let settings = &setup.members[self.index];
         self.request(&names.group, setup, 0)
             .with_rebalance_timeout_ms(REBALANCE_TIMEOUT_MS)
-            .with_topology(Some(topology.clone()))
+            .with_topology(Some(topology))
             .with_process_id(Some(format!("p{}", settings.process)))
             .with_rack_id(settings.rack.map(|rack| format!("rack{rack}")))
             .with_client_tags(settings.zone.map(|zone| {
