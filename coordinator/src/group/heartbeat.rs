@@ -2,7 +2,7 @@
 //! request and changes nothing, so a refused request writes nothing; application then changes the
 //! group and answers. The work is proportional to the member's own state, not the group's.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use streamspec_protocol::codes::{
     ERROR_STREAMS_INVALID_TOPOLOGY, STATUS_ASSIGNMENT_DELAYED, STATUS_MISSING_CLIENT_TAGS,
@@ -187,7 +187,9 @@ impl Heartbeat<'_> {
             || group.configured.is_none()
             || !self.metadata.matches(&group.metadata_fingerprint);
         let reconfigured = topology.filter(|_| stale).and_then(|topology| {
-            let fingerprint = self.metadata.hash_of(topology::topics_of(topology).iter());
+            // Sorted and distinct, borrowed: the fingerprint copies each name once.
+            let topics: BTreeSet<&str> = topology::topic_names(topology).collect();
+            let fingerprint = self.metadata.hash_of(topics.into_iter());
             (group.configured.is_none() || fingerprint != group.metadata_fingerprint)
                 .then(|| (topology::configure(topology, self.metadata), fingerprint))
         });
