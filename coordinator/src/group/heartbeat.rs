@@ -188,7 +188,7 @@ impl Heartbeat<'_> {
             || !self.metadata.matches(&group.metadata_fingerprint);
         let reconfigured = topology.filter(|_| stale).and_then(|topology| {
             // Sorted and distinct, borrowed: the fingerprint copies each name once.
-            let topics: BTreeSet<&str> = topology::topic_names(topology).collect();
+            let topics: BTreeSet<&str> = topology::topic_mentions(topology).collect();
             let fingerprint = self.metadata.hash_of(topics.into_iter());
             (group.configured.is_none() || fingerprint != group.metadata_fingerprint)
                 .then(|| (topology::configure(topology, self.metadata), fingerprint))
