@@ -49,6 +49,13 @@ impl Permissions {
             .is_some_and(|denied| denied.contains(&operation))
     }
 
+    /// Whether any operation on any topic is denied; if not, no topic check can fail and a
+    /// caller need not list topics to check them (a describe lists every topic of the group's
+    /// topology).
+    pub fn denies_on_topics(&self) -> bool {
+        !self.topics.is_empty()
+    }
+
     pub fn allows_topic(&self, operation: Operation, topic: &str) -> bool {
         !self
             .topics
@@ -88,10 +95,12 @@ mod tests {
         assert!(permissions.allows_group(Operation::Describe, "g"));
         assert!(!permissions.allows_group(Operation::Read, "h"));
         assert!(!permissions.allows_topic(Operation::Create, "t"));
+        assert!(permissions.denies_on_topics());
         assert!(!permissions.allows_cluster(Operation::Create));
 
         permissions.allow_all_on(&topic);
         assert!(permissions.allows_topic(Operation::Create, "t"));
+        assert!(!permissions.denies_on_topics());
         assert!(!permissions.allows_cluster(Operation::Create));
 
         permissions.allow_all_on(&Resource::Cluster);

@@ -202,10 +202,11 @@ impl Coordinator {
         let allowed = allowed.into_iter().map(|group_id| {
             let group = self.groups.get(group_id);
             let hidden_topic = || {
-                group.and_then(Group::topology).is_some_and(|topology| {
-                    topology::topic_names(topology)
-                        .any(|topic| !permissions.allows_topic(Operation::Describe, topic))
-                })
+                permissions.denies_on_topics()
+                    && group.and_then(Group::topology).is_some_and(|topology| {
+                        topology::topic_names(topology)
+                            .any(|topic| !permissions.allows_topic(Operation::Describe, topic))
+                    })
             };
             if self.consumer_groups.contains(group_id) {
                 ErrorAnswer::not_a_streams_group(group_id).described(group_id)

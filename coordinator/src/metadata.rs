@@ -49,11 +49,11 @@ impl ClusterMetadata {
 
     /// A fingerprint of `topics` (partition counts and incarnations); a change bumps the group
     /// epoch.
-    pub(crate) fn hash_of<'a>(&self, topics: impl Iterator<Item = &'a String>) -> Fingerprint {
+    pub(crate) fn hash_of<'a>(&self, topics: impl Iterator<Item = &'a str>) -> Fingerprint {
         topics
             .map(|topic| {
                 (
-                    topic.clone(),
+                    topic.to_owned(),
                     self.partitions(topic),
                     self.incarnation(topic),
                 )

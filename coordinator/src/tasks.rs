@@ -51,9 +51,9 @@ impl TaskSets {
     /// does not hold back the revocation of the same task as an active (Kafka 4.4.0's
     /// `TasksTuple.containsAny`, spec 4.3).
     pub fn overlaps(&self, other: &TaskSets) -> bool {
-        !intersection(&self.active, &other.active).is_empty()
-            || !intersection(&self.standby, &other.standby).is_empty()
-            || !intersection(&self.warmup, &other.warmup).is_empty()
+        shares_a_task(&self.active, &other.active)
+            || shares_a_task(&self.standby, &other.standby)
+            || shares_a_task(&self.warmup, &other.warmup)
     }
 
     /// The owned tasks a request reports; `None` when its task lists are null.
@@ -89,6 +89,14 @@ pub fn contains(tasks: &Tasks, subtopology: &str, partition: i32) -> bool {
     tasks
         .get(subtopology)
         .is_some_and(|partitions| partitions.contains(&partition))
+}
+
+/// Whether `a` and `b` share a task, found without building their intersection.
+fn shares_a_task(a: &Tasks, b: &Tasks) -> bool {
+    a.iter().any(|(subtopology, partitions)| {
+        b.get(subtopology)
+            .is_some_and(|other| !partitions.is_disjoint(other))
+    })
 }
 
 /// Tasks of `a` that are not in `b`.

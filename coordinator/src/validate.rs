@@ -37,18 +37,13 @@ pub(crate) fn request(
     request: &StreamsGroupHeartbeatRequest,
     permissions: &Permissions,
 ) -> Result<(), ErrorAnswer> {
-    let topics: Vec<&str> = request
-        .topology
-        .as_ref()
-        .map(|topology| topology::topic_names(topology).collect())
-        .unwrap_or_default();
-    let internal: Vec<&str> = topics
-        .iter()
-        .copied()
-        .filter(|t| INTERNAL_TOPICS.contains(t))
-        .collect();
-    if !internal.is_empty() {
+    // The checks look at every mention of a topic; only a refusal lists the names, each once.
+    let topics = || request.topology.iter().flat_map(topology::topic_names);
+    let mentioned = || request.topology.iter().flat_map(topology::topic_mentions);
+    let is_internal = |topic: &str| INTERNAL_TOPICS.contains(&topic);
+    if mentioned().any(is_internal) {
         // R16
+        let internal: Vec<&str> = topics().filter(|topic| is_internal(topic)).collect();
         return Err(ErrorAnswer::new(
             ERROR_STREAMS_INVALID_TOPOLOGY,
             format!(
@@ -57,13 +52,11 @@ pub(crate) fn request(
             ),
         ));
     }
-    let illegal: Vec<&str> = topics
-        .iter()
-        .copied()
-        .filter(|t| !is_legal_topic_name(t))
-        .collect();
-    if !illegal.is_empty() {
+    if mentioned().any(|topic| !is_legal_topic_name(topic)) {
         // R17
+        let illegal: Vec<&str> = topics()
+            .filter(|topic| !is_legal_topic_name(topic))
+            .collect();
         return Err(ErrorAnswer::new(
             ERROR_STREAMS_INVALID_TOPOLOGY,
             format!(
@@ -72,10 +65,7 @@ pub(crate) fn request(
             ),
         ));
     }
-    if topics
-        .iter()
-        .any(|topic| !permissions.allows_topic(Operation::Describe, topic))
-    {
+    if mentioned().any(|topic| !permissions.allows_topic(Operation::Describe, topic)) {
         // R18: Kafka's request handler, after the topic names, names none of the topics.
         return Err(ErrorAnswer::bare(ERROR_TOPIC_AUTHORIZATION_FAILED));
     }

@@ -187,33 +187,34 @@ impl Group {
         keep.standby = tasks::merged(&keep.standby, &not_yet_promoted(&promoted_standby));
         keep.warmup = tasks::merged(&keep.warmup, &not_yet_promoted(&promoted_warmup));
         let rebalance_timeout = u64::try_from(member.metadata.rebalance_timeout_ms).unwrap_or(0);
-        self.change_tasks(member_id, |member| {
-            if revocation_pending {
-                let changed = keep != member.assigned;
-                member.state = MemberState::UnrevokedTasks;
-                // Kafka's `updateMemberEpoch`: a member asked to revoke moves its previous epoch
-                // up too, so a request at the epoch before is fenced from now on (R24).
-                member.previous_epoch = member.epoch;
-                member.epoch = base_epoch;
-                member.assigned = keep;
-                member.pending_revocation = revoke;
-                member.rebalance_deadline_ms = Some(now_ms + rebalance_timeout); // R29
-                return changed;
-            }
-            let assigned = keep.union(&add);
-            let changed = assigned != member.assigned;
-            member.previous_epoch = member.epoch;
+        let (assigned, pending_revocation) = if revocation_pending {
+            (keep, revoke)
+        } else {
+            (keep.union(&add), TaskSets::default())
+        };
+        let member = self
+            .members
+            .get_mut(member_id)
+            .expect("a member of the group");
+        let changed = assigned != member.assigned;
+        // The previous epoch moves up, also for a member asked to revoke (Kafka's
+        // `updateMemberEpoch`): a request at the epoch before is fenced from now on (R24).
+        member.previous_epoch = member.epoch;
+        if revocation_pending {
+            member.state = MemberState::UnrevokedTasks;
+            member.epoch = base_epoch;
+            member.rebalance_deadline_ms = Some(now_ms + rebalance_timeout); // R29
+        } else {
             member.epoch = target_epoch;
-            member.assigned = assigned;
-            member.pending_revocation = TaskSets::default();
             member.rebalance_deadline_ms = None;
             member.state = if withheld.is_empty() {
                 MemberState::Stable
             } else {
                 MemberState::UnreleasedTasks
             };
-            changed
-        })
+        }
+        self.set_tasks(member_id, assigned, pending_revocation);
+        changed
     }
 }
 

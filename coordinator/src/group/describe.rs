@@ -68,12 +68,12 @@ pub(crate) fn describe(
             .configured
             .as_ref()
             .filter(|c| c.is_ready())
-            .map(|c| c.internal_partitions.clone())
-            .unwrap_or_default();
+            .map(|c| &c.internal_partitions);
         let topic_info = |info: &TopicInfo| {
+            let partitions = internal.and_then(|internal| internal.get(&info.name));
             describe::TopicInfo::default()
                 .with_name(info.name.clone())
-                .with_partitions(internal.get(&info.name).copied().unwrap_or(info.partitions))
+                .with_partitions(partitions.copied().unwrap_or(info.partitions))
                 .with_replication_factor(info.replication_factor)
                 .with_topic_configs(
                     info.topic_configs
@@ -101,12 +101,14 @@ pub(crate) fn describe(
             .subtopologies
             .iter()
             .map(|s| {
-                describe::Subtopology::default()
-                    .with_subtopology_id(s.subtopology_id.clone())
-                    .with_source_topics(sorted(&s.source_topics))
-                    .with_repartition_sink_topics(sorted(&s.repartition_sink_topics))
-                    .with_state_changelog_topics(topic_infos(&s.state_changelog_topics))
-                    .with_repartition_source_topics(topic_infos(&s.repartition_source_topics))
+                // Field by field, as the members below.
+                let mut described = describe::Subtopology::default();
+                described.subtopology_id.clone_from(&s.subtopology_id);
+                described.source_topics = sorted(&s.source_topics);
+                described.repartition_sink_topics = sorted(&s.repartition_sink_topics);
+                described.state_changelog_topics = topic_infos(&s.state_changelog_topics);
+                described.repartition_source_topics = topic_infos(&s.repartition_source_topics);
+                described
             })
             .collect();
         subtopologies.sort_by(|a, b| a.subtopology_id.cmp(&b.subtopology_id));
@@ -165,17 +167,14 @@ pub(crate) fn describe(
             described
         })
         .collect();
-    describe::DescribedGroup::default()
-        .with_group_id(group_id)
-        .with_group_state(group.state())
-        .with_group_epoch(group.epoch)
-        .with_assignment_epoch(group.assignment_epoch)
-        .with_topology(topology)
-        .with_members(members)
-        .with_topology_description_status(if request.include_topology_description {
-            1
-        } else {
-            0
-        })
-        .with_assignor_name(Some(StickyAssignor.name().to_owned()))
+    let mut described = describe::DescribedGroup::default();
+    described.group_id = group_id.to_owned();
+    described.group_state = group.state().to_owned();
+    described.group_epoch = group.epoch;
+    described.assignment_epoch = group.assignment_epoch;
+    described.topology = topology;
+    described.members = members;
+    described.topology_description_status = i8::from(request.include_topology_description);
+    described.assignor_name = Some(StickyAssignor.name().to_owned());
+    described
 }

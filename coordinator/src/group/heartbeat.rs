@@ -2,13 +2,13 @@
 //! request and changes nothing, so a refused request writes nothing; application then changes the
 //! group and answers. The work is proportional to the member's own state, not the group's.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use streamspec_protocol::codes::{
     ERROR_STREAMS_INVALID_TOPOLOGY, STATUS_ASSIGNMENT_DELAYED, STATUS_MISSING_CLIENT_TAGS,
     STATUS_SHUTDOWN_APPLICATION, STATUS_STALE_TOPOLOGY,
 };
-use streamspec_protocol::kafka::streams_group_heartbeat_request::Topology;
+use streamspec_protocol::kafka::streams_group_heartbeat_request::{Subtopology, Topology};
 use streamspec_protocol::kafka::streams_group_heartbeat_response as response;
 use streamspec_protocol::kafka::{StreamsGroupHeartbeatRequest, StreamsGroupHeartbeatResponse};
 
@@ -187,7 +187,9 @@ impl Heartbeat<'_> {
             || group.configured.is_none()
             || !self.metadata.matches(&group.metadata_fingerprint);
         let reconfigured = topology.filter(|_| stale).and_then(|topology| {
-            let fingerprint = self.metadata.hash_of(topology::topics_of(topology).iter());
+            // Sorted and distinct, borrowed: the fingerprint copies each name once.
+            let topics: BTreeSet<&str> = topology::topic_mentions(topology).collect();
+            let fingerprint = self.metadata.hash_of(topics.into_iter());
             (group.configured.is_none() || fingerprint != group.metadata_fingerprint)
                 .then(|| (topology::configure(topology, self.metadata), fingerprint))
         });
@@ -571,14 +573,15 @@ fn validate_owned(owned: &TaskSets, configured: &ConfiguredTopology) -> Result<(
 }
 
 /// Topologies are equal when their subtopologies are, keyed by id; lists inside a subtopology
-/// compare in order (R39).
+/// compare in order (R39). Borrowed: every join carries a topology and is compared here.
 fn same_topology(a: &Topology, b: &Topology) -> bool {
-    let by_id = |topology: &Topology| {
+    fn by_id(topology: &Topology) -> BTreeMap<&str, &Subtopology> {
         topology
             .subtopologies
             .iter()
-            .map(|s| (s.subtopology_id.clone(), s.clone()))
-            .collect::<BTreeMap<_, _>>()
-    };
-    a.epoch == b.epoch && by_id(a) == by_id(b)
+            .map(|s| (s.subtopology_id.as_str(), s))
+            .collect()
+    }
+    // Listed in the same order (as a client sends its topology again), they are equal as maps.
+    a.epoch == b.epoch && (a.subtopologies == b.subtopologies || by_id(a) == by_id(b))
 }

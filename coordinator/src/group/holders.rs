@@ -3,7 +3,8 @@
 //! role). With them, holding back a member's unreleased tasks (spec 4.3) looks at the member's own
 //! tasks only, never at the rest of the group.
 
-use std::collections::BTreeMap;
+use std::borrow::Cow;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::member::Member;
 use crate::tasks::{self, TaskSets, Tasks};
@@ -32,30 +33,27 @@ pub(super) struct TaskHolders {
     by_process: BTreeMap<String, Counts<RoleCounts>>,
 }
 
-fn task_entries(tasks: &Tasks) -> impl Iterator<Item = (&String, i32)> {
-    tasks
-        .iter()
-        .flat_map(|(subtopology, partitions)| partitions.iter().map(move |p| (subtopology, *p)))
-}
-
-/// Changes the count at `subtopology`, `partition` by `change`, dropping emptied entries.
+/// Changes the counts of `partitions` of `subtopology` by `change`, dropping emptied entries.
+/// The subtopology's entry is looked up once for all its partitions.
 fn add<C: Default + PartialEq>(
     counts: &mut Counts<C>,
     subtopology: &str,
-    partition: i32,
-    change: impl FnOnce(&mut C),
+    partitions: &BTreeSet<i32>,
+    change: impl Fn(&mut C),
 ) {
     if !counts.contains_key(subtopology) {
         counts.insert(subtopology.to_owned(), BTreeMap::new());
     }
-    let partitions = counts.get_mut(subtopology).expect("inserted above");
-    let count = partitions.entry(partition).or_default();
-    change(count);
-    if *count == C::default() {
-        partitions.remove(&partition);
-        if partitions.is_empty() {
-            counts.remove(subtopology);
+    let of_subtopology = counts.get_mut(subtopology).expect("inserted above");
+    for &partition in partitions {
+        let count = of_subtopology.entry(partition).or_default();
+        change(count);
+        if *count == C::default() {
+            of_subtopology.remove(&partition);
         }
+    }
+    if of_subtopology.is_empty() {
+        counts.remove(subtopology);
     }
 }
 
@@ -92,12 +90,18 @@ impl TaskHolders {
     }
 
     fn apply(&mut self, member: &Member, delta: i32) {
-        let held = member.assigned.union(&member.pending_revocation);
+        // Most members have nothing pending revocation: their assigned tasks are what they hold,
+        // without a merged copy.
+        let held = if member.pending_revocation.is_empty() {
+            Cow::Borrowed(&member.assigned)
+        } else {
+            Cow::Owned(member.assigned.union(&member.pending_revocation))
+        };
         if held.is_empty() {
             return;
         }
-        for (subtopology, partition) in task_entries(&held.active) {
-            add(&mut self.active_owners, subtopology, partition, |c| {
+        for (subtopology, partitions) in &held.active {
+            add(&mut self.active_owners, subtopology, partitions, |c| {
                 step(c, delta)
             });
         }
@@ -112,8 +116,10 @@ impl TaskHolders {
             (&held.warmup, |c| &mut c.warmup),
         ];
         for (tasks, role) in roles {
-            for (subtopology, partition) in task_entries(tasks) {
-                add(of_process, subtopology, partition, |c| step(role(c), delta));
+            for (subtopology, partitions) in tasks {
+                add(of_process, subtopology, partitions, |c| {
+                    step(role(c), delta)
+                });
             }
         }
         if of_process.is_empty() {
@@ -171,7 +177,7 @@ impl TaskHolders {
 fn filtered(tasks: &Tasks, keep: impl Fn(&str, i32) -> bool) -> Tasks {
     let mut out = Tasks::new();
     for (subtopology, partitions) in tasks {
-        let kept: std::collections::BTreeSet<i32> = partitions
+        let kept: BTreeSet<i32> = partitions
             .iter()
             .copied()
             .filter(|partition| keep(subtopology, *partition))

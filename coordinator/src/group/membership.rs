@@ -60,6 +60,28 @@ impl Group {
         result
     }
 
+    /// Gives a member these tasks, keeping the task indexes. The indexes are left alone when the
+    /// tasks stay as they were, as they do at every heartbeat of a member waiting for others to
+    /// release its tasks.
+    pub(super) fn set_tasks(
+        &mut self,
+        member_id: &str,
+        assigned: TaskSets,
+        pending_revocation: TaskSets,
+    ) {
+        let member = self
+            .members
+            .get_mut(member_id)
+            .expect("a member of the group");
+        if member.assigned == assigned && member.pending_revocation == pending_revocation {
+            return;
+        }
+        self.holders.remove_member(member);
+        member.assigned = assigned;
+        member.pending_revocation = pending_revocation;
+        self.holders.add_member(member);
+    }
+
     /// Takes `request`'s member metadata up (spec 3.1 step 3); what changed. A change of what
     /// the indexes are keyed on (process, instance) takes the member out and puts it back.
     pub(super) fn update_metadata(

@@ -303,8 +303,8 @@ impl<B: Backend> Simulation<B> {
             response,
             delivered: deliver,
         });
-        let member = self.history.last().map(|event| event.member.clone());
-        oracle::judge_answer(divergence, &self.history, member.as_deref())
+        let member = self.history.last().map(|event| event.member.as_str());
+        oracle::judge_answer(divergence, &self.history, member)
             .map_err(|breach| self.violation(breach))?;
         let view = ExchangeView {
             history: &self.history,
@@ -393,21 +393,21 @@ impl<B: Backend> Simulation<B> {
             sim.restart = false;
         }
         sim.crashed = false;
-        sim.join_request(&self.names, &self.setup, &self.topology)
+        sim.join_request(&self.names, &self.setup, self.topology.clone())
     }
 
-    /// A member that is not in the group joins with `topology` instead of the run's.
+    /// A member that is not in the group joins with the topology `variant` makes of the run's.
+    /// It is made only then: most such operations find the member in the group.
     async fn join_with_topology(
         &mut self,
         index: usize,
-        topology: Topology,
+        variant: impl FnOnce(&Topology) -> Topology,
     ) -> Result<(), Violation> {
         if self.members[index].is_live() {
             return Ok(());
         }
-        let request = self.members[index]
-            .join_request(&self.names, &self.setup, &self.topology)
-            .with_topology(Some(topology));
+        let request =
+            self.members[index].join_request(&self.names, &self.setup, variant(&self.topology));
         self.exchange(index, request, true).await
     }
 
@@ -595,12 +595,15 @@ impl<B: Backend> Simulation<B> {
                 self.exchange(index, request, true).await
             }
             Operation::InvalidJoin { member: m, kind } => {
-                let topology = invalid_topology(&self.topology, kind);
-                self.join_with_topology(member(m), topology).await
+                let invalid = |topology: &Topology| invalid_topology(topology, kind);
+                self.join_with_topology(member(m), invalid).await
             }
             Operation::UpgradeTopology { member: m } => {
-                let mut upgraded = self.topology.clone();
-                upgraded.epoch += 1;
+                let upgraded = |topology: &Topology| {
+                    let mut upgraded = topology.clone();
+                    upgraded.epoch += 1;
+                    upgraded
+                };
                 self.join_with_topology(member(m), upgraded).await
             }
             // Applied by `step`.

@@ -86,23 +86,19 @@ impl SimMember {
     }
 
     /// A heartbeat at `epoch` after the member joined: its task lists null where it omits what
-    /// the coordinator already has (R26), else what it owns.
+    /// the coordinator already has (R26), else what it owns. Lists it omits are not built.
     pub(super) fn heartbeat(
         &self,
         group: &str,
         setup: &Setup,
         epoch: i32,
     ) -> StreamsGroupHeartbeatRequest {
-        let request = self.request(group, setup, epoch);
+        let mut request = self.without_tasks(group, setup, epoch);
         let unchanged = self.reported.as_ref() == Some(&self.holdings);
-        if setup.members[self.index].omits_unchanged_tasks && unchanged {
-            request
-                .with_active_tasks(None)
-                .with_standby_tasks(None)
-                .with_warmup_tasks(None)
-        } else {
-            request
+        if !(setup.members[self.index].omits_unchanged_tasks && unchanged) {
+            self.report_tasks(&mut request);
         }
+        request
     }
 
     /// A heartbeat at `epoch` reporting what the member owns.
@@ -112,14 +108,32 @@ impl SimMember {
         setup: &Setup,
         epoch: i32,
     ) -> StreamsGroupHeartbeatRequest {
-        StreamsGroupHeartbeatRequest::default()
-            .with_group_id(group)
-            .with_member_id(self.id())
-            .with_member_epoch(epoch)
-            .with_instance_id(self.instance_id(setup))
-            .with_active_tasks(Some(task_lists(&self.holdings.active)))
-            .with_standby_tasks(Some(task_lists(&self.holdings.standby)))
-            .with_warmup_tasks(Some(task_lists(&self.holdings.warmup)))
+        let mut request = self.without_tasks(group, setup, epoch);
+        self.report_tasks(&mut request);
+        request
+    }
+
+    /// A heartbeat at `epoch` with null task lists. Field by field: a chain of `with_` moves the
+    /// whole request at every step, and one is built for every exchange.
+    fn without_tasks(
+        &self,
+        group: &str,
+        setup: &Setup,
+        epoch: i32,
+    ) -> StreamsGroupHeartbeatRequest {
+        let mut request = StreamsGroupHeartbeatRequest::default();
+        request.group_id = group.to_owned();
+        request.member_id.clone_from(&self.id);
+        request.member_epoch = epoch;
+        request.instance_id = self.instance_id(setup);
+        request
+    }
+
+    /// Sets the request's task lists to what the member owns.
+    fn report_tasks(&self, request: &mut StreamsGroupHeartbeatRequest) {
+        request.active_tasks = Some(task_lists(&self.holdings.active));
+        request.standby_tasks = Some(task_lists(&self.holdings.standby));
+        request.warmup_tasks = Some(task_lists(&self.holdings.warmup));
     }
 
     pub(super) fn instance_id(&self, setup: &Setup) -> Option<String> {
@@ -132,12 +146,12 @@ impl SimMember {
         &self,
         names: &Names,
         setup: &Setup,
-        topology: &Topology,
+        topology: Topology,
     ) -> StreamsGroupHeartbeatRequest {
         let settings = &setup.members[self.index];
         self.request(&names.group, setup, 0)
             .with_rebalance_timeout_ms(REBALANCE_TIMEOUT_MS)
-            .with_topology(Some(topology.clone()))
+            .with_topology(Some(topology))
             .with_process_id(Some(format!("p{}", settings.process)))
             .with_rack_id(settings.rack.map(|rack| format!("rack{rack}")))
             .with_client_tags(settings.zone.map(|zone| {

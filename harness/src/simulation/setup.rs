@@ -315,15 +315,13 @@ impl Setup {
     /// Whether the topology can be configured: every copartition group agrees on its count
     /// (spec 5.4 step 3). The oracle's own reading, not the coordinator's.
     pub fn is_ready(&self) -> bool {
+        // The oracle asks after every exchange: the counts are compared without a set of them.
         self.subtopologies.iter().all(|subtopology| {
+            let mut counts = subtopology.sources.iter().map(|t| self.topics[*t]);
             !subtopology.copartitioned
-                || subtopology
-                    .sources
-                    .iter()
-                    .map(|t| self.topics[*t])
-                    .collect::<BTreeSet<_>>()
-                    .len()
-                    == 1
+                || counts
+                    .next()
+                    .is_some_and(|first| counts.all(|count| count == first))
         })
     }
 
