@@ -211,7 +211,7 @@ enum Command {
         #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u16).range(1..=64))]
         jobs: u16,
         /// Bound on every single wait for the target, in milliseconds.
-        #[arg(long, default_value_t = 15_000, value_parser = clap::value_parser!(u64).range(1..))]
+        #[arg(long, default_value_t = 15_000, value_parser = clap::value_parser!(u64).range(1..=MAX_TIMEOUT_MS))]
         timeout_ms: u64,
         /// Replicas of the topics created on a broker (-1: the broker's default).
         #[arg(long, default_value_t = 1, value_parser = parse_replication_factor, allow_negative_numbers = true)]
@@ -270,7 +270,7 @@ enum Command {
         #[command(flatten)]
         reports: ReportFiles,
         /// Bound on every single wait for a broker, in milliseconds.
-        #[arg(long, default_value_t = 15_000, value_parser = clap::value_parser!(u64).range(1..))]
+        #[arg(long, default_value_t = 15_000, value_parser = clap::value_parser!(u64).range(1..=MAX_TIMEOUT_MS))]
         timeout_ms: u64,
         /// Replicas of the topics created on a broker (-1: the broker's default).
         #[arg(long, default_value_t = 1, value_parser = parse_replication_factor, allow_negative_numbers = true)]
@@ -300,7 +300,7 @@ enum Command {
         #[arg(long, default_value = "embedded", value_name = "HOST:PORT|embedded")]
         target: String,
         /// Bound on every single wait for a broker, in milliseconds.
-        #[arg(long, default_value_t = 15_000, value_parser = clap::value_parser!(u64).range(1..))]
+        #[arg(long, default_value_t = 15_000, value_parser = clap::value_parser!(u64).range(1..=MAX_TIMEOUT_MS))]
         timeout_ms: u64,
         /// Replicas of the topics created on a broker (-1: the broker's default).
         #[arg(long, default_value_t = 1, value_parser = parse_replication_factor, allow_negative_numbers = true)]
@@ -337,7 +337,7 @@ enum Command {
         #[arg(short, long)]
         verbose: bool,
         /// Bound on every single wait for the target, in milliseconds.
-        #[arg(long, default_value_t = 15_000, value_parser = clap::value_parser!(u64).range(1..))]
+        #[arg(long, default_value_t = 15_000, value_parser = clap::value_parser!(u64).range(1..=MAX_TIMEOUT_MS))]
         timeout_ms: u64,
         /// The dialect of StreamsGroupHeartbeat the target speaks: with `kip-draft`, the
         /// scenarios the draft cannot express are among the forecast skips.
@@ -404,7 +404,7 @@ enum Command {
         #[arg(long, default_value = streamspec::NAME_PREFIX)]
         prefix: String,
         /// Bound on every single wait for the broker, in milliseconds.
-        #[arg(long, default_value_t = 15_000, value_parser = clap::value_parser!(u64).range(1..))]
+        #[arg(long, default_value_t = 15_000, value_parser = clap::value_parser!(u64).range(1..=MAX_TIMEOUT_MS))]
         timeout_ms: u64,
     },
     /// Lists the rules and the scenarios that check them.
@@ -940,6 +940,10 @@ fn detail_of(verbose: bool, quiet: bool) -> Detail {
         _ => Detail::Normal,
     }
 }
+
+/// The longest `--timeout-ms`: it goes to Kafka as the 32-bit timeout of CreateTopics and
+/// DeleteTopics, where a larger value wrapped and every topic creation timed out at once.
+const MAX_TIMEOUT_MS: u64 = i32::MAX as u64;
 
 /// A replication factor: 1 or more, or -1 for the broker's default.
 fn parse_replication_factor(text: &str) -> Result<i16, String> {

@@ -632,11 +632,17 @@ fn bad_proxy_fault_values_are_usage_errors_naming_the_value() {
 }
 
 #[test]
-fn a_zero_timeout_and_a_run_id_kafka_cannot_name_with_are_refused_before_anything_runs() {
+fn a_timeout_kafka_cannot_take_and_a_run_id_kafka_cannot_name_with_are_refused_before_anything_runs(
+) {
     for (args, line) in [
         (
             ["check", "--timeout-ms", "0"],
-            "error: invalid value '0' for '--timeout-ms <TIMEOUT_MS>': 0 is not in 1..18446744073709551615",
+            "error: invalid value '0' for '--timeout-ms <TIMEOUT_MS>': 0 is not in 1..=2147483647",
+        ),
+        (
+            // Kafka's topic timeouts are 32-bit: a larger one wrapped and failed every creation.
+            ["fuzz", "--timeout-ms", "2147483648"],
+            "error: invalid value '2147483648' for '--timeout-ms <TIMEOUT_MS>': 2147483648 is not in 1..=2147483647",
         ),
         (
             ["check", "--run-id", ""],
