@@ -62,10 +62,28 @@ pub async fn preflight(address: &str, timeout: std::time::Duration) -> Result<()
     let mut connection = Connection::connect(address, timeout)
         .await
         .map_err(|error| error.to_string())?;
-    match streams_unusable(&mut connection).await {
-        Some(reason) => Err(reason),
-        None => Ok(()),
+    if let Some(reason) = streams_unusable(&mut connection).await {
+        return Err(reason);
     }
+    missing_api(&connection).map_or(Ok(()), Err)
+}
+
+/// The APIs every run calls, whatever its scenarios (keys of [`APIS`]).
+const NEEDED_BY_EVERY_RUN: [i16; 6] = [10, 3, 19, 20, 32, 44];
+
+/// Why no run can be carried out at the broker of `connection`, if it lacks an API every run
+/// calls: a request it does not offer would only be seen as the target closing the connection,
+/// and read as a target that stopped answering.
+fn missing_api(connection: &Connection) -> Option<String> {
+    APIS.iter()
+        .filter(|(key, ..)| NEEDED_BY_EVERY_RUN.contains(key))
+        .find(|(key, ..)| connection.versions(*key).is_none())
+        .map(|(key, name, what)| {
+            format!(
+                "{} does not offer {name} (api key {key}), which every run calls ({what})",
+                connection.address()
+            )
+        })
 }
 
 /// A hint for a run that expects a release speaking StreamsGroupHeartbeat v0 alone (`--expect

@@ -50,10 +50,24 @@ fn read_request(stream: &mut TcpStream) -> Option<(RequestHeader, Vec<u8>)> {
 /// The ApiVersions answer of a broker with the Streams rebalance protocol on: keys 88 and 89 at
 /// versions 0 to 1, or without them.
 fn api_versions(with_streams: bool) -> ApiVersionsResponse {
-    let mut keys = vec![(18, 0, 4), (10, 0, 6), (3, 0, 13), (19, 0, 7), (20, 0, 6)];
+    api_versions_lacking(with_streams, None)
+}
+
+/// [`api_versions`] without api key `lacking`.
+fn api_versions_lacking(with_streams: bool, lacking: Option<i16>) -> ApiVersionsResponse {
+    let mut keys = vec![
+        (18, 0, 4),
+        (10, 0, 6),
+        (3, 0, 13),
+        (19, 0, 7),
+        (20, 0, 6),
+        (32, 0, 4),
+        (44, 0, 1),
+    ];
     if with_streams {
         keys.extend([(88, 0, 1), (89, 0, 1)]);
     }
+    keys.retain(|(key, ..)| Some(*key) != lacking);
     ApiVersionsResponse::default()
         .with_api_keys(
             keys.into_iter()
@@ -249,6 +263,38 @@ fn a_target_without_the_streams_apis() {
         &format!(
             "streamspec: {address} does not offer api key 88: is the Streams rebalance protocol enabled?"
         ),
+    );
+}
+
+#[test]
+fn a_target_without_an_api_every_run_calls() {
+    // The Streams APIs, but no IncrementalAlterConfigs: a request of it would close the
+    // connection and read as a target that stopped answering.
+    let address = serve(|mut stream| {
+        let Some((header, _)) = read_request(&mut stream) else {
+            return;
+        };
+        let versions = api_versions_lacking(true, Some(44));
+        let frame = response_frame(header.correlation_id, header.request_api_version, &versions);
+        if stream.write_all(&frame).is_ok() {
+            while read_request(&mut stream).is_some() {}
+        }
+    });
+    let refusal = format!(
+        "streamspec: {address} does not offer IncrementalAlterConfigs (api key 44), which every run calls (group configs a scenario sets)"
+    );
+    assert_refused(&check(&address), &refusal);
+    assert_refused(
+        &streamspec(&[
+            "fuzz",
+            "--target",
+            &address,
+            "--timeout-ms",
+            TIMEOUT_MS,
+            "--duration",
+            "2s",
+        ]),
+        &refusal,
     );
 }
 
