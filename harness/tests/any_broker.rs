@@ -180,6 +180,40 @@ fn stock_broker_refusing_the_default_replication_factor_passes_what_it_runs(stoc
     });
 }
 
+/// A broker without the consumer group protocol (a Streams-only one) skips R19, which alone needs
+/// it, naming the api, instead of failing it on a closed connection.
+fn stock_broker_without_consumer_groups_skips_r19_naming_the_api(stock: &str) {
+    let mut config = ProxyConfig {
+        upstream: stock.to_owned(),
+        ..ProxyConfig::default()
+    };
+    config.faults.refused_apis = vec![68];
+    through_proxy(config, |address| {
+        let (code, stdout, report) = check_with(address, "no-consumer", &["--rules", "R19"]);
+        assert_eq!(code, Some(2), "{stdout}");
+        let outcomes: Vec<(&str, &str, &str)> = report["scenarios"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|o| {
+                (
+                    o["scenario"].as_str().unwrap(),
+                    o["verdict"].as_str().unwrap(),
+                    o["reason"].as_str().unwrap_or_default(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            outcomes,
+            [(
+                "R19-consumer-group-id-taken",
+                "skip",
+                "the target cannot make a consumer group: it does not offer ConsumerGroupHeartbeat (api key 68)"
+            )]
+        );
+    });
+}
+
 /// `doctor` foresees exactly the skips `check` makes.
 fn doctor_foresees_the_skips_of_check(stock: &str) {
     let output = Command::new(env!("CARGO_BIN_EXE_streamspec"))
@@ -228,7 +262,11 @@ fn stock_broker_speaking_the_kip_draft_passes_what_it_runs(stock: &str) {
     });
 }
 
-const TESTS: [BrokerTest; 5] = [
+const TESTS: [BrokerTest; 6] = [
+    (
+        "stock_broker_without_consumer_groups_skips_r19_naming_the_api",
+        stock_broker_without_consumer_groups_skips_r19_naming_the_api,
+    ),
     (
         "doctor_foresees_the_skips_of_check",
         doctor_foresees_the_skips_of_check,
