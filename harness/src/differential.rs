@@ -42,12 +42,15 @@ pub mod compare;
 use compare::{Comparable, FieldDifference};
 
 /// The broker configs the reference is started with, as the target reports them.
-const MIRRORED_BROKER_CONFIGS: [&str; 5] = [
+/// (The recovery lag and the task offset interval are in every answer to a join.)
+const MIRRORED_BROKER_CONFIGS: [&str; 7] = [
     "authorizer.class.name",
     "group.streams.max.size",
     "group.streams.session.timeout.ms",
     "group.streams.heartbeat.interval.ms",
     "group.streams.num.standby.replicas",
+    "group.streams.acceptable.recovery.lag",
+    "group.streams.task.offset.interval.ms",
 ];
 
 /// How far from a deadline, on real time, an exchange counts as timing-sensitive.

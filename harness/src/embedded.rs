@@ -303,6 +303,14 @@ impl EmbeddedTarget {
                     config.max_standby_replicas =
                         value.parse().unwrap_or(config.max_standby_replicas)
                 }
+                "group.streams.acceptable.recovery.lag" => {
+                    config.acceptable_recovery_lag =
+                        value.parse().unwrap_or(config.acceptable_recovery_lag)
+                }
+                "group.streams.task.offset.interval.ms" => {
+                    config.task_offset_interval_ms =
+                        value.parse().unwrap_or(config.task_offset_interval_ms)
+                }
                 _ => {}
             }
         }
@@ -355,6 +363,12 @@ impl EmbeddedTarget {
             }
             "group.streams.assignment.interval.ms" => {
                 Some(config.assignment_interval_ms.to_string())
+            }
+            "group.streams.acceptable.recovery.lag" => {
+                Some(config.acceptable_recovery_lag.to_string())
+            }
+            "group.streams.task.offset.interval.ms" => {
+                Some(config.task_offset_interval_ms.to_string())
             }
             _ => None,
         }
@@ -545,7 +559,10 @@ pub(crate) mod tests {
     /// A coordinator that never expires anything: its session deadlines stay where they were.
     pub(crate) fn forget_timeouts(_: &mut Coordinator, _: u64) {}
 
-    fn join(target: &mut EmbeddedTarget, member: &str) {
+    fn join(
+        target: &mut EmbeddedTarget,
+        member: &str,
+    ) -> streamspec_protocol::kafka::StreamsGroupHeartbeatResponse {
         let request = StreamsGroupHeartbeatRequest::default()
             .with_group_id("g")
             .with_member_id(member)
@@ -558,6 +575,30 @@ pub(crate) mod tests {
             .with_client_tags(Some(Vec::new()));
         let (response, _) = block_on(target.heartbeat(1, &request)).unwrap();
         assert_eq!(response.error_code, 0, "{response:?}");
+        response
+    }
+
+    #[test]
+    fn a_brokers_recovery_lag_and_task_offset_interval_are_the_references_answers() {
+        // As `--differential` starts it for a broker configured so: a join is answered with both.
+        let mut target = EmbeddedTarget::with_broker_configs([
+            ("group.streams.acceptable.recovery.lag", "5"),
+            ("group.streams.task.offset.interval.ms", "30000"),
+        ]);
+        assert_eq!(
+            target
+                .broker_config("group.streams.acceptable.recovery.lag")
+                .as_deref(),
+            Some("5")
+        );
+        let response = join(&mut target, "a");
+        assert_eq!(
+            (
+                response.acceptable_recovery_lag,
+                response.task_offset_interval_ms
+            ),
+            (5, 30_000)
+        );
     }
 
     #[test]
