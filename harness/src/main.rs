@@ -133,16 +133,56 @@ struct ReportFiles {
 }
 
 impl ReportFiles {
-    /// Refuses, before anything runs, a report whose folder does not exist or that cannot be
-    /// written: a long run should not end without the report it was asked for.
-    fn check_folders(&self) -> Result<(), String> {
-        let files = [
+    /// Each report's flag and file.
+    fn by_flag(&self) -> [(&'static str, &Option<PathBuf>); 3] {
+        [
             ("--junit", &self.junit),
             ("--json", &self.json),
             ("--html", &self.html),
-        ];
+        ]
+    }
+
+    /// Refuses a report that would overwrite a scenario file or land in a scenario folder, where
+    /// it would be read as a scenario by the next run.
+    fn check_apart_from(&self, scenarios: &[PathBuf]) -> Result<(), String> {
+        let files = self.by_flag();
         for (flag, path) in files {
             let Some(path) = path else { continue };
+            let report = std::path::absolute(path).unwrap_or_else(|_| path.clone());
+            for source in scenarios {
+                let source_path = std::path::absolute(source).unwrap_or_else(|_| source.clone());
+                let source = source.display();
+                let clash = if report == source_path {
+                    format!("is the --scenarios file {source}")
+                } else if source_path.is_dir() && report.starts_with(&source_path) {
+                    format!("is within the --scenarios folder {source}, whose files are read as scenarios")
+                } else {
+                    continue;
+                };
+                return Err(format!(
+                    "{flag} {}: {clash}; write the report elsewhere",
+                    path.display()
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Refuses, before anything runs, a report whose folder does not exist or that cannot be
+    /// written: a long run should not end without the report it was asked for.
+    fn check_folders(&self) -> Result<(), String> {
+        let files = self.by_flag();
+        for (index, (flag, path)) in files.iter().enumerate() {
+            let Some(path) = path else { continue };
+            if let Some((other, _)) = files[..index]
+                .iter()
+                .find(|(_, earlier)| earlier.as_ref() == Some(path))
+            {
+                return Err(format!(
+                    "{flag} {}: {other} writes that file too; give each report a file of its own",
+                    path.display()
+                ));
+            }
             let folder = path
                 .parent()
                 .filter(|folder| !folder.as_os_str().is_empty())
@@ -804,6 +844,7 @@ struct CheckFlags {
 
 fn check(flags: CheckFlags, runtime: &tokio::runtime::Runtime) -> Result<ExitCode, String> {
     flags.reports.check_folders()?;
+    flags.reports.check_apart_from(&flags.source.scenarios)?;
     let selection = flags.source.select()?;
     let divergences = selection.divergences(&flags.divergences)?;
     let scenarios = selection.scenarios;

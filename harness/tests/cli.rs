@@ -583,6 +583,21 @@ fn a_report_in_a_missing_folder_is_refused_before_anything_runs() {
         stderr_lines(&output),
         ["streamspec: --json no-such-folder/fuzz.json: there is no folder no-such-folder"]
     );
+    // Two reports in one file, and a report where the next run would read it as a scenario.
+    let output = streamspec(&["check", "--json", "r.json", "--html", "r.json"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        stderr_lines(&output),
+        ["streamspec: --html r.json: --json writes that file too; give each report a file of its own"]
+    );
+    let scenarios = format!("{}/scenarios/membership", env!("CARGO_MANIFEST_DIR"));
+    let inside = format!("{scenarios}/report.json");
+    let output = streamspec(&["check", "--scenarios", &scenarios, "--junit", &inside]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        stderr_lines(&output),
+        [format!("streamspec: --junit {inside}: is within the --scenarios folder {scenarios}, whose files are read as scenarios; write the report elsewhere")]
+    );
     // A folder where the report's file belongs.
     let folder = std::env::temp_dir();
     let output = streamspec(&["check", "--junit", folder.to_str().unwrap()]);
