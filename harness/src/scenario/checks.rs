@@ -427,7 +427,24 @@ fn check_expected_fields(
             }
             Ok(())
         }
-        _ => Ok(()),
+        // A literal of another type than the answer's field can never match: `"110"` or
+        // `"FENCED_MEMBER_EPOCH"` for an error code would fail every target. A text with a
+        // `${...}` reference becomes a value of its own at run time.
+        scalar => {
+            let kind = |value: &Value| match value {
+                Value::Number(_) => Some("a number"),
+                Value::String(text) if !text.contains("${") => Some("a text"),
+                Value::Bool(_) => Some("true or false"),
+                _ => None,
+            };
+            match (kind(scalar), kind(answer)) {
+                (Some(found), Some(wanted)) if found != wanted => Err(invalid(
+                    path.clone(),
+                    format!("the answer's field is {wanted}, and {scalar} is {found}"),
+                )),
+                _ => Ok(()),
+            }
+        }
     }
 }
 
@@ -754,6 +771,31 @@ mod tests {
         let fine = serde_json::json!({"errorCode": {"$in": [0, 16]}, "activeTasks": {"$any":
             {"subtopologyId": "0"}}, "status": [{"statusCode": 1, "statusDetail": "x"}],
             "partitionsByUserEndpoint": [{"userEndpoint": {"host": "h"}}]});
+        assert!(check_expected_fields(&fine, &heartbeat, &mut Vec::new()).is_ok());
+    }
+
+    #[test]
+    fn an_expected_literal_of_another_type_than_the_answers_field_is_refused() {
+        let heartbeat = heartbeat_response_exemplar();
+        for (expect, message) in [
+            (
+                serde_json::json!({"errorCode": "FENCED_MEMBER_EPOCH"}),
+                "the answer's field is a number, and \"FENCED_MEMBER_EPOCH\" is a text",
+            ),
+            (
+                serde_json::json!({"errorCode": {"$in": [0, "110"]}}),
+                "the answer's field is a number, and \"110\" is a text",
+            ),
+            (
+                serde_json::json!({"memberId": 7}),
+                "the answer's field is a text, and 7 is a number",
+            ),
+        ] {
+            let error = check_expected_fields(&expect, &heartbeat, &mut Vec::new()).unwrap_err();
+            assert_eq!(error.message, message, "{expect}");
+        }
+        // A reference becomes a number at run time; null fields take anything.
+        let fine = serde_json::json!({"memberEpoch": "${e+1}", "errorMessage": "x"});
         assert!(check_expected_fields(&fine, &heartbeat, &mut Vec::new()).is_ok());
     }
 
