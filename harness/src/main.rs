@@ -1315,8 +1315,16 @@ fn main() -> ExitCode {
         } => {
             let target = TargetSpec::parse(&target);
             let timeout = Duration::from_millis(timeout_ms);
-            reports
-                .check_folders()
+            // A range whose end passes u64::MAX ran nothing, silently.
+            let runs_exist = match runs {
+                Some(count) if first_run.checked_add(count).is_none() => Err(format!(
+                    "--first-run {first_run} --runs {count}: runs are numbered below {}",
+                    u64::MAX
+                )),
+                _ => Ok(()),
+            };
+            runs_exist
+                .and_then(|()| reports.check_folders())
                 .and_then(|()| runtime.block_on(preflight(&target, timeout)))
                 .and_then(|()| {
                     with_connector!(dialect: dialect, &target, timeout, replication_factor, |inner| {

@@ -672,4 +672,11 @@ fn a_timeout_kafka_cannot_take_and_a_run_id_kafka_cannot_name_with_are_refused_b
         assert_eq!(output.status.code(), Some(2), "{args:?}");
         assert_eq!(stderr_lines(&output)[0], line, "{args:?}");
     }
+    // A range past the last run number ran nothing, silently.
+    let output = streamspec(&["fuzz", "--runs", "3", "--first-run", "18446744073709551613"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        stderr_lines(&output),
+        ["streamspec: --first-run 18446744073709551613 --runs 3: runs are numbered below 18446744073709551615"]
+    );
 }
