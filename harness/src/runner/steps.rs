@@ -723,7 +723,8 @@ mod tests {
             "stalled.json",
             r#"{"name": "stalled", "title": "t", "rules": ["R30"], "grade": "MUST",
                 "topics": [{"name": "in"}],
-                "steps": [{"heartbeat": {"member": "a", "as": "join"}}, {"sleep_ms": 7000}]}"#,
+                "steps": [{"heartbeat": {"member": "a", "as": "join"}, "expect": {"errorCode": 0}},
+                    {"sleep_ms": 7000}]}"#,
         )
         .unwrap()
         .steps;

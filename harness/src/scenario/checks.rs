@@ -77,7 +77,31 @@ pub fn check(scenario: &Scenario) -> Result<(), Invalid> {
         seen.note(step);
         known.captured(step);
     }
+    check_expects_something(scenario)?;
     check_preconditions(scenario)
+}
+
+/// Refuses a scenario that asks nothing of the target: no step with a non-empty `expect`, and
+/// no `tasks` check. It would pass whatever the target answered.
+fn check_expects_something(scenario: &Scenario) -> Result<(), Invalid> {
+    let states = |pattern: Option<&Value>| {
+        pattern.is_some_and(|pattern| pattern.as_object().is_none_or(|map| !map.is_empty()))
+    };
+    let checks = scenario.steps.iter().any(|step| match step {
+        Step::Tasks { .. } => true,
+        Step::GroupConfig { expect, .. } => states(expect.as_ref()),
+        step => states(step.expect()),
+    });
+    if checks {
+        Ok(())
+    } else {
+        Err(invalid(
+            vec![Segment::from("steps")],
+            "no step expects anything of an answer (an `expect` with a field, or a `tasks` \
+             check): the scenario would pass whatever the target answered"
+                .to_owned(),
+        ))
+    }
 }
 
 /// Which of the scenario's topics exist, with how many partitions, step by step: a `topic` step
@@ -772,6 +796,32 @@ mod tests {
             {"subtopologyId": "0"}}, "status": [{"statusCode": 1, "statusDetail": "x"}],
             "partitionsByUserEndpoint": [{"userEndpoint": {"host": "h"}}]});
         assert!(check_expected_fields(&fine, &heartbeat, &mut Vec::new()).is_ok());
+    }
+
+    #[test]
+    fn a_scenario_that_expects_nothing_is_refused() {
+        let scenario = |steps: &str| {
+            crate::scenario::parse(
+                "s.json",
+                &format!(
+                    r#"{{"name": "s", "title": "t", "rules": ["R31"], "grade": "MUST",
+                        "topics": [{{"name": "in"}}], "steps": {steps}}}"#
+                ),
+            )
+        };
+        for nothing in [
+            r#"[{"heartbeat": {"member": "a", "as": "join"}}]"#,
+            r#"[{"heartbeat": {"member": "a", "as": "join"}, "expect": {}}, {"describe": {}}]"#,
+        ] {
+            let error = scenario(nothing).unwrap_err().to_string();
+            assert!(
+                error.contains("no step expects anything of an answer"),
+                "{error}"
+            );
+        }
+        let checked = r#"[{"heartbeat": {"member": "a", "as": "join"}}, {"describe": {},
+            "expect": {"groups": [{"groupState": "Stable"}]}}]"#;
+        assert!(scenario(checked).is_ok());
     }
 
     #[test]
