@@ -142,8 +142,8 @@ impl ReportFiles {
         ]
     }
 
-    /// Refuses a report that would overwrite a scenario file or land in a scenario folder, where
-    /// it would be read as a scenario by the next run.
+    /// Refuses a report that would overwrite a scenario file, or land in a scenario folder as a
+    /// `.json` file, which the next run would read as a scenario.
     fn check_apart_from(&self, scenarios: &[PathBuf]) -> Result<(), String> {
         let files = self.by_flag();
         for (flag, path) in files {
@@ -154,7 +154,12 @@ impl ReportFiles {
                 let source = source.display();
                 let clash = if report == source_path {
                     format!("is the --scenarios file {source}")
-                } else if source_path.is_dir() && report.starts_with(&source_path) {
+                } else if source_path.is_dir()
+                    && report.starts_with(&source_path)
+                    && report
+                        .extension()
+                        .is_some_and(|extension| extension == "json")
+                {
                     format!("is within the --scenarios folder {source}, whose files are read as scenarios")
                 } else {
                     continue;

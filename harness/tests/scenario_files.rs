@@ -428,8 +428,15 @@ fn tasks_steps_that_cannot_run_as_written() {
 
 #[test]
 fn rule_ids_of_the_spec_or_of_another_catalogue() {
-    let file =
-        ScenarioFile::with_rules("rules-external", r#""R54", "KAFKA-GMMT-123""#, IN, &[JOIN]);
+    // A scenario that runs must expect something.
+    const JOIN_ACCEPTED: &str =
+        r#"{ "heartbeat": {"member": "a", "as": "join"}, "expect": {"errorCode": 0} }"#;
+    let file = ScenarioFile::with_rules(
+        "rules-external",
+        r#""R54", "KAFKA-GMMT-123""#,
+        IN,
+        &[JOIN_ACCEPTED],
+    );
     let output = Command::new(env!("CARGO_BIN_EXE_streamspec"))
         .args(["check", "--only-scenarios", "--scenarios", &file.path])
         .output()

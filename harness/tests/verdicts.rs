@@ -66,7 +66,8 @@ fn erring(grade: &str) -> Value {
     scenario(
         "errs",
         grade,
-        serde_json::json!({"heartbeat": {"member": "a", "as": "join"}, "capture": {"x": "/noSuchField"}}),
+        serde_json::json!({"heartbeat": {"member": "a", "as": "join"}, "expect": {"errorCode": 0},
+                           "capture": {"x": "/noSuchField"}}),
     )
 }
 
