@@ -535,17 +535,18 @@ pub const KAFKA_MEMBER_TAKES_A_RELEASED_INSTANCE: KnownIssue = KnownIssue {
         let takes = event.request.member_epoch == 0
             && event.response.error_code == 0
             && event.request.instance_id.is_some();
-        // The joiner was in the group under another instance id (or none) until this join.
-        let before = view.history[..view.at()]
-            .iter()
-            .rev()
-            .find(|earlier| earlier.member == event.member);
+        // Only then is the history searched (this runs after every exchange): the joiner was in
+        // the group under another instance id (or none) until this join.
         takes
-            && before.is_some_and(|earlier| {
-                earlier.response.error_code == 0
-                    && earlier.response.member_epoch > 0
-                    && earlier.request.instance_id != event.request.instance_id
-            })
+            && view.history[..view.at()]
+                .iter()
+                .rev()
+                .find(|earlier| earlier.member == event.member)
+                .is_some_and(|earlier| {
+                    earlier.response.error_code == 0
+                        && earlier.response.member_epoch > 0
+                        && earlier.request.instance_id != event.request.instance_id
+                })
     },
 };
 
