@@ -57,15 +57,16 @@ const BROKER_CONFIGS: [&str; 12] = [
 ];
 
 /// Refuses, in one line, a broker target that nothing usable listens at: none at all, or one
-/// whose Streams protocol cannot be used (see [`streams_unusable`]).
-pub async fn preflight(address: &str, timeout: std::time::Duration) -> Result<(), String> {
+/// whose Streams protocol cannot be used (see [`streams_unusable`]). Otherwise the connection it
+/// checked, whose ApiVersions answer tells what the broker offers.
+pub async fn preflight(address: &str, timeout: std::time::Duration) -> Result<Connection, String> {
     let mut connection = Connection::connect(address, timeout)
         .await
         .map_err(|error| error.to_string())?;
     if let Some(reason) = streams_unusable(&mut connection).await {
         return Err(reason);
     }
-    missing_api(&connection).map_or(Ok(()), Err)
+    missing_api(&connection).map_or(Ok(connection), Err)
 }
 
 /// The APIs every run calls, whatever its scenarios (keys of [`APIS`]).
@@ -87,22 +88,19 @@ fn missing_api(connection: &Connection) -> Option<String> {
 }
 
 /// A hint for a run that expects a release speaking StreamsGroupHeartbeat v0 alone (`--expect
-/// kafka-4.2` or `kafka-4.3`) of a broker that speaks v1: that release's v0-only scenarios fail
+/// kafka-4.2` or `kafka-4.3`) of a broker that speaks v1 (`connection`'s, from the preflight): that release's v0-only scenarios fail
 /// there, as they should, and the flag is the likelier mistake.
-pub async fn expectation_hint(
-    address: &str,
-    profile: Profile,
-    timeout: std::time::Duration,
-) -> Option<String> {
+pub fn expectation_hint(connection: &Connection, profile: Profile) -> Option<String> {
     if profile == Profile::Kafka44 {
         return None;
     }
-    let connection = Connection::connect(address, timeout).await.ok()?;
     let offered = connection.versions(StreamsGroupHeartbeatRequest::API_KEY)?;
     (offered.max >= 1).then(|| {
         format!(
-            "hint: --expect {profile} states the behaviour of a broker that speaks StreamsGroupHeartbeat v0 alone, and {address} speaks v{} to v{} (Kafka 4.4 speaks v1): its scenarios that need v0 alone will fail; leave --expect out for Kafka 4.4",
-            offered.min, offered.max
+            "hint: --expect {profile} states the behaviour of a broker that speaks StreamsGroupHeartbeat v0 alone, and {} speaks v{} to v{} (Kafka 4.4 speaks v1): its scenarios that need v0 alone will fail; leave --expect out for Kafka 4.4",
+            connection.address(),
+            offered.min,
+            offered.max
         )
     })
 }

@@ -703,10 +703,16 @@ fn interrupted_line(not_finished: String, cleanup_failures: usize) -> String {
 }
 
 /// One line, exit 2, when nothing usable listens at a broker target.
-async fn preflight(target: &TargetSpec, timeout: Duration) -> Result<(), String> {
+/// The connection checked, for a broker target.
+async fn preflight(
+    target: &TargetSpec,
+    timeout: Duration,
+) -> Result<Option<streamspec::transport::Connection>, String> {
     match target {
-        TargetSpec::Embedded => Ok(()),
-        TargetSpec::Kafka(address) => streamspec::doctor::preflight(address, timeout).await,
+        TargetSpec::Embedded => Ok(None),
+        TargetSpec::Kafka(address) => streamspec::doctor::preflight(address, timeout)
+            .await
+            .map(Some),
     }
 }
 
@@ -853,7 +859,7 @@ fn check(flags: CheckFlags, runtime: &tokio::runtime::Runtime) -> Result<ExitCod
     let selection = flags.source.select()?;
     let divergences = selection.divergences(&flags.divergences)?;
     let scenarios = selection.scenarios;
-    runtime.block_on(preflight(&flags.target, flags.timeout))?;
+    let checked = runtime.block_on(preflight(&flags.target, flags.timeout))?;
     if let (Some(run_id), TargetSpec::Kafka(address)) = (&flags.run_id, &flags.target) {
         runtime.block_on(refuse_a_run_id_in_use(
             address,
@@ -862,11 +868,11 @@ fn check(flags: CheckFlags, runtime: &tokio::runtime::Runtime) -> Result<ExitCod
             flags.timeout,
         ))?;
     }
-    if let TargetSpec::Kafka(address) = &flags.target {
-        let hint = streamspec::doctor::expectation_hint(address, flags.profile, flags.timeout);
-        if let Some(hint) = runtime.block_on(hint) {
-            eprintln!("streamspec: {hint}");
-        }
+    // The preflight's connection, closed once it has told the hint.
+    if let Some(hint) = checked
+        .and_then(|connection| streamspec::doctor::expectation_hint(&connection, flags.profile))
+    {
+        eprintln!("streamspec: {hint}");
     }
     let interrupt = Interrupt::default();
     listen_for_ctrl_c(interrupt.clone())?;
@@ -1331,7 +1337,7 @@ fn main() -> ExitCode {
             runs_exist
                 .and_then(|()| reports.check_folders())
                 .and_then(|()| runtime.block_on(preflight(&target, timeout)))
-                .and_then(|()| {
+                .and_then(|_| {
                     with_connector!(dialect: dialect, &target, timeout, replication_factor, |inner| {
                         with_differential!(differential, &divergences, dialect, inner, |connector| {
                         if jobs > 1 && connector.shares_state() {
@@ -1419,7 +1425,7 @@ fn main() -> ExitCode {
             }
             runtime
                 .block_on(preflight(&target, timeout))
-                .and_then(|()| read_trace(&file))
+                .and_then(|_| read_trace(&file))
                 .and_then(|trace| {
                     let differential = differential || trace.differential;
                     with_connector!(dialect: dialect, &target, timeout, replication_factor, |inner| {
