@@ -371,7 +371,7 @@ fn the_differential_campaign_catches_every_planted_bug() {
         ),
         (
             Bug::ToleratesLostAnswerUnchecked,
-            ".errorCode, .memberId, .memberEpoch, .heartbeatIntervalMs, 4 more (rules R23, R24, R38, R43, R44, R45)",
+            ".errorCode, .memberId, .memberEpoch, .heartbeatIntervalMs, 4 more (rules R23, R24, R46, spec 7.6)",
         ),
         (
             Bug::ShutdownOutlivesTheGroup,

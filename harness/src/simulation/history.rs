@@ -91,6 +91,20 @@ impl Event {
     }
 }
 
+/// For the join at `at` naming a static instance id: the latest accepted join (epoch 0) before
+/// it of another member naming that instance, which held it before (spec 3.6: a join naming a
+/// released member's instance takes its place).
+pub fn previous_holder_join(history: &[Event], at: usize) -> Option<&Event> {
+    let take = &history[at];
+    let instance = take.request.instance_id.as_deref()?;
+    history[..at].iter().rev().find(|event| {
+        event.request.member_epoch == 0
+            && event.response.error_code == 0
+            && event.member != take.member
+            && event.request.instance_id.as_deref() == Some(instance)
+    })
+}
+
 /// An exchange as text without its time, and with the run's name prefix taken out, so that runs
 /// of one input under other names compare equal.
 fn exchange_text(event: &Event, prefix: &str) -> String {

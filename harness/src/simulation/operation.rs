@@ -59,10 +59,10 @@ pub enum Operation {
     /// That topic is deleted again: the topology stops being ready (spec 5.5).
     DeleteLateTopic,
     /// A static member joins (epoch 0, after a restart with a new member id, or while still a
-    /// member) with the instance id of another static member of its process that is not live: a
-    /// member released at -2 is replaced by it, its tasks and all (spec 3.6, R49); one that
-    /// crashed and is still in the group refuses it (UNRELEASED_INSTANCE_ID). Taken, the two
-    /// swap instance ids.
+    /// member) with the instance id of another static member that is not live, of its process
+    /// or another: a member released at -2 is replaced by it, its tasks and all (spec 3.6, R49);
+    /// one that crashed and is still in the group refuses it (UNRELEASED_INSTANCE_ID). Taken,
+    /// the two swap instance ids.
     TakeInstance { member: u8, of: u8 },
 }
 

@@ -16,7 +16,8 @@ use streamspec_protocol::codes::{
 };
 
 use super::history::{
-    last_events_of, response_task_refs, Event, ExchangeView, GroupView, MemberView,
+    last_events_of, previous_holder_join, response_task_refs, Event, ExchangeView, GroupView,
+    MemberView,
 };
 use crate::backend::BackendError;
 use conditions::*;
@@ -536,8 +537,12 @@ pub const KAFKA_MEMBER_TAKES_A_RELEASED_INSTANCE: KnownIssue = KnownIssue {
             && event.response.error_code == 0
             && event.request.instance_id.is_some();
         // Only then is the history searched (this runs after every exchange): the joiner was in
-        // the group under another instance id (or none) until this join.
+        // the group under another instance id (or none) until this join, and takes the instance
+        // of a member of its own process (from another, the assignor's input changes).
         takes
+            && previous_holder_join(view.history, view.at()).is_some_and(|before| {
+                before.request.process_id == event.request.process_id
+            })
             && view.history[..view.at()]
                 .iter()
                 .rev()

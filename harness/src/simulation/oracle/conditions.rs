@@ -15,8 +15,8 @@ use streamspec_protocol::kafka::streams_group_describe_response::DescribedGroup;
 
 use super::{Found, TracePair};
 use crate::simulation::history::{
-    described_tasks, first_difference, last_events_of, response_task_refs, trace_hash, Event,
-    ExchangeView, GroupView, MemberView, Task, TaskRef,
+    described_tasks, first_difference, last_events_of, previous_holder_join, response_task_refs,
+    trace_hash, Event, ExchangeView, GroupView, MemberView, Task, TaskRef,
 };
 
 /// Error codes StreamsGroupHeartbeat may carry (spec 2.4).
@@ -359,7 +359,11 @@ fn first_repeat<K: Ord, V>(pairs: impl IntoIterator<Item = (K, V)>) -> Option<(K
     Some((key, first, repeat))
 }
 
-/// Spec 4.6-2: no process holds a task as active and as standby or warm-up at once.
+/// Spec 4.6-2: no process holds a task as active and as standby or warm-up at once, except
+/// for a moment after a member of it took the static instance of a member released from
+/// another process: Kafka copies the released member's tasks to the taker whatever its new
+/// process holds (spec 3.6), and the process's other member keeps its roles until it is sent
+/// task lists again (a lost answer or null lists leave them as they were, spec 7.3).
 pub(super) fn roles_apart(view: &GroupView<'_>) -> Result<(), Found> {
     let members = in_group(view);
     for member in &members {
@@ -367,19 +371,49 @@ pub(super) fn roles_apart(view: &GroupView<'_>) -> Result<(), Found> {
             .iter()
             .filter(|other| other.process == member.process)
         {
-            if let Some(task) = member.holdings.active.iter().find(|task| {
+            let conflict = member.holdings.active.iter().find(|task| {
                 other.holdings.standby.contains(*task) || other.holdings.warmup.contains(*task)
-            }) {
-                let detail = format!(
-                    "process p{}: task {}_{} active at {} and standby or warm-up at {}",
-                    member.process, task.0, task.1, member.id, other.id
-                );
-                let events = last_events_of(view.history, &[member.id, other.id]);
-                return Err(Found::new(detail, events));
+            });
+            let Some(task) = conflict else { continue };
+            if took_across_since_lists(view.history, member.id, other.id)
+                || took_across_since_lists(view.history, other.id, member.id)
+            {
+                continue;
             }
+            let detail = format!(
+                "process p{}: task {}_{} active at {} and standby or warm-up at {}",
+                member.process, task.0, task.1, member.id, other.id
+            );
+            let events = last_events_of(view.history, &[member.id, other.id]);
+            return Err(Found::new(detail, events));
         }
     }
     Ok(())
+}
+
+/// Whether `taker` last joined (accepted, epoch 0) naming a static instance that a member of
+/// another process held before, and the roles may still be the take's: the taker has not been
+/// answered since (an answer, null lists too, confirms the copy as its assignment at that epoch)
+/// or `other` has not been sent task lists since (a member keeps its roles until it is sent
+/// lists: Kafka answers null lists to a member that lost the answer taking a standby away and
+/// still reports it).
+fn took_across_since_lists(history: &[Event], taker: &str, other: &str) -> bool {
+    let Some(taken_at) = history.iter().rposition(|event| {
+        event.member == taker && event.request.member_epoch == 0 && event.response.error_code == 0
+    }) else {
+        return false;
+    };
+    let across = previous_holder_join(history, taken_at)
+        .is_some_and(|before| before.request.process_id != history[taken_at].request.process_id);
+    let since = &history[taken_at + 1..];
+    let answered = |event: &Event| event.delivered && event.response.error_code == 0;
+    let taker_answered = since
+        .iter()
+        .any(|event| event.member == taker && answered(event));
+    let other_sent_lists = since.iter().any(|event| {
+        event.member == other && answered(event) && event.response.active_tasks.is_some()
+    });
+    across && !(taker_answered && other_sent_lists)
 }
 
 /// Spec 4.6-7, 4.6-10: the group has settled: with no live member it is empty (or gone); while
