@@ -296,6 +296,22 @@ fn a_target_without_an_api_every_run_calls() {
         ]),
         &refusal,
     );
+    // doctor shows what the broker offers, and which runs would be refused and why.
+    let run = streamspec(&["doctor", "--target", &address, "--timeout-ms", TIMEOUT_MS]);
+    assert_eq!(run.code, Some(1), "{}", run.stdout);
+    assert!(
+        run.stdout
+            .contains("\n  IncrementalAlterConfigs   44  MISSING  group configs a scenario sets\n"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.ends_with(&format!(
+            "\nno scenario can run: check, fuzz and replay refuse this broker before anything runs:\n  {address} does not offer IncrementalAlterConfigs (api key 44), which every run calls (group configs a scenario sets)\n"
+        )),
+        "{}",
+        run.stdout
+    );
 }
 
 /// A StreamsGroupDescribe answer frame (response header v1) naming one group with
