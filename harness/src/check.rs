@@ -263,7 +263,7 @@ async fn run_local<C: Connect + 'static>(connector: C, options: CheckOptions) ->
     apply_divergences(&mut outcomes, &target, &options.divergences);
     let mut report = Report::new("check", target.clone(), run_id, options.strict, outcomes);
     report.interrupted = options.interrupt.is_raised();
-    report.target_lost = settings.breaker.tripped(&target);
+    report.target_lost = settings.breaker.tripped(&target, options.io_timeout);
     report.elapsed_ms = Some(started.elapsed().as_millis() as u64);
     report
 }
