@@ -1231,11 +1231,23 @@ fn replay<C: Connect>(
                 trace.input.operations.len(),
                 record.history.len()
             );
+            outln!(
+                "did not reproduce: the violation the trace recorded ({}) was not found again",
+                trace.violation
+            );
             Ok(ExitCode::SUCCESS)
         }
         Some(violation) => {
             outln!("VIOLATION: {violation}");
             out!("{}", violation.slice(&record.history));
+            if violation.to_string() == trace.violation {
+                outln!("reproduced: the violation the trace recorded");
+            } else {
+                outln!(
+                    "did not reproduce the violation the trace recorded ({}): the one above was found instead",
+                    trace.violation
+                );
+            }
             Ok(ExitCode::from(1))
         }
     }

@@ -185,6 +185,27 @@ fn a_wrong_broker_behind_the_proxy_is_reported_traced_and_fails_the_run() {
         "{out}"
     );
 
+    // Cut to its first exchange, the trace shows no violation, and the replay says plainly
+    // that the recorded one did not reproduce (exit 0, as "no violation" reads).
+    let mut cut = trace.clone();
+    cut["exchanges"].as_array_mut().unwrap().truncate(1);
+    let cut_trace = folder.join("cut.json");
+    std::fs::write(&cut_trace, cut.to_string()).unwrap();
+    let replayed = Command::new(BINARY)
+        .arg("replay")
+        .arg(&cut_trace)
+        .output()
+        .unwrap();
+    let out = String::from_utf8(replayed.stdout).unwrap();
+    assert_eq!(replayed.status.code(), Some(0), "{out}");
+    assert!(
+        out.ends_with(&format!(
+            "\n1 exchanges, no violation in group g\ndid not reproduce: the violation the trace recorded (always: at most one member owns an active task: {}) was not found again\n",
+            trace["violation"].as_str().unwrap()
+        )),
+        "{out}"
+    );
+
     // A live trace that lost a field is refused with a clear message.
     let broken = folder.join("broken.json");
     std::fs::write(&broken, r#"{"kind": "live", "group": "g"}"#).unwrap();

@@ -575,6 +575,13 @@ pub fn rejudge(trace: &LiveTrace, history: bool) -> Rejudged {
             trace.exchanges.len(),
             trace.group
         ));
+        // A capture records no violation: there is nothing to reproduce.
+        if trace.property != CAPTURED {
+            text.push_str(&format!(
+                "did not reproduce: the violation the trace recorded ({}: {}) was not found again\n",
+                trace.property, trace.violation
+            ));
+        }
     }
     Rejudged { text, violated }
 }
