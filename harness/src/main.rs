@@ -1404,7 +1404,14 @@ fn main() -> ExitCode {
             let target = TargetSpec::parse(&target);
             let timeout = Duration::from_millis(timeout_ms);
             // A live trace is judged again from its bytes: no target is involved.
-            match streamspec::proxy::observe::read_live_trace(&file) {
+            let live = streamspec::proxy::observe::read_live_trace(&file);
+            if matches!(live, Ok(Some(_))) && !divergences.is_empty() {
+                eprintln!(
+                    "streamspec: --divergences applies to a trace `fuzz --differential` wrote; a live trace is judged, or answered again by the reference, with no waivers: leave --divergences out"
+                );
+                return ExitCode::from(2);
+            }
+            match live {
                 Ok(Some(trace)) if differential => {
                     // Real clients cannot be driven again: only the reference answers again.
                     if !matches!(target, TargetSpec::Embedded) {
@@ -1440,6 +1447,12 @@ fn main() -> ExitCode {
                 .and_then(|_| read_trace(&file))
                 .and_then(|trace| {
                     let differential = differential || trace.differential;
+                    if !differential && !divergences.is_empty() {
+                        return Err(format!(
+                            "--divergences waives differences from the reference, which only a differential replay looks for: {} was not found with --differential; add --differential, or leave --divergences out",
+                            file.display()
+                        ));
+                    }
                     with_connector!(dialect: dialect, &target, timeout, replication_factor, |inner| {
                         with_differential!(differential, &divergences, dialect, inner, |connector| {
                             replay(&trace, connector, timeout, history)

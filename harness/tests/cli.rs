@@ -397,6 +397,20 @@ fn replay_runs_a_saved_trace_through_the_oracle() {
         "did not reproduce: the violation the trace recorded (none) was not found again"
     );
 
+    // A trace found without --differential is compared with nothing, so divergences would
+    // waive nothing: refused rather than ignored.
+    let output = streamspec(&[
+        "replay",
+        trace.to_str().unwrap(),
+        "--divergences",
+        "ours.json",
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        stderr_lines(&output),
+        [format!("streamspec: --divergences waives differences from the reference, which only a differential replay looks for: {} was not found with --differential; add --differential, or leave --divergences out", trace.display())]
+    );
+
     std::fs::write(&trace, "[{\"Join\":{\"member\":0}}]").unwrap();
     let output = streamspec(&["replay", trace.to_str().unwrap()]);
     assert_eq!(output.status.code(), Some(2));

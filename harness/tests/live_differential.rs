@@ -566,6 +566,18 @@ fn a_live_trace_is_answered_again_only_by_the_reference_and_only_whole() {
         )),
         "{err}"
     );
+    // Known divergences waive nothing in a live trace: the flag is refused, not ignored.
+    for flags in [
+        &["--differential", "--divergences", "ours.json"][..],
+        &["--divergences", "ours.json"][..],
+    ] {
+        let (code, out, err) = replay("divergences", &captured(), flags);
+        assert_eq!(code, Some(2), "{out}");
+        assert_eq!(
+            err,
+            "streamspec: --divergences applies to a trace `fuzz --differential` wrote; a live trace is judged, or answered again by the reference, with no waivers: leave --divergences out\n"
+        );
+    }
     // Without --differential the same trace is judged again by the oracle, as before.
     let (code, out, _) = replay("judged", &captured(), &[]);
     assert_eq!(code, Some(0), "{out}");
