@@ -349,6 +349,26 @@ fn differential_runs_refuse_the_kip_draft_dialect_in_one_line() {
 }
 
 #[test]
+fn a_divergence_whose_rules_are_not_its_scenarios_is_refused_with_both() {
+    let dir = std::env::temp_dir().join(format!("streamspec-rules-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("ours.json");
+    std::fs::write(
+        &file,
+        r#"[{"scenario": "R46-endpoint-member-while-source-topics-missing", "rules": ["R45", "R46"],
+            "reason": "r", "evidence": "e"}]"#,
+    )
+    .unwrap();
+    let output = streamspec(&["check", "--divergences", file.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        stderr_lines(&output),
+        [format!("streamspec: {}: the divergence of scenario R46-endpoint-member-while-source-topics-missing names rules [R45, R46], but the scenario checks [R46]; give it the scenario's rules", file.display())]
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn fuzz_against_nothing_is_one_line_and_exit_2() {
     let output = streamspec(&["fuzz", "--target", "127.0.0.1:1"]);
     assert_eq!(output.status.code(), Some(2));
