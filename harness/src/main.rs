@@ -582,16 +582,29 @@ fn list(source: &ScenarioSource, evidence: bool) -> Result<ExitCode, String> {
                 .push(scenario);
         }
     }
+    // Columns as wide as their longest entry: external ids (KAFKA-19233) and scenario names
+    // outgrow any fixed width.
+    let rule_width = by_rule
+        .keys()
+        .map(|(_, rule)| rule.len())
+        .max()
+        .unwrap_or(0);
+    let name_width = scenarios.iter().map(|s| s.name.len()).max().unwrap_or(0);
+    let grade_width = scenarios
+        .iter()
+        .map(|s| s.grade.to_string().len())
+        .max()
+        .unwrap_or(0);
     for ((_, rule), scenarios) in &by_rule {
         for scenario in scenarios {
             outln!(
-                "{rule:<5} {:<13} {:<40} {}",
+                "{rule:<rule_width$} {:<grade_width$} {:<name_width$} {}",
                 scenario.grade.to_string(),
                 scenario.name,
                 scenario.title
             );
             if let Some(text) = scenario.evidence.as_ref().filter(|_| evidence) {
-                outln!("      evidence: {text}");
+                outln!("{:rule_width$} evidence: {text}", "");
             }
         }
     }
@@ -600,9 +613,18 @@ fn list(source: &ScenarioSource, evidence: bool) -> Result<ExitCode, String> {
         .filter(|scenario| scenario.evidence.is_some())
         .count();
     outln!(
-        "\n{} rules, {} scenarios ({with_evidence} carry evidence from the real broker: --evidence)",
+        "\n{} rules, {} ({with_evidence} {} evidence from the real broker: --evidence)",
         by_rule.len(),
-        scenarios.len()
+        if scenarios.len() == 1 {
+            "1 scenario".to_owned()
+        } else {
+            format!("{} scenarios", scenarios.len())
+        },
+        if with_evidence == 1 {
+            "carries"
+        } else {
+            "carry"
+        }
     );
     Ok(ExitCode::SUCCESS)
 }

@@ -155,9 +155,14 @@ fn list_names_an_external_rule_id_as_written_after_the_specs() {
         .take(2)
         .collect();
     assert_eq!(rules, ["R54", "KAFKA-19233"], "{text}");
+    // The rule column is as wide as its longest id, so the columns after it line up.
+    let lines: Vec<&str> = text.lines().take(2).collect();
+    assert!(lines[0].starts_with("R54         "), "{text}");
+    assert_eq!(lines[0].find(" MUST"), lines[1].find(" MUST"), "{text}");
+    assert!(lines[1].starts_with("KAFKA-19233 "), "{text}");
     assert!(
         text.ends_with(
-            "\n2 rules, 1 scenarios (1 carry evidence from the real broker: --evidence)\n"
+            "\n2 rules, 1 scenario (1 carries evidence from the real broker: --evidence)\n"
         ),
         "{text}"
     );
