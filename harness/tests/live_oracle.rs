@@ -345,3 +345,30 @@ fn a_stale_epoch_the_proxy_plants_is_reported_traced_and_replayed() {
     assert_eq!(out.matches("VIOLATION: ").count(), 1, "{out}");
     std::fs::remove_dir_all(&folder).ok();
 }
+
+/// A proxy no Streams traffic passed says so, in properties, not as if scenarios were skipped.
+#[test]
+fn an_idle_proxy_says_that_no_traffic_passed() {
+    let output = Command::new(BINARY)
+        .args([
+            "proxy",
+            "--listen",
+            "127.0.0.1:0",
+            "--upstream",
+            "127.0.0.1:1",
+        ])
+        .args(["--duration", "1s", "--trace-dir"])
+        .arg(std::env::temp_dir())
+        .output()
+        .unwrap();
+    let out = String::from_utf8(output.stdout).unwrap();
+    assert_eq!(output.status.code(), Some(2), "{out}");
+    assert!(
+        out.contains("\nskipped 1 property (always: a seed gives one trace):\n"),
+        "{out}"
+    );
+    assert!(
+        out.ends_with("\n15 properties (0 failing, 15 not checked): 0 passed, 0 violated, 15 skipped; NOTHING CHECKED: no Streams group traffic passed the proxy\n"),
+        "{out}"
+    );
+}

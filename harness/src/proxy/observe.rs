@@ -351,6 +351,7 @@ impl Observer {
             outcomes,
         );
         if judge.judged == 0 {
+            report.nothing_checked = Some("no Streams group traffic passed the proxy".to_owned());
             report.warnings.push(
                 "no StreamsGroupHeartbeat or StreamsGroupDescribe exchange passed the proxy: nothing was judged"
                     .to_owned(),
