@@ -297,18 +297,26 @@ fn a_target_without_an_api_every_run_calls() {
         &refusal,
     );
     // doctor shows what the broker offers, and which runs would be refused and why.
-    let run = streamspec(&["doctor", "--target", &address, "--timeout-ms", TIMEOUT_MS]);
+    assert_doctor_shows_a_missing_api(
+        &address,
+        "IncrementalAlterConfigs   44  MISSING  group configs a scenario sets",
+        &format!("check, fuzz and replay refuse this broker before anything runs:\n  {address} does not offer IncrementalAlterConfigs (api key 44), which every run calls (group configs a scenario sets)"),
+    );
+}
+
+/// `doctor` at `address`: exit 1, its API table with `row`, and last `no scenario can run:
+/// {why}`.
+fn assert_doctor_shows_a_missing_api(address: &str, row: &str, why: &str) {
+    let run = streamspec(&["doctor", "--target", address, "--timeout-ms", TIMEOUT_MS]);
     assert_eq!(run.code, Some(1), "{}", run.stdout);
     assert!(
-        run.stdout
-            .contains("\n  IncrementalAlterConfigs   44  MISSING  group configs a scenario sets\n"),
+        run.stdout.contains(&format!("\n  {row}\n")),
         "{}",
         run.stdout
     );
     assert!(
-        run.stdout.ends_with(&format!(
-            "\nno scenario can run: check, fuzz and replay refuse this broker before anything runs:\n  {address} does not offer IncrementalAlterConfigs (api key 44), which every run calls (group configs a scenario sets)\n"
-        )),
+        run.stdout
+            .ends_with(&format!("\nno scenario can run: {why}\n")),
         "{}",
         run.stdout
     );
@@ -355,20 +363,10 @@ fn a_target_with_the_streams_protocol_off() {
 #[test]
 fn doctor_shows_a_target_without_the_streams_apis() {
     let address = serve(|stream| answer_api_versions_then_ignore(stream, false, 0));
-    let run = streamspec(&["doctor", "--target", &address, "--timeout-ms", TIMEOUT_MS]);
-    assert_eq!(run.code, Some(1), "{}", run.stdout);
-    assert!(
-        run.stdout
-            .contains("\n  StreamsGroupHeartbeat     88  MISSING  the protocol under test\n"),
-        "{}",
-        run.stdout
-    );
-    assert!(
-        run.stdout.ends_with(&format!(
-            "\nno scenario can run: {address} does not offer api key 88: is the Streams rebalance protocol enabled?\n"
-        )),
-        "{}",
-        run.stdout
+    assert_doctor_shows_a_missing_api(
+        &address,
+        "StreamsGroupHeartbeat     88  MISSING  the protocol under test",
+        &format!("{address} does not offer api key 88: is the Streams rebalance protocol enabled?"),
     );
 }
 
