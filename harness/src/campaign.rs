@@ -772,6 +772,9 @@ pub fn report_with_flags(
         outcomes,
     );
     report.elapsed_ms = Some(duration_ms);
+    if result.runs == 0 {
+        report.nothing_checked = Some("no run finished".to_owned());
+    }
     report.timeline = result
         .finding
         .as_ref()

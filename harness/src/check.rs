@@ -159,23 +159,39 @@ impl Selection {
     /// selected or not, so that one file serves runs of a few rules too.
     pub fn divergences(&self, files: &[PathBuf]) -> Result<Vec<Divergence>, String> {
         let mut divergences = crate::runner::divergences();
-        let known = |name: &str| {
+        let find = |name: &str| {
             self.scenarios
                 .iter()
                 .chain(&self.left_out)
-                .any(|s| s.name == name)
+                .find(|s| s.name == name)
         };
         for file in files {
             let theirs = load_divergences(file)?;
-            if let Some(unknown) = theirs
-                .iter()
-                .find(|divergence| divergence.field.is_none() && !known(&divergence.scenario))
-            {
-                return Err(format!(
-                    "{}: a divergence names {:?}, which is no scenario",
-                    file.display(),
-                    unknown.scenario
-                ));
+            for divergence in theirs.iter().filter(|d| d.field.is_none()) {
+                let Some(scenario) = find(&divergence.scenario) else {
+                    return Err(format!(
+                        "{}: a divergence names {:?}, which is no scenario",
+                        file.display(),
+                        divergence.scenario
+                    ));
+                };
+                // The rules say what the failure breaks in the reports: they must be the
+                // scenario's, or the file misreads what it waives.
+                let sorted = |rules: &[String]| {
+                    let mut rules = rules.to_vec();
+                    rules.sort();
+                    rules.dedup();
+                    rules
+                };
+                if sorted(&divergence.rules) != sorted(&scenario.rules) {
+                    return Err(format!(
+                        "{}: the divergence of scenario {} names rules [{}], but the scenario checks [{}]; give it the scenario's rules",
+                        file.display(),
+                        scenario.name,
+                        divergence.rules.join(", "),
+                        scenario.rules.join(", ")
+                    ));
+                }
             }
             divergences.extend(theirs);
         }
@@ -263,7 +279,7 @@ async fn run_local<C: Connect + 'static>(connector: C, options: CheckOptions) ->
     apply_divergences(&mut outcomes, &target, &options.divergences);
     let mut report = Report::new("check", target.clone(), run_id, options.strict, outcomes);
     report.interrupted = options.interrupt.is_raised();
-    report.target_lost = settings.breaker.tripped(&target);
+    report.target_lost = settings.breaker.tripped(&target, options.io_timeout);
     report.elapsed_ms = Some(started.elapsed().as_millis() as u64);
     report
 }

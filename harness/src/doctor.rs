@@ -4,12 +4,12 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use crate::backend::{Backend, BackendResult, Connect};
+use crate::backend::{Backend, BackendError, BackendResult, Connect};
 use crate::report::{Console, Report};
 use crate::runner::{
     set_initial_group_configs, unmet_requirement, InitialGroupConfigs, Outcome, Verdict,
 };
-use crate::scenario::{Profile, Scenario};
+use crate::scenario::{Profile, Scenario, Step};
 use streamspec_protocol::codes::{ErrorCode, ERROR_UNSUPPORTED_VERSION};
 use streamspec_protocol::kafka::{
     StreamsGroupDescribeRequest, StreamsGroupDescribeResponse, StreamsGroupHeartbeatRequest,
@@ -76,13 +76,35 @@ const NEEDED_BY_EVERY_RUN: [i16; 6] = [10, 3, 19, 20, 32, 44];
 /// calls: a request it does not offer would only be seen as the target closing the connection,
 /// and read as a target that stopped answering.
 fn missing_api(connection: &Connection) -> Option<String> {
+    missing_apis(connection).into_iter().next()
+}
+
+/// A line for each API every run calls that the broker of `connection` does not offer.
+fn missing_apis(connection: &Connection) -> Vec<String> {
     APIS.iter()
         .filter(|(key, ..)| NEEDED_BY_EVERY_RUN.contains(key))
-        .find(|(key, ..)| connection.versions(*key).is_none())
+        .filter(|(key, ..)| connection.versions(*key).is_none())
         .map(|(key, name, what)| {
             format!(
                 "{} does not offer {name} (api key {key}), which every run calls ({what})",
                 connection.address()
+            )
+        })
+        .collect()
+}
+
+/// ConsumerGroupHeartbeat, which only a `consumer_group` step (R19) calls.
+const CONSUMER_GROUP_HEARTBEAT: i16 = 68;
+
+/// Why a broker whose ApiVersions answer is `connection`'s cannot run a `consumer_group` step,
+/// if it cannot: `check` skips the scenario with this reason when it reaches the step.
+pub(crate) fn consumer_groups_unsupported(connection: &Connection) -> Option<BackendError> {
+    connection
+        .versions(CONSUMER_GROUP_HEARTBEAT)
+        .is_none()
+        .then(|| {
+            BackendError::unsupported(
+                format!("make a consumer group: it does not offer ConsumerGroupHeartbeat (api key {CONSUMER_GROUP_HEARTBEAT})"),
             )
         })
 }
@@ -187,6 +209,7 @@ pub async fn diagnose<C: Connect>(
     console: Console,
 ) -> BackendResult<Diagnosis> {
     let mut text = format!("streamspec doctor --target {}\n", connector.name());
+    let mut no_consumer_groups = None;
     match surroundings {
         Surroundings::Broker(connection, unusable) => {
             describe_apis(&mut text, connection);
@@ -194,6 +217,21 @@ pub async fn diagnose<C: Connect>(
                 writeln!(text, "\nno scenario can run: {reason}").unwrap();
                 return Ok(Diagnosis { text, runnable: 0 });
             }
+            // The preflight of check, fuzz and replay refuses such a broker, and what follows
+            // would call the missing API itself.
+            let missing = missing_apis(connection);
+            if !missing.is_empty() {
+                writeln!(
+                    text,
+                    "\nno scenario can run: check, fuzz and replay refuse this broker before anything runs:"
+                )
+                .unwrap();
+                for reason in missing {
+                    writeln!(text, "  {reason}").unwrap();
+                }
+                return Ok(Diagnosis { text, runnable: 0 });
+            }
+            no_consumer_groups = consumer_groups_unsupported(connection);
         }
         Surroundings::InProcess(what) => writeln!(text, "\n{what}").unwrap(),
     }
@@ -232,7 +270,14 @@ pub async fn diagnose<C: Connect>(
     )
     .unwrap();
 
-    let outcomes = plan(connector, scenarios, profile, &group).await?;
+    let outcomes = plan(
+        connector,
+        scenarios,
+        profile,
+        &group,
+        no_consumer_groups.as_ref(),
+    )
+    .await?;
     let runnable = outcomes
         .iter()
         .filter(|o| o.verdict != Verdict::Skip)
@@ -289,12 +334,14 @@ fn describe_apis(text: &mut String, connection: &Connection) {
 /// Each scenario as a `check` would find it before its first step: skipped with the reason, or
 /// to run. The target is opened for each as `check` opens it (the reference in process starts
 /// with the broker configs a scenario asks for); the group configs a scenario needs are tried
-/// on a throwaway group and taken back.
+/// on a throwaway group and taken back. A scenario with a `consumer_group` step is skipped
+/// with `no_consumer_groups`, as `check` skips it at that step.
 async fn plan<C: Connect>(
     connector: &C,
     scenarios: &[Scenario],
     profile: Profile,
     group: &str,
+    no_consumer_groups: Option<&BackendError>,
 ) -> BackendResult<Vec<Outcome>> {
     // The baseline is the same for every scenario: the scenario's own configs decide.
     let mut tried: BTreeMap<BTreeMap<String, String>, Option<String>> = BTreeMap::new();
@@ -330,6 +377,15 @@ async fn plan<C: Connect>(
                     found
                 }
             };
+        }
+        if reason.is_none() {
+            let makes_a_consumer_group = scenario
+                .steps
+                .iter()
+                .any(|step| matches!(step, Step::ConsumerGroup { .. }));
+            reason = no_consumer_groups
+                .filter(|_| makes_a_consumer_group)
+                .map(ToString::to_string);
         }
         let mut outcome = Outcome::of(scenario);
         if let Some(reason) = reason {

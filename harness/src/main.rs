@@ -582,16 +582,29 @@ fn list(source: &ScenarioSource, evidence: bool) -> Result<ExitCode, String> {
                 .push(scenario);
         }
     }
+    // Columns as wide as their longest entry: external ids (KAFKA-19233) and scenario names
+    // outgrow any fixed width.
+    let rule_width = by_rule
+        .keys()
+        .map(|(_, rule)| rule.len())
+        .max()
+        .unwrap_or(0);
+    let name_width = scenarios.iter().map(|s| s.name.len()).max().unwrap_or(0);
+    let grade_width = scenarios
+        .iter()
+        .map(|s| s.grade.to_string().len())
+        .max()
+        .unwrap_or(0);
     for ((_, rule), scenarios) in &by_rule {
         for scenario in scenarios {
             outln!(
-                "{rule:<5} {:<13} {:<40} {}",
+                "{rule:<rule_width$} {:<grade_width$} {:<name_width$} {}",
                 scenario.grade.to_string(),
                 scenario.name,
                 scenario.title
             );
             if let Some(text) = scenario.evidence.as_ref().filter(|_| evidence) {
-                outln!("      evidence: {text}");
+                outln!("{:rule_width$} evidence: {text}", "");
             }
         }
     }
@@ -600,9 +613,18 @@ fn list(source: &ScenarioSource, evidence: bool) -> Result<ExitCode, String> {
         .filter(|scenario| scenario.evidence.is_some())
         .count();
     outln!(
-        "\n{} rules, {} scenarios ({with_evidence} carry evidence from the real broker: --evidence)",
+        "\n{} rules, {} ({with_evidence} {} evidence from the real broker: --evidence)",
         by_rule.len(),
-        scenarios.len()
+        if scenarios.len() == 1 {
+            "1 scenario".to_owned()
+        } else {
+            format!("{} scenarios", scenarios.len())
+        },
+        if with_evidence == 1 {
+            "carries"
+        } else {
+            "carry"
+        }
     );
     Ok(ExitCode::SUCCESS)
 }
@@ -1231,11 +1253,23 @@ fn replay<C: Connect>(
                 trace.input.operations.len(),
                 record.history.len()
             );
+            outln!(
+                "did not reproduce: the violation the trace recorded ({}) was not found again",
+                trace.violation
+            );
             Ok(ExitCode::SUCCESS)
         }
         Some(violation) => {
             outln!("VIOLATION: {violation}");
             out!("{}", violation.slice(&record.history));
+            if violation.to_string() == trace.violation {
+                outln!("reproduced: the violation the trace recorded");
+            } else {
+                outln!(
+                    "did not reproduce the violation the trace recorded ({}): the one above was found instead",
+                    trace.violation
+                );
+            }
             Ok(ExitCode::from(1))
         }
     }
@@ -1392,7 +1426,14 @@ fn main() -> ExitCode {
             let target = TargetSpec::parse(&target);
             let timeout = Duration::from_millis(timeout_ms);
             // A live trace is judged again from its bytes: no target is involved.
-            match streamspec::proxy::observe::read_live_trace(&file) {
+            let live = streamspec::proxy::observe::read_live_trace(&file);
+            if matches!(live, Ok(Some(_))) && !divergences.is_empty() {
+                eprintln!(
+                    "streamspec: --divergences applies to a trace `fuzz --differential` wrote; a live trace is judged, or answered again by the reference, with no waivers: leave --divergences out"
+                );
+                return ExitCode::from(2);
+            }
+            match live {
                 Ok(Some(trace)) if differential => {
                     // Real clients cannot be driven again: only the reference answers again.
                     if !matches!(target, TargetSpec::Embedded) {
@@ -1428,6 +1469,12 @@ fn main() -> ExitCode {
                 .and_then(|_| read_trace(&file))
                 .and_then(|trace| {
                     let differential = differential || trace.differential;
+                    if !differential && !divergences.is_empty() {
+                        return Err(format!(
+                            "--divergences waives differences from the reference, which only a differential replay looks for: {} was not found with --differential; add --differential, or leave --divergences out",
+                            file.display()
+                        ));
+                    }
                     with_connector!(dialect: dialect, &target, timeout, replication_factor, |inner| {
                         with_differential!(differential, &divergences, dialect, inner, |connector| {
                             replay(&trace, connector, timeout, history)

@@ -62,6 +62,9 @@ pub(crate) fn is_operator_object(pattern: &Value) -> bool {
     matches!(pattern, Value::Object(map) if !map.is_empty() && map.keys().all(|key| key.starts_with('$')))
 }
 
+/// Opens the hint of a plain array whose items match in another order.
+const IN_ANOTHER_ORDER: &str = "the items match in another order";
+
 fn mismatch(path: &str, expected: &dyn std::fmt::Display, actual: &Value) -> String {
     let at = if path.is_empty() { "response" } else { path };
     format!("{at}: expected {expected}, found {}", named(path, actual))
@@ -106,13 +109,37 @@ fn match_at(path: &str, pattern: &Value, actual: &Value) -> Result<(), String> {
                 ));
             }
             for (index, (item, actual_item)) in items.iter().zip(actual_items).enumerate() {
-                match_at(&format!("{path}[{index}]"), item, actual_item)?;
+                match_at(&format!("{path}[{index}]"), item, actual_item).map_err(|error| {
+                    // Order is what a plain array fixes; say so when it is the only difference.
+                    if same_items(items, actual_items) && !error.contains(IN_ANOTHER_ORDER) {
+                        format!("{error} ({IN_ANOTHER_ORDER}: where the order is not fixed, as of a describe's members, write {{\"$sameItems\": [...]}} at {})", if path.is_empty() { "the response" } else { path })
+                    } else {
+                        error
+                    }
+                })?;
             }
             Ok(())
         }
         _ if numbers_equal(pattern, actual) || pattern == actual => Ok(()),
         _ => Err(mismatch(path, &named(path, pattern), actual)),
     }
+}
+
+/// Whether `items` match the `patterns` in some order, one item each.
+fn same_items(patterns: &[Value], items: &[Value]) -> bool {
+    let mut unmatched: Vec<&Value> = items.iter().collect();
+    patterns.iter().all(|pattern| {
+        match unmatched
+            .iter()
+            .position(|item| match_at("", pattern, item).is_ok())
+        {
+            Some(position) => {
+                unmatched.remove(position);
+                true
+            }
+            None => false,
+        }
+    }) && unmatched.is_empty()
 }
 
 fn numbers_equal(a: &Value, b: &Value) -> bool {
@@ -176,21 +203,7 @@ fn apply(path: &str, operator: &str, operand: &Value, actual: &Value) -> Result<
             }
         }
         "$sameItems" => match (operand, actual) {
-            (Value::Array(expected), Value::Array(items)) => {
-                let mut unmatched: Vec<&Value> = items.iter().collect();
-                expected.iter().all(|pattern| {
-                    match unmatched
-                        .iter()
-                        .position(|item| match_at(path, pattern, item).is_ok())
-                    {
-                        Some(position) => {
-                            unmatched.remove(position);
-                            true
-                        }
-                        None => false,
-                    }
-                }) && unmatched.is_empty()
-            }
+            (Value::Array(expected), Value::Array(items)) => same_items(expected, items),
             _ => false,
         },
         "$not" => match_at(path, operand, actual).is_err(),
@@ -276,6 +289,26 @@ mod tests {
             &actual
         )
         .is_err());
+    }
+
+    #[test]
+    fn an_array_in_another_order_hints_at_same_items() {
+        let actual = json!({"groups": [{"members": [{"memberId": "b"}, {"memberId": "a"}]}]});
+        assert_eq!(
+            matches(
+                &json!({"groups": [{"members": [{"memberId": "a"}, {"memberId": "b"}]}]}),
+                &actual
+            ),
+            Err(".groups[0].members[0].memberId: expected \"a\", found \"b\" (the items match in another order: where the order is not fixed, as of a describe's members, write {\"$sameItems\": [...]} at .groups[0].members)".to_owned())
+        );
+        // No hint where the items differ whatever the order.
+        assert_eq!(
+            matches(
+                &json!({"groups": [{"members": [{"memberId": "a"}, {"memberId": "c"}]}]}),
+                &actual
+            ),
+            Err(".groups[0].members[0].memberId: expected \"a\", found \"b\"".to_owned())
+        );
     }
 
     #[test]

@@ -41,6 +41,10 @@ pub struct Report {
     /// The target stopped answering and the run stopped starting scenarios (the circuit
     /// breaker's line): the run reads as [`RunVerdict::TargetLost`].
     pub target_lost: Option<String>,
+    /// Why nothing was checked, where the command knows better than "every one was skipped"
+    /// (a proxy no traffic passed, a campaign that finished no run).
+    #[serde(skip)]
+    pub nothing_checked: Option<String>,
     /// How long the whole run took, when it is known: its scenarios run side by side, so their
     /// times add up to more.
     #[serde(skip)]
@@ -235,6 +239,7 @@ impl Report {
             warnings: Vec::new(),
             interrupted: false,
             target_lost: None,
+            nothing_checked: None,
             elapsed_ms: None,
         }
     }

@@ -144,8 +144,10 @@ pub(crate) fn write_refusal(
 /// How a target failed to give an answer the harness can use at all.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Loss {
-    /// No answer in time, the connection closed, or no connection at all.
+    /// The connection closed, or no connection at all.
     Silence,
+    /// No answer within the bound (`--timeout-ms`), which may be too short for the target.
+    Timeout,
     /// An answer that cannot be read: a bad frame, another request's answer, or a standard
     /// Kafka body that does not decode. (A streams body that does not decode is a finding about
     /// the protocol under test, not a loss.)
@@ -157,9 +159,8 @@ impl TransportError {
     /// when it answered, rightly or not.
     pub fn loss(&self) -> Option<Loss> {
         match self {
-            TransportError::Timeout { .. }
-            | TransportError::Closed { .. }
-            | TransportError::Connect { .. } => Some(Loss::Silence),
+            TransportError::Timeout { .. } => Some(Loss::Timeout),
+            TransportError::Closed { .. } | TransportError::Connect { .. } => Some(Loss::Silence),
             TransportError::Frame { .. }
             | TransportError::Malformed { .. }
             | TransportError::CorrelationMismatch { .. } => Some(Loss::Unreadable),

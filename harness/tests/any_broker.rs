@@ -211,6 +211,24 @@ fn stock_broker_without_consumer_groups_skips_r19_naming_the_api(stock: &str) {
                 "the target cannot make a consumer group: it does not offer ConsumerGroupHeartbeat (api key 68)"
             )]
         );
+        // doctor foresees that skip, with the same reason.
+        let output = Command::new(env!("CARGO_BIN_EXE_streamspec"))
+            .args(["doctor", "--target", address, "--rules", "R19", "--verbose"])
+            .env("COLUMNS", "1000")
+            .output()
+            .expect("the streamspec binary runs");
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert_eq!(output.status.code(), Some(1), "{stdout}");
+        assert!(
+            stdout.contains(
+                "\nthe catalogue under --expect kafka-4.4: 1 scenario, 0 would run, 1 would be skipped\n"
+            ),
+            "{stdout}"
+        );
+        assert!(
+            stdout.contains("the target cannot make a consumer group: it does not offer ConsumerGroupHeartbeat (api key 68)"),
+            "{stdout}"
+        );
     });
 }
 

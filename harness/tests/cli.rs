@@ -155,9 +155,14 @@ fn list_names_an_external_rule_id_as_written_after_the_specs() {
         .take(2)
         .collect();
     assert_eq!(rules, ["R54", "KAFKA-19233"], "{text}");
+    // The rule column is as wide as its longest id, so the columns after it line up.
+    let lines: Vec<&str> = text.lines().take(2).collect();
+    assert!(lines[0].starts_with("R54         "), "{text}");
+    assert_eq!(lines[0].find(" MUST"), lines[1].find(" MUST"), "{text}");
+    assert!(lines[1].starts_with("KAFKA-19233 "), "{text}");
     assert!(
         text.ends_with(
-            "\n2 rules, 1 scenarios (1 carry evidence from the real broker: --evidence)\n"
+            "\n2 rules, 1 scenario (1 carries evidence from the real broker: --evidence)\n"
         ),
         "{text}"
     );
@@ -349,6 +354,26 @@ fn differential_runs_refuse_the_kip_draft_dialect_in_one_line() {
 }
 
 #[test]
+fn a_divergence_whose_rules_are_not_its_scenarios_is_refused_with_both() {
+    let dir = std::env::temp_dir().join(format!("streamspec-rules-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("ours.json");
+    std::fs::write(
+        &file,
+        r#"[{"scenario": "R46-endpoint-member-while-source-topics-missing", "rules": ["R45", "R46"],
+            "reason": "r", "evidence": "e"}]"#,
+    )
+    .unwrap();
+    let output = streamspec(&["check", "--divergences", file.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        stderr_lines(&output),
+        [format!("streamspec: {}: the divergence of scenario R46-endpoint-member-while-source-topics-missing names rules [R45, R46], but the scenario checks [R46]; give it the scenario's rules", file.display())]
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn fuzz_against_nothing_is_one_line_and_exit_2() {
     let output = streamspec(&["fuzz", "--target", "127.0.0.1:1"]);
     assert_eq!(output.status.code(), Some(2));
@@ -386,13 +411,29 @@ fn replay_runs_a_saved_trace_through_the_oracle() {
         lines[1].starts_with("  [op 1 at 0 ms] m0-0 -> {"),
         "{stdout}"
     );
-    assert!(
-        lines.last().unwrap().starts_with("3 operations, "),
-        "{stdout}"
+    let [.., counts, verdict] = lines.as_slice() else {
+        panic!("{stdout}")
+    };
+    assert!(counts.starts_with("3 operations, "), "{stdout}");
+    assert!(counts.ends_with(" exchanges, no violation"), "{stdout}");
+    // The trace's violation is not found again, and the replay says so.
+    assert_eq!(
+        *verdict,
+        "did not reproduce: the violation the trace recorded (none) was not found again"
     );
-    assert!(
-        lines.last().unwrap().ends_with(" exchanges, no violation"),
-        "{stdout}"
+
+    // A trace found without --differential is compared with nothing, so divergences would
+    // waive nothing: refused rather than ignored.
+    let output = streamspec(&[
+        "replay",
+        trace.to_str().unwrap(),
+        "--divergences",
+        "ours.json",
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        stderr_lines(&output),
+        [format!("streamspec: --divergences waives differences from the reference, which only a differential replay looks for: {} was not found with --differential; add --differential, or leave --divergences out", trace.display())]
     );
 
     std::fs::write(&trace, "[{\"Join\":{\"member\":0}}]").unwrap();

@@ -112,7 +112,11 @@ fn trace_of(exchanges: Vec<Passed>) -> LiveTrace {
 /// two partitions, `a` joining at 0 ms, heartbeating at its epoch at 1000 ms, a describe at
 /// 1500 ms.
 fn captured() -> LiveTrace {
-    let mut broker = EmbeddedTarget::default();
+    captured_by(EmbeddedTarget::default())
+}
+
+/// [`captured`] in front of `broker`.
+fn captured_by(mut broker: EmbeddedTarget) -> LiveTrace {
     broker.set_topic("in", Some(2));
     let joined = exchange(
         &mut broker,
@@ -194,6 +198,31 @@ fn an_answer_the_reference_would_not_give_is_shown_side_by_side() {
     assert!(out.contains("  * .memberEpoch "), "{out}");
     assert!(
         out.ends_with("1 of 3 exchanges answered otherwise than the reference (the first 1 shown); differing fields: .memberEpoch 1\n"),
+        "{out}"
+    );
+}
+
+/// A broker whose heartbeat interval is not the test broker's: the reference takes it from the
+/// answers, and where answers differ it names the settings it assumed.
+#[test]
+fn the_heartbeat_interval_is_the_one_the_broker_answered() {
+    let broker =
+        || EmbeddedTarget::with_broker_configs([("group.streams.heartbeat.interval.ms", "5000")]);
+    let (code, out, err) = replay("interval", &captured_by(broker()), &["--differential"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert_eq!(
+        out,
+        format!("{OPENING}3 exchanges, every answer equal to the reference's\n")
+    );
+    let mut trace = captured_by(broker());
+    let answer = &mut trace.exchanges[1].response;
+    let mut body = StreamsGroupHeartbeatResponse::decode_exact(&answer[5..], 0).unwrap();
+    body.member_epoch += 1;
+    *answer = answer_frame(2, &body.encode_to_vec(0).unwrap());
+    let (code, out, err) = replay("interval-altered", &trace, &["--differential"]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(
+        out.starts_with(&format!("{OPENING}the reference answered as a broker with heartbeat interval 5000 ms (the broker's, from its answers), session timeout 6000 ms, initial rebalance delay 0 ms and assignment interval 0 ms (the test broker's, scripts/kafka/start.sh), and the group configs the trace recorded: a broker started otherwise answers otherwise where those matter (Kafka's defaults are 45000 ms sessions and a 3000 ms initial rebalance delay)\nexchange 2 ")),
         "{out}"
     );
 }
@@ -566,6 +595,18 @@ fn a_live_trace_is_answered_again_only_by_the_reference_and_only_whole() {
         )),
         "{err}"
     );
+    // Known divergences waive nothing in a live trace: the flag is refused, not ignored.
+    for flags in [
+        &["--differential", "--divergences", "ours.json"][..],
+        &["--divergences", "ours.json"][..],
+    ] {
+        let (code, out, err) = replay("divergences", &captured(), flags);
+        assert_eq!(code, Some(2), "{out}");
+        assert_eq!(
+            err,
+            "streamspec: --divergences applies to a trace `fuzz --differential` wrote; a live trace is judged, or answered again by the reference, with no waivers: leave --divergences out\n"
+        );
+    }
     // Without --differential the same trace is judged again by the oracle, as before.
     let (code, out, _) = replay("judged", &captured(), &[]);
     assert_eq!(code, Some(0), "{out}");

@@ -185,6 +185,27 @@ fn a_wrong_broker_behind_the_proxy_is_reported_traced_and_fails_the_run() {
         "{out}"
     );
 
+    // Cut to its first exchange, the trace shows no violation, and the replay says plainly
+    // that the recorded one did not reproduce (exit 0, as "no violation" reads).
+    let mut cut = trace.clone();
+    cut["exchanges"].as_array_mut().unwrap().truncate(1);
+    let cut_trace = folder.join("cut.json");
+    std::fs::write(&cut_trace, cut.to_string()).unwrap();
+    let replayed = Command::new(BINARY)
+        .arg("replay")
+        .arg(&cut_trace)
+        .output()
+        .unwrap();
+    let out = String::from_utf8(replayed.stdout).unwrap();
+    assert_eq!(replayed.status.code(), Some(0), "{out}");
+    assert!(
+        out.ends_with(&format!(
+            "\n1 exchanges, no violation in group g\ndid not reproduce: the violation the trace recorded (always: at most one member owns an active task: {}) was not found again\n",
+            trace["violation"].as_str().unwrap()
+        )),
+        "{out}"
+    );
+
     // A live trace that lost a field is refused with a clear message.
     let broken = folder.join("broken.json");
     std::fs::write(&broken, r#"{"kind": "live", "group": "g"}"#).unwrap();
@@ -323,4 +344,31 @@ fn a_stale_epoch_the_proxy_plants_is_reported_traced_and_replayed() {
     assert!(out.contains(&format!("VIOLATION: {violation}")), "{out}");
     assert_eq!(out.matches("VIOLATION: ").count(), 1, "{out}");
     std::fs::remove_dir_all(&folder).ok();
+}
+
+/// A proxy no Streams traffic passed says so, in properties, not as if scenarios were skipped.
+#[test]
+fn an_idle_proxy_says_that_no_traffic_passed() {
+    let output = Command::new(BINARY)
+        .args([
+            "proxy",
+            "--listen",
+            "127.0.0.1:0",
+            "--upstream",
+            "127.0.0.1:1",
+        ])
+        .args(["--duration", "1s", "--trace-dir"])
+        .arg(std::env::temp_dir())
+        .output()
+        .unwrap();
+    let out = String::from_utf8(output.stdout).unwrap();
+    assert_eq!(output.status.code(), Some(2), "{out}");
+    assert!(
+        out.contains("\nskipped 1 property (always: a seed gives one trace):\n"),
+        "{out}"
+    );
+    assert!(
+        out.ends_with("\n15 properties (0 failing, 15 not checked): 0 passed, 0 violated, 15 skipped; NOTHING CHECKED: no Streams group traffic passed the proxy\n"),
+        "{out}"
+    );
 }

@@ -296,6 +296,30 @@ fn a_target_without_an_api_every_run_calls() {
         ]),
         &refusal,
     );
+    // doctor shows what the broker offers, and which runs would be refused and why.
+    assert_doctor_shows_a_missing_api(
+        &address,
+        "IncrementalAlterConfigs   44  MISSING  group configs a scenario sets",
+        &format!("check, fuzz and replay refuse this broker before anything runs:\n  {address} does not offer IncrementalAlterConfigs (api key 44), which every run calls (group configs a scenario sets)"),
+    );
+}
+
+/// `doctor` at `address`: exit 1, its API table with `row`, and last `no scenario can run:
+/// {why}`.
+fn assert_doctor_shows_a_missing_api(address: &str, row: &str, why: &str) {
+    let run = streamspec(&["doctor", "--target", address, "--timeout-ms", TIMEOUT_MS]);
+    assert_eq!(run.code, Some(1), "{}", run.stdout);
+    assert!(
+        run.stdout.contains(&format!("\n  {row}\n")),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .ends_with(&format!("\nno scenario can run: {why}\n")),
+        "{}",
+        run.stdout
+    );
 }
 
 /// A StreamsGroupDescribe answer frame (response header v1) naming one group with
@@ -339,20 +363,10 @@ fn a_target_with_the_streams_protocol_off() {
 #[test]
 fn doctor_shows_a_target_without_the_streams_apis() {
     let address = serve(|stream| answer_api_versions_then_ignore(stream, false, 0));
-    let run = streamspec(&["doctor", "--target", &address, "--timeout-ms", TIMEOUT_MS]);
-    assert_eq!(run.code, Some(1), "{}", run.stdout);
-    assert!(
-        run.stdout
-            .contains("\n  StreamsGroupHeartbeat     88  MISSING  the protocol under test\n"),
-        "{}",
-        run.stdout
-    );
-    assert!(
-        run.stdout.ends_with(&format!(
-            "\nno scenario can run: {address} does not offer api key 88: is the Streams rebalance protocol enabled?\n"
-        )),
-        "{}",
-        run.stdout
+    assert_doctor_shows_a_missing_api(
+        &address,
+        "StreamsGroupHeartbeat     88  MISSING  the protocol under test",
+        &format!("{address} does not offer api key 88: is the Streams rebalance protocol enabled?"),
     );
 }
 
@@ -380,7 +394,7 @@ fn a_target_that_answers_too_late() {
 /// usable: the breaker stops the run once exactly its limit of scenarios failed that way. Exit 2,
 /// the run's first line and then `streamspec: {lost}` alone on stderr, the JSON report's verdict
 /// target_lost with that line, all within a bound.
-fn assert_check_loses_the_target(address: &str, lost: &str) {
+fn assert_check_loses_the_target(address: &str, lost: &str, hint: &str) {
     let json_path = std::env::temp_dir().join(format!(
         "streamspec-lost-target-{}-{}.json",
         std::process::id(),
@@ -410,7 +424,7 @@ fn assert_check_loses_the_target(address: &str, lost: &str) {
         )
     );
     let scenarios = streamspec::scenario::catalogue().len();
-    let breaker_line = format!("{lost}; {} scenarios not run", scenarios - 3);
+    let breaker_line = format!("{lost}; {} scenarios not run{hint}", scenarios - 3);
     assert_eq!(json["target_lost"].as_str(), Some(breaker_line.as_str()));
     assert_eq!(run.code, Some(2), "stderr {:?}", run.stderr);
     assert_eq!(run.stderr.len(), 1, "{:?}", run.stderr);
@@ -441,6 +455,8 @@ fn check_against_a_target_that_goes_silent_after_api_versions() {
     assert_check_loses_the_target(
         &address,
         &format!("{address} stopped answering: 3 scenarios in a row got no answer (last: {address} did not answer FindCoordinator within 500 ms)"),
+        // Lost to timeouts of 500 ms, less than a broker may need.
+        "; hint: --timeout-ms 500 may be too short for this target: a wait can hold a heartbeat round trip behind Kafka's own (a topic's creation, a coordinator loading, an initial rebalance delay of 3 s); run again with --timeout-ms 5000 or more (the default is 15000)",
     );
 }
 
@@ -459,6 +475,7 @@ fn check_against_a_target_that_announces_2_pow_31_minus_1_coordinators() {
     assert_check_loses_the_target(
         &address,
         &format!("{address} answers what cannot be read: 3 scenarios in a row got no answer that could be read (last: {address}: response to FindCoordinator: malformed body: FindCoordinatorResponse v4 .coordinators: count 2147483647 of at least 14 bytes each exceeds the 0 bytes left)"),
+        "",
     );
 }
 

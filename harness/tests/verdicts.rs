@@ -467,6 +467,11 @@ fn a_campaign_that_finishes_no_run_checked_nothing() {
     let report: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     assert_eq!(report["passed"], false);
     assert_eq!(report["verdict"], "nothing_checked");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("; NOTHING CHECKED: no run finished\n"),
+        "{stdout}"
+    );
     // No run, so no warning about `sometimes` properties it never reached.
     assert_eq!(report["warnings"], serde_json::json!([]));
 }

@@ -7,7 +7,7 @@ use std::time::Duration;
 use streamspec_protocol::access::{Operation, Resource};
 
 use super::KafkaTarget;
-use crate::backend::{Backend, BackendError, BackendResult, Connect, StreamsApi};
+use crate::backend::{Backend, BackendResult, Connect, StreamsApi};
 
 impl Backend for KafkaTarget {
     fn heartbeat_version(&self) -> i16 {
@@ -106,11 +106,8 @@ impl Backend for KafkaTarget {
     ) -> BackendResult<()> {
         // A Streams-only broker cannot hold R19's consumer group: the scenario is skipped,
         // naming the api, rather than failed on a closed connection.
-        const CONSUMER_GROUP_HEARTBEAT: i16 = 68;
-        if self.bootstrap.versions(CONSUMER_GROUP_HEARTBEAT).is_none() {
-            return Err(BackendError::unsupported(
-                "make a consumer group: it does not offer ConsumerGroupHeartbeat (api key 68)",
-            ));
+        if let Some(unsupported) = crate::doctor::consumer_groups_unsupported(&self.bootstrap) {
+            return Err(unsupported);
         }
         Ok(KafkaTarget::create_consumer_group(self, group_id, topics).await?)
     }

@@ -351,6 +351,7 @@ impl Observer {
             outcomes,
         );
         if judge.judged == 0 {
+            report.nothing_checked = Some("no Streams group traffic passed the proxy".to_owned());
             report.warnings.push(
                 "no StreamsGroupHeartbeat or StreamsGroupDescribe exchange passed the proxy: nothing was judged"
                     .to_owned(),
@@ -575,6 +576,13 @@ pub fn rejudge(trace: &LiveTrace, history: bool) -> Rejudged {
             trace.exchanges.len(),
             trace.group
         ));
+        // A capture records no violation: there is nothing to reproduce.
+        if trace.property != CAPTURED {
+            text.push_str(&format!(
+                "did not reproduce: the violation the trace recorded ({}: {}) was not found again\n",
+                trace.property, trace.violation
+            ));
+        }
     }
     Rejudged { text, violated }
 }

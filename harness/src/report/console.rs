@@ -79,11 +79,17 @@ impl Report {
                     .filter(|outcome| self.fails_run(outcome))
                     .count()
             ),
+            RunVerdict::NothingChecked if self.nothing_checked.is_some() => format!(
+                "NOTHING CHECKED: {}",
+                self.nothing_checked.as_deref().unwrap_or_default()
+            ),
             RunVerdict::NothingChecked if self.count(Verdict::PreconditionNotMet) > 0 => {
                 "NOTHING CHECKED: every scenario was skipped or stopped at an unmet precondition"
                     .to_owned()
             }
-            RunVerdict::NothingChecked => "NOTHING CHECKED: every scenario was skipped".to_owned(),
+            RunVerdict::NothingChecked => {
+                format!("NOTHING CHECKED: every {} was skipped", self.unit().0)
+            }
             RunVerdict::Interrupted => "INTERRUPTED: the run did not finish".to_owned(),
             RunVerdict::TargetLost => format!(
                 "TARGET LOST: {}",
@@ -191,6 +197,17 @@ impl Report {
             .iter()
             .filter(|line| line.verdict == RuleVerdict::NotChecked)
             .count();
+        if self.command == "proxy" {
+            // The proxy's lines are the oracle's properties, each judged on the traffic.
+            return format!(
+                "{} ({failing_rules} failing, {not_checked} not checked): {} passed, {} violated, {} skipped; {}",
+                self.counted(rules.len()),
+                self.count(Verdict::Pass),
+                self.count(Verdict::Fail),
+                self.count(Verdict::Skip),
+                self.verdict_text()
+            );
+        }
         if self.command == "fuzz" {
             // A campaign's lines are its invariants (and its run set-up), each one outcome.
             return format!(
@@ -227,6 +244,22 @@ impl Report {
         )
     }
 
+    /// What the command's outcomes are, singular and plural: a campaign's are invariants, a
+    /// proxy's the properties it judges live, the others' scenarios.
+    fn unit(&self) -> (&'static str, &'static str) {
+        match self.command.as_str() {
+            "fuzz" => ("invariant", "invariants"),
+            "proxy" => ("property", "properties"),
+            _ => ("scenario", "scenarios"),
+        }
+    }
+
+    /// `count` outcomes of this command, e.g. `1 property`, `15 properties`.
+    fn counted(&self, count: usize) -> String {
+        let (one, many) = self.unit();
+        format!("{count} {}", if count == 1 { one } else { many })
+    }
+
     /// Scenarios of `verdict` (skipped, or stopped at a precondition) grouped by reason: a line
     /// `{heading} N scenarios (names):` (cut to the width unless verbose), then the reason whole,
     /// wrapped, since it says what the target lacks or answered instead.
@@ -239,7 +272,7 @@ impl Report {
                 .push(&outcome.scenario);
         }
         for (reason, names) in by_reason {
-            let head = format!("\n{heading} {} (", plural(names.len(), "scenario"));
+            let head = format!("\n{heading} {} (", self.counted(names.len()));
             let full = format!("{head}{}):", names.join(", "));
             if console.detail == Detail::Verbose || full.chars().count() <= console.width + 1 {
                 writeln!(out, "{full}").unwrap();

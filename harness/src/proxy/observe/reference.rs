@@ -24,6 +24,39 @@ use crate::differential::compare::{self, Comparable, SideBySide};
 use crate::differential::{states_answering_between, REAL_TIME_MARGIN};
 use crate::embedded::EmbeddedTarget;
 
+/// The heartbeat interval of the trace's first successful heartbeat answer, the broker's unless
+/// a group config set another.
+fn answered_heartbeat_interval(trace: &LiveTrace) -> Option<i32> {
+    trace
+        .exchanges
+        .iter()
+        .filter(|passed| passed.api_key == HEARTBEAT_KEY)
+        .filter_map(|passed| {
+            decode_body::<StreamsGroupHeartbeatResponse>(&passed.response, passed.version, true)
+                .ok()
+        })
+        .find(|answer| answer.error_code == 0 && answer.heartbeat_interval_ms > 0)
+        .map(|answer| answer.heartbeat_interval_ms)
+}
+
+/// The line naming the settings the reference answered with: the heartbeat interval
+/// `answered`, where the trace showed one, and otherwise the test broker's.
+fn assumed_settings(answered: Option<i32>) -> String {
+    let test = crate::embedded::test_config();
+    format!(
+        "the reference answered as a broker with heartbeat interval {} ms ({}), session timeout {} ms, initial rebalance delay {} ms and assignment interval {} ms (the test broker's, scripts/kafka/start.sh), and the group configs the trace recorded: a broker started otherwise answers otherwise where those matter (Kafka's defaults are 45000 ms sessions and a 3000 ms initial rebalance delay)\n",
+        answered.unwrap_or(test.heartbeat_interval_ms),
+        if answered.is_some() {
+            "the broker's, from its answers"
+        } else {
+            "no successful heartbeat answer carried the broker's"
+        },
+        test.session_timeout_ms,
+        test.initial_rebalance_delay_ms,
+        test.assignment_interval_ms
+    )
+}
+
 /// Differing exchanges shown in full; the rest are counted by field.
 const SHOWN_MAX: usize = 5;
 
@@ -437,8 +470,18 @@ pub fn answer_again(trace: &LiveTrace) -> Result<Answered, String> {
         .map(|passed| passed.at_ms.saturating_sub(sent_ms(passed)))
         .max()
         .unwrap_or(0);
+    // Every successful heartbeat answer carries the broker's interval; the other settings
+    // the reference assumes are the test broker's, and said so.
+    let interval = answered_heartbeat_interval(trace);
+    let reference = match interval {
+        Some(interval) => EmbeddedTarget::with_broker_configs([(
+            "group.streams.heartbeat.interval.ms",
+            interval.to_string().as_str(),
+        )]),
+        None => EmbeddedTarget::default(),
+    };
     let mut replaying = Replaying {
-        reference: EmbeddedTarget::default().deferring_internal_topics(),
+        reference: reference.deferring_internal_topics(),
         topics: 0,
         configs: 0,
         margin_ms: REAL_TIME_MARGIN.as_millis() as u64 + longest_answer_ms,
@@ -452,6 +495,7 @@ pub fn answer_again(trace: &LiveTrace) -> Result<Answered, String> {
         trace.topics.len(),
         trace.group_configs.len()
     );
+    let opening = text.len();
     let mut differing = 0;
     let mut reordered = 0;
     let mut fields: BTreeMap<String, usize> = BTreeMap::new();
@@ -504,6 +548,8 @@ pub fn answer_again(trace: &LiveTrace) -> Result<Answered, String> {
     }
     if differing > 0 {
         write_timeline(&mut text, trace, &shown);
+        // Differences may come from the broker's settings rather than its coordinator.
+        text.insert_str(opening, &assumed_settings(interval));
     }
     if differing == 0 {
         let _ = writeln!(
