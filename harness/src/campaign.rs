@@ -262,6 +262,26 @@ impl ComparisonTotals {
         self.known_by_divergence.first()
     }
 
+    /// The console's line of what was compared, beside the `heartbeats` the runs sent: a run
+    /// that met a recorded divergence compares nothing after it (the two states part there),
+    /// which a passing verdict must not hide.
+    pub fn summary(&self, heartbeats: u64) -> String {
+        let mut line = format!(
+            "compared with the reference: {} heartbeats and {} describes ({} timing-sensitive)",
+            self.heartbeats, self.describes, self.timing_sensitive
+        );
+        if self.known > 0 {
+            line.push_str(&format!(
+                "; not compared: {} of the runs' {heartbeats} heartbeats, those after the recorded divergence{} {} run{} met",
+                heartbeats.saturating_sub(self.heartbeats),
+                if self.known_by_divergence.len() == 1 { "" } else { "s" },
+                self.known,
+                if self.known == 1 { "" } else { "s" },
+            ));
+        }
+        line
+    }
+
     fn add(&mut self, run: u64, comparison: &Comparison) {
         self.heartbeats += comparison.heartbeats;
         self.describes += comparison.describes;

@@ -1151,12 +1151,7 @@ fn fuzz<C: Connect + Sync + Send>(connector: C, flags: FuzzFlags) -> Result<Exit
         result.outcome_digest
     );
     if let Some(compared) = &result.comparison {
-        outln!(
-            "compared with the reference: {} heartbeats and {} describes ({} timing-sensitive)",
-            compared.heartbeats,
-            compared.describes,
-            compared.timing_sensitive
-        );
+        outln!("{}", compared.summary(result.heartbeats));
     }
     if let Some(finding) = &result.finding {
         outln!(

@@ -389,6 +389,15 @@ fn the_reference_comparison_is_reported_as_asked_for_and_as_known() {
         ],
         ..compared
     };
+    // The console says how much went uncompared: nothing after a run's divergence is.
+    assert_eq!(
+        compared.summary(40),
+        "compared with the reference: 40 heartbeats and 44 describes (0 timing-sensitive)"
+    );
+    assert_eq!(
+        two_kinds.summary(361),
+        "compared with the reference: 40 heartbeats and 44 describes (0 timing-sensitive); not compared: 321 of the runs' 361 heartbeats, those after the recorded divergences 3 runs met"
+    );
     let (verdict, reason) = verdict_of(&result(Some(two_kinds)));
     assert_eq!(verdict, Verdict::Divergent);
     assert!(
