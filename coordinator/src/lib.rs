@@ -37,7 +37,7 @@ use access::{Operation, Permissions};
 pub use config::{CoordinatorConfig, GROUP_CONFIG_NAMES};
 pub use context::{Effect, RemovalReason, RequestContext};
 pub use errors::ErrorAnswer;
-pub use group::Group;
+pub use group::{DescribeScope, Group};
 pub use metadata::ClusterMetadata;
 pub use topology::TopicToCreate;
 
@@ -191,6 +191,17 @@ impl Coordinator {
         context: &RequestContext,
         request: &StreamsGroupDescribeRequest,
     ) -> StreamsGroupDescribeResponse {
+        self.handle_describe_scoped(context, request, DescribeScope::Full)
+    }
+
+    /// [`Coordinator::handle_describe`] filling in only what `scope` names; errors and
+    /// authorization are those of the full describe.
+    pub fn handle_describe_scoped(
+        &self,
+        context: &RequestContext,
+        request: &StreamsGroupDescribeRequest,
+        scope: DescribeScope,
+    ) -> StreamsGroupDescribeResponse {
         let permissions = &context.permissions;
         let (allowed, denied): (Vec<&String>, Vec<&String>) = request
             .group_ids
@@ -213,7 +224,7 @@ impl Coordinator {
             } else if hidden_topic() {
                 ErrorAnswer::described_topics_unauthorized().described(group_id)
             } else {
-                group::describe(group, group_id, request)
+                group::describe(group, group_id, request, scope)
             }
         });
         StreamsGroupDescribeResponse::default().with_groups(denied.chain(allowed).collect())

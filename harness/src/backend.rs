@@ -337,8 +337,10 @@ pub trait Backend {
     /// default a StreamsGroupDescribe as any other ([`BackendExt::describe`]); a backend that
     /// holds the coordinator in process may answer with the coordinator's own message, which
     /// is the message the bytes would decode to (the codec re-encodes canonically), without
-    /// encoding and decoding it. Wrappers keep the default, so that what they do to calls
-    /// (compare, translate) applies to these describes too.
+    /// encoding and decoding it, and may leave out what the oracle does not read: the topology
+    /// and every member field but its id, epoch, process id, assignment and target. Wrappers
+    /// keep the default, so that what they do to calls (compare, translate) applies to these
+    /// describes too.
     async fn describe_for_oracle(
         &mut self,
         version: i16,

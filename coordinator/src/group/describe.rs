@@ -50,11 +50,23 @@ fn describe_assignment(sets: &TaskSets) -> describe::Assignment {
         .with_warmup_tasks(describe_tasks(&sets.warmup))
 }
 
+/// How much of a group a describe fills in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DescribeScope {
+    /// Every field, as StreamsGroupDescribe answers.
+    Full,
+    /// The group's state and epochs, and per member its id, epoch, process id, assignment and
+    /// target; no topology and no other member field. For a caller that checks assignments
+    /// after every request (a campaign's oracle): the rest is copied for nothing.
+    Assignments,
+}
+
 /// One entry of a StreamsGroupDescribe response (spec 10, R47, R48).
 pub(crate) fn describe(
     group: Option<&Group>,
     group_id: &str,
     request: &StreamsGroupDescribeRequest,
+    scope: DescribeScope,
 ) -> describe::DescribedGroup {
     if group_id.is_empty() {
         return ErrorAnswer::invalid_group_id().described(group_id);
@@ -62,7 +74,8 @@ pub(crate) fn describe(
     let Some(group) = group else {
         return ErrorAnswer::group_not_found(group_id).described(group_id);
     };
-    let topology = group.topology.as_ref().map(|topology| {
+    let full = scope == DescribeScope::Full;
+    let topology = group.topology.as_ref().filter(|_| full).map(|topology| {
         // The configured topology when ready, else the topology as members sent it (spec 10).
         let internal = group
             .configured
@@ -135,6 +148,12 @@ pub(crate) fn describe(
             let mut described = describe::Member::default();
             described.member_id.clone_from(&member.id);
             described.member_epoch = member.epoch;
+            described.process_id.clone_from(&member.metadata.process_id);
+            described.assignment = describe_assignment(&member.assigned);
+            described.target_assignment = describe_target(&group.targets, &member.id);
+            if !full {
+                return described;
+            }
             described
                 .instance_id
                 .clone_from(&member.metadata.instance_id);
@@ -144,7 +163,6 @@ pub(crate) fn describe(
                 .client_host
                 .clone_from(&member.metadata.client_host);
             described.topology_epoch = member.metadata.topology_epoch;
-            described.process_id.clone_from(&member.metadata.process_id);
             described.user_endpoint = member.metadata.user_endpoint.as_ref().map(|(host, port)| {
                 describe::Endpoint::default()
                     .with_host(host.clone())
@@ -162,8 +180,6 @@ pub(crate) fn describe(
                 .collect();
             described.task_offsets = offsets(&member.task_offsets);
             described.task_end_offsets = offsets(&member.task_end_offsets);
-            described.assignment = describe_assignment(&member.assigned);
-            described.target_assignment = describe_target(&group.targets, &member.id);
             described
         })
         .collect();

@@ -1,8 +1,6 @@
 //! Endpoint information (R46): which partitions each member with a user endpoint serves, and the
 //! epoch that tells a member whether its copy is current.
 
-use std::collections::BTreeSet;
-
 use streamspec_protocol::kafka::streams_group_heartbeat_response as response;
 use streamspec_protocol::kafka::{StreamsGroupHeartbeatRequest, StreamsGroupHeartbeatResponse};
 
@@ -49,17 +47,16 @@ fn partitions_by_endpoint(
     metadata: &ClusterMetadata,
     requester: &str,
 ) -> Vec<response::EndpointToPartitions> {
-    let topology = group.topology.as_ref();
     // As Kafka 4.4.0 builds it: for each subtopology the member has tasks of, an entry per topic
     // it reads (a topic read by two subtopologies appears twice), holding the task numbers the
-    // topic has a partition for; standby and warm-up tasks count as standby.
-    let partitions_of = |tasks: &Tasks| -> Vec<response::TopicPartition> {
-        let mut entries = Vec::new();
-        for subtopology in topology.iter().flat_map(|t| &t.subtopologies) {
-            let Some(task_partitions) = tasks.get(&subtopology.subtopology_id) else {
-                continue;
-            };
-            let topics: BTreeSet<&String> = subtopology
+    // topic has a partition for; standby and warm-up tasks count as standby. The topics of each
+    // subtopology are gathered once for all members.
+    let subtopologies: Vec<(&String, Vec<&String>)> = group
+        .topology
+        .iter()
+        .flat_map(|t| &t.subtopologies)
+        .map(|subtopology| {
+            let mut topics: Vec<&String> = subtopology
                 .source_topics
                 .iter()
                 .chain(
@@ -69,6 +66,17 @@ fn partitions_by_endpoint(
                         .map(|t| &t.name),
                 )
                 .collect();
+            topics.sort_unstable();
+            topics.dedup();
+            (&subtopology.subtopology_id, topics)
+        })
+        .collect();
+    let partitions_of = |tasks: &Tasks| -> Vec<response::TopicPartition> {
+        let mut entries = Vec::new();
+        for (subtopology, topics) in &subtopologies {
+            let Some(task_partitions) = tasks.get(*subtopology) else {
+                continue;
+            };
             for topic in topics {
                 let count = metadata.partitions(topic).unwrap_or(0);
                 // Ascending, as the set is ordered; a topic none of the tasks reads is left out.
@@ -82,7 +90,7 @@ fn partitions_by_endpoint(
                 }
                 entries.push(
                     response::TopicPartition::default()
-                        .with_topic(topic.clone())
+                        .with_topic((*topic).clone())
                         .with_partitions(partitions),
                 );
             }
@@ -106,10 +114,15 @@ fn partitions_by_endpoint(
                         .with_port(port),
                 )
                 .with_active_partitions(partitions_of(&member.assigned.active))
-                .with_standby_partitions(partitions_of(&tasks::merged(
-                    &member.assigned.standby,
-                    &member.assigned.warmup,
-                )))
+                .with_standby_partitions(if member.assigned.warmup.is_empty() {
+                    // No merged copy: the reference assigns no warm-up tasks.
+                    partitions_of(&member.assigned.standby)
+                } else {
+                    partitions_of(&tasks::merged(
+                        &member.assigned.standby,
+                        &member.assigned.warmup,
+                    ))
+                })
         })
         .collect()
 }

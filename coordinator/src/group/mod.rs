@@ -24,6 +24,7 @@ use crate::metadata::{ClusterMetadata, Fingerprint};
 use crate::topology::ConfiguredTopology;
 use assignment::TargetAssignment;
 pub(crate) use describe::describe;
+pub use describe::DescribeScope;
 pub(crate) use heartbeat::heartbeat;
 use holders::TaskHolders;
 use member::{Member, MemberState};
