@@ -27,6 +27,7 @@ mod generated;
 pub mod java_oracle;
 pub mod rng;
 pub mod samples;
+pub mod view;
 
 use kafka_protocol::protocol::VersionRange;
 
@@ -35,6 +36,7 @@ pub use error::{
     DecodeError, DecodeErrorDetails, DecodeErrorKind, EncodeError, EncodeErrorKind, FieldPath,
 };
 pub use generated::{kafka, kip_draft, AnyMessage, MessageKind};
+pub use view::{ArrayView, MessageView, RawTaggedFields, ValueVisitor};
 
 /// Which schema family a message belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
