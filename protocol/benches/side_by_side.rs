@@ -114,12 +114,18 @@ impl ValueVisitor for Checksum {
     }
 }
 
-/// The borrowed decode of `bytes` and a walk over every value it holds, as the walk's checksum.
+/// The borrowed decode of `bytes` and a walk over every value it holds, as the walk's checksum:
+/// in one pass over each array's items (`visit`), or through the fields and array iteration
+/// (`visit_fields`, where each level of nesting passes over the bytes below it once more).
 #[inline(always)]
-fn decode_and_read<'a, V: MessageView<'a>>(bytes: &'a [u8], version: i16) -> u64 {
+fn decode_and_read<'a, V: MessageView<'a>>(bytes: &'a [u8], version: i16, one_pass: bool) -> u64 {
     let view = V::decode(bytes, version).expect("samples decode");
     let mut checksum = Checksum::default();
-    view.visit_values(&mut checksum);
+    if one_pass {
+        view.visit_values(&mut checksum);
+    } else {
+        view.visit_fields(&mut checksum);
+    }
     checksum.0
 }
 
@@ -131,19 +137,23 @@ fn view_to_message<'a, V: MessageView<'a>>(bytes: &'a [u8], version: i16) -> V::
 }
 
 /// Decode (from the encoded bytes): `decode` with the borrowed view, reading every value once
-/// through `read_all`; `decode_owned` into the owned message, dropping it. Encode (into a fresh
-/// `Vec`).
+/// through `read_all(bytes, true)`; `decode_fields` the same through `read_all(bytes, false)`;
+/// `decode_owned` into the owned message, dropping it. Encode (into a fresh `Vec`).
 fn measure_ours<M: WireMessage + PartialEq>(
     plan: Plan<'_>,
     name: &str,
     message: &M,
     version: i16,
-    read_all: impl Fn(&[u8]) -> u64,
+    read_all: impl Fn(&[u8], bool) -> u64,
 ) {
     let bytes = message.encode_to_vec(version).expect("samples encode");
     assert!(M::decode_exact(&bytes, version).expect("samples decode") == *message);
+    assert_eq!(read_all(&bytes, true), read_all(&bytes, false));
     run(plan, &format!("ours/decode/{name}"), || {
-        black_box(read_all(black_box(&bytes)));
+        black_box(read_all(black_box(&bytes), true));
+    });
+    run(plan, &format!("ours/decode_fields/{name}"), || {
+        black_box(read_all(black_box(&bytes), false));
     });
     run(plan, &format!("ours/decode_owned/{name}"), || {
         // A reference to the decoded message, not the message: `black_box` of a value copies it.
@@ -167,8 +177,8 @@ fn measure_sample(plan: Plan<'_>, sample: &Sample) {
             let bytes = message.encode_to_vec(version).expect("samples encode");
             let owned = view_to_message::<StreamsGroupHeartbeatRequestView>(&bytes, version);
             assert!(owned == *message, "the view reads other values");
-            measure_ours(plan, sample.name, message, version, |bytes| {
-                decode_and_read::<StreamsGroupHeartbeatRequestView>(bytes, version)
+            measure_ours(plan, sample.name, message, version, |bytes, one_pass| {
+                decode_and_read::<StreamsGroupHeartbeatRequestView>(bytes, version, one_pass)
             })
         }
         AnyMessage::StreamsGroupDescribeResponse(message) => {
@@ -176,8 +186,8 @@ fn measure_sample(plan: Plan<'_>, sample: &Sample) {
             let bytes = message.encode_to_vec(version).expect("samples encode");
             let owned = view_to_message::<StreamsGroupDescribeResponseView>(&bytes, version);
             assert!(owned == *message, "the view reads other values");
-            measure_ours(plan, sample.name, message, version, |bytes| {
-                decode_and_read::<StreamsGroupDescribeResponseView>(bytes, version)
+            measure_ours(plan, sample.name, message, version, |bytes, one_pass| {
+                decode_and_read::<StreamsGroupDescribeResponseView>(bytes, version, one_pass)
             })
         }
         other => panic!("no benchmark case for {:?}", other.kind()),

@@ -29,8 +29,13 @@ pub trait MessageView<'a>: Sized + fmt::Debug {
     /// The owned message with the same values.
     fn to_message(&self) -> Self::Owned;
 
-    /// Calls `visitor` with every value, in wire order.
+    /// Calls `visitor` with every value, in wire order, reading each array's items in one pass.
     fn visit_values<V: ValueVisitor>(&self, visitor: &mut V);
+
+    /// Calls `visitor` with the same values as [`MessageView::visit_values`], reading them as
+    /// user code does, through the fields and array iteration: each item is read with all its
+    /// nested arrays passed over to find its end, then those arrays are iterated in turn.
+    fn visit_fields<V: ValueVisitor>(&self, visitor: &mut V);
 }
 
 /// Receives every value of a view from its `visit`, e.g. to read all of it in a benchmark.
@@ -218,6 +223,25 @@ impl<'a> Cursor<'a> {
         self.i8().map(|marker| marker == 1)
     }
 
+    /// Hands an array's count and items to `visitor`, or a null.
+    #[inline(always)]
+    pub fn visit_array<T: ViewItem<'a>, V: ValueVisitor>(
+        &mut self,
+        version: i16,
+        visitor: &mut V,
+    ) -> Option<()> {
+        match self.compact_length()? {
+            None => visitor.null(),
+            Some(count) => {
+                visitor.array(count);
+                for _ in 0..count {
+                    T::visit_bytes(self, version, visitor)?;
+                }
+            }
+        }
+        Some(())
+    }
+
     #[inline(always)]
     pub fn tagged_fields(&mut self) -> Option<RawTaggedFields<'a>> {
         let count = self.uvarint()?;
@@ -247,6 +271,13 @@ pub trait ViewItem<'a>: Sized {
     fn parse(cursor: &mut Cursor<'a>, version: i16) -> Option<Self>;
     #[doc(hidden)]
     fn skip(cursor: &mut Cursor<'a>, version: i16) -> Option<()>;
+    /// Reads one item, handing its values to `visitor` as they come.
+    #[doc(hidden)]
+    fn visit_bytes<V: ValueVisitor>(
+        cursor: &mut Cursor<'a>,
+        version: i16,
+        visitor: &mut V,
+    ) -> Option<()>;
 }
 
 macro_rules! fixed_items {
@@ -260,6 +291,15 @@ macro_rules! fixed_items {
             #[inline(always)]
             fn skip(cursor: &mut Cursor<'a>, _version: i16) -> Option<()> {
                 cursor.skip(std::mem::size_of::<$ty>())
+            }
+            #[inline(always)]
+            fn visit_bytes<V: ValueVisitor>(
+                cursor: &mut Cursor<'a>,
+                _version: i16,
+                visitor: &mut V,
+            ) -> Option<()> {
+                visitor.integer(i64::from(cursor.$ty()?));
+                Some(())
             }
         }
     )*};
@@ -275,6 +315,15 @@ impl<'a> ViewItem<'a> for &'a str {
     #[inline(always)]
     fn skip(cursor: &mut Cursor<'a>, _version: i16) -> Option<()> {
         cursor.skip_string()
+    }
+    #[inline(always)]
+    fn visit_bytes<V: ValueVisitor>(
+        cursor: &mut Cursor<'a>,
+        _version: i16,
+        visitor: &mut V,
+    ) -> Option<()> {
+        visitor.string(cursor.string()?);
+        Some(())
     }
 }
 
@@ -324,6 +373,19 @@ impl<'a, T: ViewItem<'a>> ArrayView<'a, T> {
             remaining: self.count,
             version: self.version,
             item: PhantomData,
+        }
+    }
+}
+
+impl<'a, T: ViewItem<'a>> ArrayView<'a, T> {
+    /// Hands the count and every item's values to `visitor`, reading the items in one pass.
+    pub fn visit_items<V: ValueVisitor>(&self, visitor: &mut V) {
+        visitor.array(self.count);
+        let mut cursor = Cursor::new(self.bytes);
+        for _ in 0..self.count {
+            if T::visit_bytes(&mut cursor, self.version, visitor).is_none() {
+                break;
+            }
         }
     }
 }

@@ -307,20 +307,27 @@ impl<'s> Field<'s> {
         }
     }
 
-    /// A statement handing the field's values to `visitor`.
-    fn view_visit_stmt(&self) -> String {
-        let name = &self.rust_name;
-        fn value(ty: &Ty, expr: &str) -> String {
+    /// A statement handing the field's values to `visitor`: arrays in one pass over their bytes
+    /// when `one_pass`, else item by item through iteration.
+    fn view_visit_stmt(&self, one_pass: bool) -> String {
+        let method = if one_pass { "visit" } else { "visit_fields" };
+        let value = |ty: &Ty, expr: &str| -> String {
             match ty {
                 Ty::Str => format!("visitor.string({expr});"),
-                Ty::Struct(_) => format!("{expr}.visit(visitor);"),
+                Ty::Struct(_) => format!("{expr}.{method}(visitor);"),
+                Ty::Array(_) if one_pass => format!("{expr}.visit_items(visitor);"),
                 Ty::Array(inner) => format!(
                     "visitor.array({expr}.len()); for item in {expr}.iter() {{ {} }}",
-                    value(inner, "item")
+                    match &**inner {
+                        Ty::Str => "visitor.string(item);".to_owned(),
+                        Ty::Struct(_) => "item.visit_fields(visitor);".to_owned(),
+                        _ => "visitor.integer(i64::from(item));".to_owned(),
+                    }
                 ),
                 _ => format!("visitor.integer(i64::from({expr}));"),
             }
-        }
+        };
+        let name = &self.rust_name;
         if self.nullable {
             let borrow = if matches!(self.ty, Ty::Struct(_)) {
                 "&"
@@ -333,6 +340,28 @@ impl<'s> Field<'s> {
             )
         } else {
             value(&self.ty, &format!("self.{name}"))
+        }
+    }
+
+    /// A statement reading the field from validated bytes and handing its values to `visitor`.
+    fn view_visit_bytes_stmt(&self) -> String {
+        match (&self.ty, self.nullable) {
+            (Ty::Str, false) => "visitor.string(cursor.string()?);".into(),
+            (Ty::Str, true) => "match cursor.nullable_string()? { Some(value) => visitor.string(value), None => visitor.null(), }".into(),
+            (Ty::Array(inner), _) => format!(
+                "cursor.visit_array::<{}, V>(version, visitor)?;",
+                view_type(inner)
+            ),
+            (Ty::Struct(name), false) => {
+                format!("{name}View::visit_bytes(cursor, version, visitor)?;")
+            }
+            (Ty::Struct(name), true) => format!(
+                "if cursor.present()? {{ {name}View::visit_bytes(cursor, version, visitor)?; }} else {{ visitor.null(); }}"
+            ),
+            (ty, _) => format!(
+                "visitor.integer(i64::from(cursor.{}()?));",
+                ty.primitive().unwrap().0
+            ),
         }
     }
 
@@ -630,8 +659,8 @@ fn generate_message(spec: &Spec, dialect: &str, schema_path: &str) -> String {
 }
 
 /// The borrowed twin of a struct (see `src/view.rs`): its type, its validating read (the
-/// owned reader's checks, in the same order), its re-read and skip over validated bytes, and its
-/// conversion to the owned struct.
+/// owned reader's checks, in the same order), its re-read, skip and visit over validated bytes,
+/// and its conversion to the owned struct.
 fn generate_view(
     out: &mut String,
     spec: &Spec,
@@ -647,67 +676,44 @@ fn generate_view(
     let view = format!("{name}View");
     let is_message = *name == spec.name;
     writeln!(out, "/// [`{name}`] borrowed from the bytes it was decoded from: strings point into them and arrays are read when iterated.").unwrap();
-    out.push_str(
-        "#[non_exhaustive]
-#[derive(Debug, Clone)]
-",
-    );
+    out.push_str("#[non_exhaustive]\n#[derive(Debug, Clone)]\n");
     writeln!(out, "pub struct {view}<'a> {{").unwrap();
     for field in &fields {
         writeln!(out, "/// See [`{name}::{}`].", field.rust_name).unwrap();
         writeln!(out, "pub {}: {},", field.rust_name, field.view_type()).unwrap();
     }
-    out.push_str(
-        "/// Tagged fields this schema does not declare, as they lie in the input.
-pub unknown_tagged_fields: RawTaggedFields<'a>,
-}
-
-",
-    );
+    out.push_str("/// Tagged fields this schema does not declare, as they lie in the input.\npub unknown_tagged_fields: RawTaggedFields<'a>,\n}\n\n");
 
     writeln!(
         out,
-        "impl Default for {view}<'_> {{
-fn default() -> Self {{
-{view} {{"
+        "impl Default for {view}<'_> {{\nfn default() -> Self {{\n{view} {{"
     )
     .unwrap();
     for field in &fields {
         writeln!(out, "{}: {},", field.rust_name, field.view_default_expr()).unwrap();
     }
-    out.push_str(
-        "unknown_tagged_fields: RawTaggedFields::default(),
-}
-}
-}
-
-",
-    );
+    out.push_str("unknown_tagged_fields: RawTaggedFields::default(),\n}\n}\n}\n\n");
 
     // Arrays keep the version, to read their items when iterated.
-    let uses_version = fields.iter().any(|field| {
-        field.condition.is_some() || field.ty.contains_struct() || matches!(field.ty, Ty::Array(_))
-    });
+    let uses_version = fields
+        .iter()
+        .any(|field| field.condition.is_some() || matches!(field.ty, Ty::Array(_) | Ty::Struct(_)));
     let version_param = if uses_version { "version" } else { "_version" };
     writeln!(out, "impl<'a> {view}<'a> {{").unwrap();
     if is_message {
-        writeln!(out, "/// Decodes exactly one message filling `bytes`, refusing what [`{name}::decode_exact`] refuses, with the same error, and allocating nothing.
-pub fn decode(bytes: &'a [u8], version: i16) -> Result<Self, DecodeError> {{").unwrap();
-        out.push_str("let versions = <");
-        write!(
+        writeln!(out, "/// Decodes exactly one message filling `bytes`, refusing what [`{name}::decode_exact`] refuses, with the same error, and allocating nothing.").unwrap();
+        writeln!(
             out,
-            "{name} as crate::WireMessage>::VERSIONS;
-"
+            "pub fn decode(bytes: &'a [u8], version: i16) -> Result<Self, DecodeError> {{"
         )
         .unwrap();
-        write!(out, "if version < versions.min || version > versions.max {{ return Err(DecodeError::new(0, DecodeErrorKind::UnsupportedVersion {{ message: <{name} as crate::WireMessage>::NAME, version }})); }}
-").unwrap();
-        out.push_str(
-            "Self::read(&mut Decoder::exact(bytes), version)
-}
-
-",
-        );
+        writeln!(
+            out,
+            "let versions = <{name} as crate::WireMessage>::VERSIONS;"
+        )
+        .unwrap();
+        writeln!(out, "if version < versions.min || version > versions.max {{ return Err(DecodeError::new(0, DecodeErrorKind::UnsupportedVersion {{ message: <{name} as crate::WireMessage>::NAME, version }})); }}").unwrap();
+        out.push_str("Self::read(&mut Decoder::exact(bytes), version)\n}\n\n");
     }
     writeln!(out, "pub(crate) fn read(decoder: &mut Decoder<'a>, {version_param}: i16) -> DecodeResult<Self> {{").unwrap();
     for field in &fields {
@@ -727,64 +733,33 @@ pub fn decode(bytes: &'a [u8], version: i16) -> Result<Self, DecodeError> {{").u
             None => writeln!(out, "let {} = {read};", field.rust_name).unwrap(),
         }
     }
-    out.push_str(
-        "let unknown_tagged_fields = decoder.raw_tagged_fields()?;
-",
-    );
+    out.push_str("let unknown_tagged_fields = decoder.raw_tagged_fields()?;\n");
     if is_message {
-        out.push_str(
-            "decoder.end_of_message()?;
-",
-        );
+        out.push_str("decoder.end_of_message()?;\n");
     }
-    out.push_str(
-        "Ok(Self {
-",
-    );
+    out.push_str("Ok(Self {\n");
     for field in &fields {
         writeln!(out, "{},", field.rust_name).unwrap();
     }
-    out.push_str(
-        "unknown_tagged_fields,
-})
-}
+    out.push_str("unknown_tagged_fields,\n})\n}\n\n");
 
-",
-    );
-
-    writeln!(
-        out,
-        "/// The owned [`{name}`] with the same values.
-pub fn to_owned(&self) -> {name} {{
-{name} {{"
-    )
-    .unwrap();
+    writeln!(out, "/// The owned [`{name}`] with the same values.\npub fn to_owned(&self) -> {name} {{\n{name} {{").unwrap();
     for field in &fields {
         writeln!(out, "{}: {},", field.rust_name, field.view_to_owned_expr()).unwrap();
     }
-    out.push_str(
-        "unknown_tagged_fields: self.unknown_tagged_fields.to_tagged_fields(),
-}
-}
+    out.push_str("unknown_tagged_fields: self.unknown_tagged_fields.to_tagged_fields(),\n}\n}\n\n");
 
-",
-    );
-
-    out.push_str(
-        "/// Hands every value to `visitor`, in wire order.
-pub fn visit<V: ValueVisitor>(&self, visitor: &mut V) {
-",
-    );
-    for field in &fields {
-        writeln!(out, "{}", field.view_visit_stmt()).unwrap();
+    for (method, one_pass, doc) in [
+        ("visit", true, "Hands every value to `visitor`, in wire order, reading each array's items in one pass."),
+        ("visit_fields", false, "Hands the values of [`Self::visit`] to `visitor`, reading them through the fields and array iteration."),
+    ] {
+        writeln!(out, "/// {doc}\npub fn {method}<V: ValueVisitor>(&self, visitor: &mut V) {{").unwrap();
+        for field in &fields {
+            writeln!(out, "{}", field.view_visit_stmt(one_pass)).unwrap();
+        }
+        out.push_str("for (tag, data) in self.unknown_tagged_fields.iter() { visitor.tagged_field(tag, data); }\n}\n\n");
     }
-    out.push_str(
-        "for (tag, data) in self.unknown_tagged_fields.iter() { visitor.tagged_field(tag, data); }
-}
-}
-
-",
-    );
+    out.push_str("}\n\n");
 
     writeln!(out, "impl<'a> ViewItem<'a> for {view}<'a> {{").unwrap();
     writeln!(
@@ -805,32 +780,15 @@ pub fn visit<V: ValueVisitor>(&self, visitor: &mut V) {
             None => writeln!(out, "let {} = {parse};", field.rust_name).unwrap(),
         }
     }
-    out.push_str(
-        "let unknown_tagged_fields = cursor.tagged_fields()?;
-Some(Self {
-",
-    );
+    out.push_str("let unknown_tagged_fields = cursor.tagged_fields()?;\nSome(Self {\n");
     for field in &fields {
         writeln!(out, "{},", field.rust_name).unwrap();
     }
-    out.push_str(
-        "unknown_tagged_fields,
-})
-}
+    out.push_str("unknown_tagged_fields,\n})\n}\n\n");
 
-",
-    );
-    let skip_uses_version = fields
-        .iter()
-        .any(|field| field.condition.is_some() || matches!(field.ty, Ty::Array(_) | Ty::Struct(_)));
     writeln!(
         out,
-        "fn skip(cursor: &mut Cursor<'a>, {}: i16) -> Option<()> {{",
-        if skip_uses_version {
-            "version"
-        } else {
-            "_version"
-        }
+        "fn skip(cursor: &mut Cursor<'a>, {version_param}: i16) -> Option<()> {{"
     )
     .unwrap();
     for field in &fields {
@@ -841,23 +799,37 @@ Some(Self {
             None => writeln!(out, "{}", field.view_skip_stmt()).unwrap(),
         }
     }
-    out.push_str(
-        "cursor.skip_tagged_fields()
-}
-}
+    out.push_str("cursor.skip_tagged_fields()\n}\n\n");
 
-",
-    );
+    writeln!(out, "fn visit_bytes<V: ValueVisitor>(cursor: &mut Cursor<'a>, {version_param}: i16, visitor: &mut V) -> Option<()> {{").unwrap();
+    for field in &fields {
+        match &field.condition {
+            // A field the version lacks is visited with its default, as `visit` does.
+            Some((condition, _)) => writeln!(
+                out,
+                "if {condition} {{ {} }} else {{ let absent: {} = {}; {} }}",
+                field.view_visit_bytes_stmt(),
+                field.view_type(),
+                field.view_default_expr(),
+                field
+                    .view_visit_stmt(true)
+                    .replace(&format!("self.{}", field.rust_name), "absent")
+            )
+            .unwrap(),
+            None => writeln!(out, "{}", field.view_visit_bytes_stmt()).unwrap(),
+        }
+    }
+    out.push_str("for (tag, data) in cursor.tagged_fields()?.iter() { visitor.tagged_field(tag, data); }\nSome(())\n}\n}\n\n");
 
     if is_message {
-        writeln!(out, "impl<'a> MessageView<'a> for {view}<'a> {{
-type Owned = {name};
-fn decode(bytes: &'a [u8], version: i16) -> Result<Self, DecodeError> {{ {view}::decode(bytes, version) }}
-fn to_message(&self) -> {name} {{ self.to_owned() }}
-fn visit_values<V: ValueVisitor>(&self, visitor: &mut V) {{ self.visit(visitor) }}
-}}
-
-").unwrap();
+        writeln!(out, "impl<'a> MessageView<'a> for {view}<'a> {{").unwrap();
+        writeln!(out, "type Owned = {name};").unwrap();
+        writeln!(out, "fn decode(bytes: &'a [u8], version: i16) -> Result<Self, DecodeError> {{ {view}::decode(bytes, version) }}").unwrap();
+        writeln!(out, "fn to_message(&self) -> {name} {{ self.to_owned() }}").unwrap();
+        out.push_str(
+            "fn visit_values<V: ValueVisitor>(&self, visitor: &mut V) { self.visit(visitor) }\n",
+        );
+        out.push_str("fn visit_fields<V: ValueVisitor>(&self, visitor: &mut V) { self.visit_fields(visitor) }\n}\n\n");
     }
 }
 

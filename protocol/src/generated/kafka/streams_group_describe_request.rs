@@ -194,8 +194,18 @@ impl<'a> StreamsGroupDescribeRequestView<'a> {
         }
     }
 
-    /// Hands every value to `visitor`, in wire order.
+    /// Hands every value to `visitor`, in wire order, reading each array's items in one pass.
     pub fn visit<V: ValueVisitor>(&self, visitor: &mut V) {
+        self.group_ids.visit_items(visitor);
+        visitor.integer(i64::from(self.include_authorized_operations));
+        visitor.integer(i64::from(self.include_topology_description));
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+
+    /// Hands the values of [`Self::visit`] to `visitor`, reading them through the fields and array iteration.
+    pub fn visit_fields<V: ValueVisitor>(&self, visitor: &mut V) {
         visitor.array(self.group_ids.len());
         for item in self.group_ids.iter() {
             visitor.string(item);
@@ -230,6 +240,25 @@ impl<'a> ViewItem<'a> for StreamsGroupDescribeRequestView<'a> {
         }
         cursor.skip_tagged_fields()
     }
+
+    fn visit_bytes<V: ValueVisitor>(
+        cursor: &mut Cursor<'a>,
+        version: i16,
+        visitor: &mut V,
+    ) -> Option<()> {
+        cursor.visit_array::<&'a str, V>(version, visitor)?;
+        visitor.integer(i64::from(cursor.bool()?));
+        if version >= 1 {
+            visitor.integer(i64::from(cursor.bool()?));
+        } else {
+            let absent: bool = false;
+            visitor.integer(i64::from(absent));
+        }
+        for (tag, data) in cursor.tagged_fields()?.iter() {
+            visitor.tagged_field(tag, data);
+        }
+        Some(())
+    }
 }
 
 impl<'a> MessageView<'a> for StreamsGroupDescribeRequestView<'a> {
@@ -242,6 +271,9 @@ impl<'a> MessageView<'a> for StreamsGroupDescribeRequestView<'a> {
     }
     fn visit_values<V: ValueVisitor>(&self, visitor: &mut V) {
         self.visit(visitor)
+    }
+    fn visit_fields<V: ValueVisitor>(&self, visitor: &mut V) {
+        self.visit_fields(visitor)
     }
 }
 

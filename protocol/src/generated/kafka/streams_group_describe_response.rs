@@ -1959,12 +1959,21 @@ impl<'a> StreamsGroupDescribeResponseView<'a> {
         }
     }
 
-    /// Hands every value to `visitor`, in wire order.
+    /// Hands every value to `visitor`, in wire order, reading each array's items in one pass.
     pub fn visit<V: ValueVisitor>(&self, visitor: &mut V) {
+        visitor.integer(i64::from(self.throttle_time_ms));
+        self.groups.visit_items(visitor);
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+
+    /// Hands the values of [`Self::visit`] to `visitor`, reading them through the fields and array iteration.
+    pub fn visit_fields<V: ValueVisitor>(&self, visitor: &mut V) {
         visitor.integer(i64::from(self.throttle_time_ms));
         visitor.array(self.groups.len());
         for item in self.groups.iter() {
-            item.visit(visitor);
+            item.visit_fields(visitor);
         }
         for (tag, data) in self.unknown_tagged_fields.iter() {
             visitor.tagged_field(tag, data);
@@ -1989,6 +1998,19 @@ impl<'a> ViewItem<'a> for StreamsGroupDescribeResponseView<'a> {
         cursor.skip_array::<DescribedGroupView<'a>>(version)?;
         cursor.skip_tagged_fields()
     }
+
+    fn visit_bytes<V: ValueVisitor>(
+        cursor: &mut Cursor<'a>,
+        version: i16,
+        visitor: &mut V,
+    ) -> Option<()> {
+        visitor.integer(i64::from(cursor.i32()?));
+        cursor.visit_array::<DescribedGroupView<'a>, V>(version, visitor)?;
+        for (tag, data) in cursor.tagged_fields()?.iter() {
+            visitor.tagged_field(tag, data);
+        }
+        Some(())
+    }
 }
 
 impl<'a> MessageView<'a> for StreamsGroupDescribeResponseView<'a> {
@@ -2001,6 +2023,9 @@ impl<'a> MessageView<'a> for StreamsGroupDescribeResponseView<'a> {
     }
     fn visit_values<V: ValueVisitor>(&self, visitor: &mut V) {
         self.visit(visitor)
+    }
+    fn visit_fields<V: ValueVisitor>(&self, visitor: &mut V) {
+        self.visit_fields(visitor)
     }
 }
 
@@ -2135,7 +2160,7 @@ impl<'a> DescribedGroupView<'a> {
         }
     }
 
-    /// Hands every value to `visitor`, in wire order.
+    /// Hands every value to `visitor`, in wire order, reading each array's items in one pass.
     pub fn visit<V: ValueVisitor>(&self, visitor: &mut V) {
         visitor.integer(i64::from(self.error_code));
         match self.error_message {
@@ -2154,14 +2179,53 @@ impl<'a> DescribedGroupView<'a> {
             }
             None => visitor.null(),
         }
-        visitor.array(self.members.len());
-        for item in self.members.iter() {
-            item.visit(visitor);
-        }
+        self.members.visit_items(visitor);
         visitor.integer(i64::from(self.authorized_operations));
         match &self.topology_description {
             Some(value) => {
                 value.visit(visitor);
+            }
+            None => visitor.null(),
+        }
+        visitor.integer(i64::from(self.topology_description_status));
+        match self.assignor_name {
+            Some(value) => {
+                visitor.string(value);
+            }
+            None => visitor.null(),
+        }
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+
+    /// Hands the values of [`Self::visit`] to `visitor`, reading them through the fields and array iteration.
+    pub fn visit_fields<V: ValueVisitor>(&self, visitor: &mut V) {
+        visitor.integer(i64::from(self.error_code));
+        match self.error_message {
+            Some(value) => {
+                visitor.string(value);
+            }
+            None => visitor.null(),
+        }
+        visitor.string(self.group_id);
+        visitor.string(self.group_state);
+        visitor.integer(i64::from(self.group_epoch));
+        visitor.integer(i64::from(self.assignment_epoch));
+        match &self.topology {
+            Some(value) => {
+                value.visit_fields(visitor);
+            }
+            None => visitor.null(),
+        }
+        visitor.array(self.members.len());
+        for item in self.members.iter() {
+            item.visit_fields(visitor);
+        }
+        visitor.integer(i64::from(self.authorized_operations));
+        match &self.topology_description {
+            Some(value) => {
+                value.visit_fields(visitor);
             }
             None => visitor.null(),
         }
@@ -2249,6 +2313,68 @@ impl<'a> ViewItem<'a> for DescribedGroupView<'a> {
         }
         cursor.skip_tagged_fields()
     }
+
+    fn visit_bytes<V: ValueVisitor>(
+        cursor: &mut Cursor<'a>,
+        version: i16,
+        visitor: &mut V,
+    ) -> Option<()> {
+        visitor.integer(i64::from(cursor.i16()?));
+        match cursor.nullable_string()? {
+            Some(value) => visitor.string(value),
+            None => visitor.null(),
+        }
+        visitor.string(cursor.string()?);
+        visitor.string(cursor.string()?);
+        visitor.integer(i64::from(cursor.i32()?));
+        visitor.integer(i64::from(cursor.i32()?));
+        if cursor.present()? {
+            TopologyView::visit_bytes(cursor, version, visitor)?;
+        } else {
+            visitor.null();
+        }
+        cursor.visit_array::<MemberView<'a>, V>(version, visitor)?;
+        visitor.integer(i64::from(cursor.i32()?));
+        if version >= 1 {
+            if cursor.present()? {
+                TopologyDescriptionView::visit_bytes(cursor, version, visitor)?;
+            } else {
+                visitor.null();
+            }
+        } else {
+            let absent: Option<TopologyDescriptionView<'a>> = None;
+            match &absent {
+                Some(value) => {
+                    value.visit(visitor);
+                }
+                None => visitor.null(),
+            }
+        }
+        if version >= 1 {
+            visitor.integer(i64::from(cursor.i8()?));
+        } else {
+            let absent: i8 = 0;
+            visitor.integer(i64::from(absent));
+        }
+        if version >= 1 {
+            match cursor.nullable_string()? {
+                Some(value) => visitor.string(value),
+                None => visitor.null(),
+            }
+        } else {
+            let absent: Option<&'a str> = None;
+            match absent {
+                Some(value) => {
+                    visitor.string(value);
+                }
+                None => visitor.null(),
+            }
+        }
+        for (tag, data) in cursor.tagged_fields()?.iter() {
+            visitor.tagged_field(tag, data);
+        }
+        Some(())
+    }
 }
 
 /// [`Topology`] borrowed from the bytes it was decoded from: strings point into them and arrays are read when iterated.
@@ -2303,14 +2429,28 @@ impl<'a> TopologyView<'a> {
         }
     }
 
-    /// Hands every value to `visitor`, in wire order.
+    /// Hands every value to `visitor`, in wire order, reading each array's items in one pass.
     pub fn visit<V: ValueVisitor>(&self, visitor: &mut V) {
+        visitor.integer(i64::from(self.epoch));
+        match self.subtopologies {
+            Some(value) => {
+                value.visit_items(visitor);
+            }
+            None => visitor.null(),
+        }
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+
+    /// Hands the values of [`Self::visit`] to `visitor`, reading them through the fields and array iteration.
+    pub fn visit_fields<V: ValueVisitor>(&self, visitor: &mut V) {
         visitor.integer(i64::from(self.epoch));
         match self.subtopologies {
             Some(value) => {
                 visitor.array(value.len());
                 for item in value.iter() {
-                    item.visit(visitor);
+                    item.visit_fields(visitor);
                 }
             }
             None => visitor.null(),
@@ -2337,6 +2477,19 @@ impl<'a> ViewItem<'a> for TopologyView<'a> {
         cursor.skip(4)?;
         cursor.skip_array::<SubtopologyView<'a>>(version)?;
         cursor.skip_tagged_fields()
+    }
+
+    fn visit_bytes<V: ValueVisitor>(
+        cursor: &mut Cursor<'a>,
+        version: i16,
+        visitor: &mut V,
+    ) -> Option<()> {
+        visitor.integer(i64::from(cursor.i32()?));
+        cursor.visit_array::<SubtopologyView<'a>, V>(version, visitor)?;
+        for (tag, data) in cursor.tagged_fields()?.iter() {
+            visitor.tagged_field(tag, data);
+        }
+        Some(())
     }
 }
 
@@ -2425,8 +2578,20 @@ impl<'a> SubtopologyView<'a> {
         }
     }
 
-    /// Hands every value to `visitor`, in wire order.
+    /// Hands every value to `visitor`, in wire order, reading each array's items in one pass.
     pub fn visit<V: ValueVisitor>(&self, visitor: &mut V) {
+        visitor.string(self.subtopology_id);
+        self.source_topics.visit_items(visitor);
+        self.repartition_sink_topics.visit_items(visitor);
+        self.state_changelog_topics.visit_items(visitor);
+        self.repartition_source_topics.visit_items(visitor);
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+
+    /// Hands the values of [`Self::visit`] to `visitor`, reading them through the fields and array iteration.
+    pub fn visit_fields<V: ValueVisitor>(&self, visitor: &mut V) {
         visitor.string(self.subtopology_id);
         visitor.array(self.source_topics.len());
         for item in self.source_topics.iter() {
@@ -2438,11 +2603,11 @@ impl<'a> SubtopologyView<'a> {
         }
         visitor.array(self.state_changelog_topics.len());
         for item in self.state_changelog_topics.iter() {
-            item.visit(visitor);
+            item.visit_fields(visitor);
         }
         visitor.array(self.repartition_source_topics.len());
         for item in self.repartition_source_topics.iter() {
-            item.visit(visitor);
+            item.visit_fields(visitor);
         }
         for (tag, data) in self.unknown_tagged_fields.iter() {
             visitor.tagged_field(tag, data);
@@ -2475,6 +2640,22 @@ impl<'a> ViewItem<'a> for SubtopologyView<'a> {
         cursor.skip_array::<TopicInfoView<'a>>(version)?;
         cursor.skip_array::<TopicInfoView<'a>>(version)?;
         cursor.skip_tagged_fields()
+    }
+
+    fn visit_bytes<V: ValueVisitor>(
+        cursor: &mut Cursor<'a>,
+        version: i16,
+        visitor: &mut V,
+    ) -> Option<()> {
+        visitor.string(cursor.string()?);
+        cursor.visit_array::<&'a str, V>(version, visitor)?;
+        cursor.visit_array::<&'a str, V>(version, visitor)?;
+        cursor.visit_array::<TopicInfoView<'a>, V>(version, visitor)?;
+        cursor.visit_array::<TopicInfoView<'a>, V>(version, visitor)?;
+        for (tag, data) in cursor.tagged_fields()?.iter() {
+            visitor.tagged_field(tag, data);
+        }
+        Some(())
     }
 }
 
@@ -2629,7 +2810,7 @@ impl<'a> MemberView<'a> {
         }
     }
 
-    /// Hands every value to `visitor`, in wire order.
+    /// Hands every value to `visitor`, in wire order, reading each array's items in one pass.
     pub fn visit<V: ValueVisitor>(&self, visitor: &mut V) {
         visitor.string(self.member_id);
         visitor.integer(i64::from(self.member_epoch));
@@ -2655,20 +2836,57 @@ impl<'a> MemberView<'a> {
             }
             None => visitor.null(),
         }
+        self.client_tags.visit_items(visitor);
+        self.task_offsets.visit_items(visitor);
+        self.task_end_offsets.visit_items(visitor);
+        self.assignment.visit(visitor);
+        self.target_assignment.visit(visitor);
+        visitor.integer(i64::from(self.is_classic));
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+
+    /// Hands the values of [`Self::visit`] to `visitor`, reading them through the fields and array iteration.
+    pub fn visit_fields<V: ValueVisitor>(&self, visitor: &mut V) {
+        visitor.string(self.member_id);
+        visitor.integer(i64::from(self.member_epoch));
+        match self.instance_id {
+            Some(value) => {
+                visitor.string(value);
+            }
+            None => visitor.null(),
+        }
+        match self.rack_id {
+            Some(value) => {
+                visitor.string(value);
+            }
+            None => visitor.null(),
+        }
+        visitor.string(self.client_id);
+        visitor.string(self.client_host);
+        visitor.integer(i64::from(self.topology_epoch));
+        visitor.string(self.process_id);
+        match &self.user_endpoint {
+            Some(value) => {
+                value.visit_fields(visitor);
+            }
+            None => visitor.null(),
+        }
         visitor.array(self.client_tags.len());
         for item in self.client_tags.iter() {
-            item.visit(visitor);
+            item.visit_fields(visitor);
         }
         visitor.array(self.task_offsets.len());
         for item in self.task_offsets.iter() {
-            item.visit(visitor);
+            item.visit_fields(visitor);
         }
         visitor.array(self.task_end_offsets.len());
         for item in self.task_end_offsets.iter() {
-            item.visit(visitor);
+            item.visit_fields(visitor);
         }
-        self.assignment.visit(visitor);
-        self.target_assignment.visit(visitor);
+        self.assignment.visit_fields(visitor);
+        self.target_assignment.visit_fields(visitor);
         visitor.integer(i64::from(self.is_classic));
         for (tag, data) in self.unknown_tagged_fields.iter() {
             visitor.tagged_field(tag, data);
@@ -2737,6 +2955,42 @@ impl<'a> ViewItem<'a> for MemberView<'a> {
         cursor.skip(1)?;
         cursor.skip_tagged_fields()
     }
+
+    fn visit_bytes<V: ValueVisitor>(
+        cursor: &mut Cursor<'a>,
+        version: i16,
+        visitor: &mut V,
+    ) -> Option<()> {
+        visitor.string(cursor.string()?);
+        visitor.integer(i64::from(cursor.i32()?));
+        match cursor.nullable_string()? {
+            Some(value) => visitor.string(value),
+            None => visitor.null(),
+        }
+        match cursor.nullable_string()? {
+            Some(value) => visitor.string(value),
+            None => visitor.null(),
+        }
+        visitor.string(cursor.string()?);
+        visitor.string(cursor.string()?);
+        visitor.integer(i64::from(cursor.i32()?));
+        visitor.string(cursor.string()?);
+        if cursor.present()? {
+            EndpointView::visit_bytes(cursor, version, visitor)?;
+        } else {
+            visitor.null();
+        }
+        cursor.visit_array::<KeyValueView<'a>, V>(version, visitor)?;
+        cursor.visit_array::<TaskOffsetView<'a>, V>(version, visitor)?;
+        cursor.visit_array::<TaskOffsetView<'a>, V>(version, visitor)?;
+        AssignmentView::visit_bytes(cursor, version, visitor)?;
+        AssignmentView::visit_bytes(cursor, version, visitor)?;
+        visitor.integer(i64::from(cursor.bool()?));
+        for (tag, data) in cursor.tagged_fields()?.iter() {
+            visitor.tagged_field(tag, data);
+        }
+        Some(())
+    }
 }
 
 /// [`Endpoint`] borrowed from the bytes it was decoded from: strings point into them and arrays are read when iterated.
@@ -2782,8 +3036,17 @@ impl<'a> EndpointView<'a> {
         }
     }
 
-    /// Hands every value to `visitor`, in wire order.
+    /// Hands every value to `visitor`, in wire order, reading each array's items in one pass.
     pub fn visit<V: ValueVisitor>(&self, visitor: &mut V) {
+        visitor.string(self.host);
+        visitor.integer(i64::from(self.port));
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+
+    /// Hands the values of [`Self::visit`] to `visitor`, reading them through the fields and array iteration.
+    pub fn visit_fields<V: ValueVisitor>(&self, visitor: &mut V) {
         visitor.string(self.host);
         visitor.integer(i64::from(self.port));
         for (tag, data) in self.unknown_tagged_fields.iter() {
@@ -2808,6 +3071,19 @@ impl<'a> ViewItem<'a> for EndpointView<'a> {
         cursor.skip_string()?;
         cursor.skip(2)?;
         cursor.skip_tagged_fields()
+    }
+
+    fn visit_bytes<V: ValueVisitor>(
+        cursor: &mut Cursor<'a>,
+        _version: i16,
+        visitor: &mut V,
+    ) -> Option<()> {
+        visitor.string(cursor.string()?);
+        visitor.integer(i64::from(cursor.u16()?));
+        for (tag, data) in cursor.tagged_fields()?.iter() {
+            visitor.tagged_field(tag, data);
+        }
+        Some(())
     }
 }
 
@@ -2860,8 +3136,18 @@ impl<'a> TaskOffsetView<'a> {
         }
     }
 
-    /// Hands every value to `visitor`, in wire order.
+    /// Hands every value to `visitor`, in wire order, reading each array's items in one pass.
     pub fn visit<V: ValueVisitor>(&self, visitor: &mut V) {
+        visitor.string(self.subtopology_id);
+        visitor.integer(i64::from(self.partition));
+        visitor.integer(i64::from(self.offset));
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+
+    /// Hands the values of [`Self::visit`] to `visitor`, reading them through the fields and array iteration.
+    pub fn visit_fields<V: ValueVisitor>(&self, visitor: &mut V) {
         visitor.string(self.subtopology_id);
         visitor.integer(i64::from(self.partition));
         visitor.integer(i64::from(self.offset));
@@ -2890,6 +3176,20 @@ impl<'a> ViewItem<'a> for TaskOffsetView<'a> {
         cursor.skip(4)?;
         cursor.skip(8)?;
         cursor.skip_tagged_fields()
+    }
+
+    fn visit_bytes<V: ValueVisitor>(
+        cursor: &mut Cursor<'a>,
+        _version: i16,
+        visitor: &mut V,
+    ) -> Option<()> {
+        visitor.string(cursor.string()?);
+        visitor.integer(i64::from(cursor.i32()?));
+        visitor.integer(i64::from(cursor.i64()?));
+        for (tag, data) in cursor.tagged_fields()?.iter() {
+            visitor.tagged_field(tag, data);
+        }
+        Some(())
     }
 }
 
@@ -2966,19 +3266,29 @@ impl<'a> AssignmentView<'a> {
         }
     }
 
-    /// Hands every value to `visitor`, in wire order.
+    /// Hands every value to `visitor`, in wire order, reading each array's items in one pass.
     pub fn visit<V: ValueVisitor>(&self, visitor: &mut V) {
+        self.active_tasks.visit_items(visitor);
+        self.standby_tasks.visit_items(visitor);
+        self.warmup_tasks.visit_items(visitor);
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+
+    /// Hands the values of [`Self::visit`] to `visitor`, reading them through the fields and array iteration.
+    pub fn visit_fields<V: ValueVisitor>(&self, visitor: &mut V) {
         visitor.array(self.active_tasks.len());
         for item in self.active_tasks.iter() {
-            item.visit(visitor);
+            item.visit_fields(visitor);
         }
         visitor.array(self.standby_tasks.len());
         for item in self.standby_tasks.iter() {
-            item.visit(visitor);
+            item.visit_fields(visitor);
         }
         visitor.array(self.warmup_tasks.len());
         for item in self.warmup_tasks.iter() {
-            item.visit(visitor);
+            item.visit_fields(visitor);
         }
         for (tag, data) in self.unknown_tagged_fields.iter() {
             visitor.tagged_field(tag, data);
@@ -3005,6 +3315,20 @@ impl<'a> ViewItem<'a> for AssignmentView<'a> {
         cursor.skip_array::<TaskIdsView<'a>>(version)?;
         cursor.skip_array::<TaskIdsView<'a>>(version)?;
         cursor.skip_tagged_fields()
+    }
+
+    fn visit_bytes<V: ValueVisitor>(
+        cursor: &mut Cursor<'a>,
+        version: i16,
+        visitor: &mut V,
+    ) -> Option<()> {
+        cursor.visit_array::<TaskIdsView<'a>, V>(version, visitor)?;
+        cursor.visit_array::<TaskIdsView<'a>, V>(version, visitor)?;
+        cursor.visit_array::<TaskIdsView<'a>, V>(version, visitor)?;
+        for (tag, data) in cursor.tagged_fields()?.iter() {
+            visitor.tagged_field(tag, data);
+        }
+        Some(())
     }
 }
 
@@ -3053,8 +3377,17 @@ impl<'a> TaskIdsView<'a> {
         }
     }
 
-    /// Hands every value to `visitor`, in wire order.
+    /// Hands every value to `visitor`, in wire order, reading each array's items in one pass.
     pub fn visit<V: ValueVisitor>(&self, visitor: &mut V) {
+        visitor.string(self.subtopology_id);
+        self.partitions.visit_items(visitor);
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+
+    /// Hands the values of [`Self::visit`] to `visitor`, reading them through the fields and array iteration.
+    pub fn visit_fields<V: ValueVisitor>(&self, visitor: &mut V) {
         visitor.string(self.subtopology_id);
         visitor.array(self.partitions.len());
         for item in self.partitions.iter() {
@@ -3082,6 +3415,19 @@ impl<'a> ViewItem<'a> for TaskIdsView<'a> {
         cursor.skip_string()?;
         cursor.skip_array::<i32>(version)?;
         cursor.skip_tagged_fields()
+    }
+
+    fn visit_bytes<V: ValueVisitor>(
+        cursor: &mut Cursor<'a>,
+        version: i16,
+        visitor: &mut V,
+    ) -> Option<()> {
+        visitor.string(cursor.string()?);
+        cursor.visit_array::<i32, V>(version, visitor)?;
+        for (tag, data) in cursor.tagged_fields()?.iter() {
+            visitor.tagged_field(tag, data);
+        }
+        Some(())
     }
 }
 
@@ -3128,8 +3474,17 @@ impl<'a> KeyValueView<'a> {
         }
     }
 
-    /// Hands every value to `visitor`, in wire order.
+    /// Hands every value to `visitor`, in wire order, reading each array's items in one pass.
     pub fn visit<V: ValueVisitor>(&self, visitor: &mut V) {
+        visitor.string(self.key);
+        visitor.string(self.value);
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+
+    /// Hands the values of [`Self::visit`] to `visitor`, reading them through the fields and array iteration.
+    pub fn visit_fields<V: ValueVisitor>(&self, visitor: &mut V) {
         visitor.string(self.key);
         visitor.string(self.value);
         for (tag, data) in self.unknown_tagged_fields.iter() {
@@ -3154,6 +3509,19 @@ impl<'a> ViewItem<'a> for KeyValueView<'a> {
         cursor.skip_string()?;
         cursor.skip_string()?;
         cursor.skip_tagged_fields()
+    }
+
+    fn visit_bytes<V: ValueVisitor>(
+        cursor: &mut Cursor<'a>,
+        _version: i16,
+        visitor: &mut V,
+    ) -> Option<()> {
+        visitor.string(cursor.string()?);
+        visitor.string(cursor.string()?);
+        for (tag, data) in cursor.tagged_fields()?.iter() {
+            visitor.tagged_field(tag, data);
+        }
+        Some(())
     }
 }
 
@@ -3220,14 +3588,25 @@ impl<'a> TopicInfoView<'a> {
         }
     }
 
-    /// Hands every value to `visitor`, in wire order.
+    /// Hands every value to `visitor`, in wire order, reading each array's items in one pass.
     pub fn visit<V: ValueVisitor>(&self, visitor: &mut V) {
+        visitor.string(self.name);
+        visitor.integer(i64::from(self.partitions));
+        visitor.integer(i64::from(self.replication_factor));
+        self.topic_configs.visit_items(visitor);
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+
+    /// Hands the values of [`Self::visit`] to `visitor`, reading them through the fields and array iteration.
+    pub fn visit_fields<V: ValueVisitor>(&self, visitor: &mut V) {
         visitor.string(self.name);
         visitor.integer(i64::from(self.partitions));
         visitor.integer(i64::from(self.replication_factor));
         visitor.array(self.topic_configs.len());
         for item in self.topic_configs.iter() {
-            item.visit(visitor);
+            item.visit_fields(visitor);
         }
         for (tag, data) in self.unknown_tagged_fields.iter() {
             visitor.tagged_field(tag, data);
@@ -3257,6 +3636,21 @@ impl<'a> ViewItem<'a> for TopicInfoView<'a> {
         cursor.skip(2)?;
         cursor.skip_array::<KeyValueView<'a>>(version)?;
         cursor.skip_tagged_fields()
+    }
+
+    fn visit_bytes<V: ValueVisitor>(
+        cursor: &mut Cursor<'a>,
+        version: i16,
+        visitor: &mut V,
+    ) -> Option<()> {
+        visitor.string(cursor.string()?);
+        visitor.integer(i64::from(cursor.i32()?));
+        visitor.integer(i64::from(cursor.i16()?));
+        cursor.visit_array::<KeyValueView<'a>, V>(version, visitor)?;
+        for (tag, data) in cursor.tagged_fields()?.iter() {
+            visitor.tagged_field(tag, data);
+        }
+        Some(())
     }
 }
 
@@ -3319,15 +3713,24 @@ impl<'a> TopologyDescriptionView<'a> {
         }
     }
 
-    /// Hands every value to `visitor`, in wire order.
+    /// Hands every value to `visitor`, in wire order, reading each array's items in one pass.
     pub fn visit<V: ValueVisitor>(&self, visitor: &mut V) {
+        self.subtopologies.visit_items(visitor);
+        self.global_stores.visit_items(visitor);
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+
+    /// Hands the values of [`Self::visit`] to `visitor`, reading them through the fields and array iteration.
+    pub fn visit_fields<V: ValueVisitor>(&self, visitor: &mut V) {
         visitor.array(self.subtopologies.len());
         for item in self.subtopologies.iter() {
-            item.visit(visitor);
+            item.visit_fields(visitor);
         }
         visitor.array(self.global_stores.len());
         for item in self.global_stores.iter() {
-            item.visit(visitor);
+            item.visit_fields(visitor);
         }
         for (tag, data) in self.unknown_tagged_fields.iter() {
             visitor.tagged_field(tag, data);
@@ -3351,6 +3754,19 @@ impl<'a> ViewItem<'a> for TopologyDescriptionView<'a> {
         cursor.skip_array::<TopologyDescriptionSubtopologyView<'a>>(version)?;
         cursor.skip_array::<TopologyDescriptionGlobalStoreView<'a>>(version)?;
         cursor.skip_tagged_fields()
+    }
+
+    fn visit_bytes<V: ValueVisitor>(
+        cursor: &mut Cursor<'a>,
+        version: i16,
+        visitor: &mut V,
+    ) -> Option<()> {
+        cursor.visit_array::<TopologyDescriptionSubtopologyView<'a>, V>(version, visitor)?;
+        cursor.visit_array::<TopologyDescriptionGlobalStoreView<'a>, V>(version, visitor)?;
+        for (tag, data) in cursor.tagged_fields()?.iter() {
+            visitor.tagged_field(tag, data);
+        }
+        Some(())
     }
 }
 
@@ -3405,12 +3821,21 @@ impl<'a> TopologyDescriptionSubtopologyView<'a> {
         }
     }
 
-    /// Hands every value to `visitor`, in wire order.
+    /// Hands every value to `visitor`, in wire order, reading each array's items in one pass.
     pub fn visit<V: ValueVisitor>(&self, visitor: &mut V) {
+        visitor.string(self.subtopology_id);
+        self.nodes.visit_items(visitor);
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+
+    /// Hands the values of [`Self::visit`] to `visitor`, reading them through the fields and array iteration.
+    pub fn visit_fields<V: ValueVisitor>(&self, visitor: &mut V) {
         visitor.string(self.subtopology_id);
         visitor.array(self.nodes.len());
         for item in self.nodes.iter() {
-            item.visit(visitor);
+            item.visit_fields(visitor);
         }
         for (tag, data) in self.unknown_tagged_fields.iter() {
             visitor.tagged_field(tag, data);
@@ -3434,6 +3859,19 @@ impl<'a> ViewItem<'a> for TopologyDescriptionSubtopologyView<'a> {
         cursor.skip_string()?;
         cursor.skip_array::<TopologyDescriptionNodeView<'a>>(version)?;
         cursor.skip_tagged_fields()
+    }
+
+    fn visit_bytes<V: ValueVisitor>(
+        cursor: &mut Cursor<'a>,
+        version: i16,
+        visitor: &mut V,
+    ) -> Option<()> {
+        visitor.string(cursor.string()?);
+        cursor.visit_array::<TopologyDescriptionNodeView<'a>, V>(version, visitor)?;
+        for (tag, data) in cursor.tagged_fields()?.iter() {
+            visitor.tagged_field(tag, data);
+        }
+        Some(())
     }
 }
 
@@ -3510,8 +3948,26 @@ impl<'a> TopologyDescriptionNodeView<'a> {
         }
     }
 
-    /// Hands every value to `visitor`, in wire order.
+    /// Hands every value to `visitor`, in wire order, reading each array's items in one pass.
     pub fn visit<V: ValueVisitor>(&self, visitor: &mut V) {
+        visitor.string(self.name);
+        visitor.integer(i64::from(self.node_type));
+        self.source_topics.visit_items(visitor);
+        match self.sink_topic {
+            Some(value) => {
+                visitor.string(value);
+            }
+            None => visitor.null(),
+        }
+        self.stores.visit_items(visitor);
+        self.successors.visit_items(visitor);
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+
+    /// Hands the values of [`Self::visit`] to `visitor`, reading them through the fields and array iteration.
+    pub fn visit_fields<V: ValueVisitor>(&self, visitor: &mut V) {
         visitor.string(self.name);
         visitor.integer(i64::from(self.node_type));
         visitor.array(self.source_topics.len());
@@ -3567,6 +4023,26 @@ impl<'a> ViewItem<'a> for TopologyDescriptionNodeView<'a> {
         cursor.skip_array::<&'a str>(version)?;
         cursor.skip_tagged_fields()
     }
+
+    fn visit_bytes<V: ValueVisitor>(
+        cursor: &mut Cursor<'a>,
+        version: i16,
+        visitor: &mut V,
+    ) -> Option<()> {
+        visitor.string(cursor.string()?);
+        visitor.integer(i64::from(cursor.i8()?));
+        cursor.visit_array::<&'a str, V>(version, visitor)?;
+        match cursor.nullable_string()? {
+            Some(value) => visitor.string(value),
+            None => visitor.null(),
+        }
+        cursor.visit_array::<&'a str, V>(version, visitor)?;
+        cursor.visit_array::<&'a str, V>(version, visitor)?;
+        for (tag, data) in cursor.tagged_fields()?.iter() {
+            visitor.tagged_field(tag, data);
+        }
+        Some(())
+    }
 }
 
 /// [`TopologyDescriptionGlobalStore`] borrowed from the bytes it was decoded from: strings point into them and arrays are read when iterated.
@@ -3616,10 +4092,19 @@ impl<'a> TopologyDescriptionGlobalStoreView<'a> {
         }
     }
 
-    /// Hands every value to `visitor`, in wire order.
+    /// Hands every value to `visitor`, in wire order, reading each array's items in one pass.
     pub fn visit<V: ValueVisitor>(&self, visitor: &mut V) {
         self.source.visit(visitor);
         self.processor.visit(visitor);
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+
+    /// Hands the values of [`Self::visit`] to `visitor`, reading them through the fields and array iteration.
+    pub fn visit_fields<V: ValueVisitor>(&self, visitor: &mut V) {
+        self.source.visit_fields(visitor);
+        self.processor.visit_fields(visitor);
         for (tag, data) in self.unknown_tagged_fields.iter() {
             visitor.tagged_field(tag, data);
         }
@@ -3642,6 +4127,19 @@ impl<'a> ViewItem<'a> for TopologyDescriptionGlobalStoreView<'a> {
         TopologyDescriptionNodeView::skip(cursor, version)?;
         TopologyDescriptionNodeView::skip(cursor, version)?;
         cursor.skip_tagged_fields()
+    }
+
+    fn visit_bytes<V: ValueVisitor>(
+        cursor: &mut Cursor<'a>,
+        version: i16,
+        visitor: &mut V,
+    ) -> Option<()> {
+        TopologyDescriptionNodeView::visit_bytes(cursor, version, visitor)?;
+        TopologyDescriptionNodeView::visit_bytes(cursor, version, visitor)?;
+        for (tag, data) in cursor.tagged_fields()?.iter() {
+            visitor.tagged_field(tag, data);
+        }
+        Some(())
     }
 }
 

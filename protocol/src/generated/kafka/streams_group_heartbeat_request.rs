@@ -1420,7 +1420,7 @@ impl<'a> StreamsGroupHeartbeatRequestView<'a> {
         }
     }
 
-    /// Hands every value to `visitor`, in wire order.
+    /// Hands every value to `visitor`, in wire order, reading each array's items in one pass.
     pub fn visit<V: ValueVisitor>(&self, visitor: &mut V) {
         visitor.string(self.group_id);
         visitor.string(self.member_id);
@@ -1447,28 +1447,19 @@ impl<'a> StreamsGroupHeartbeatRequestView<'a> {
         }
         match self.active_tasks {
             Some(value) => {
-                visitor.array(value.len());
-                for item in value.iter() {
-                    item.visit(visitor);
-                }
+                value.visit_items(visitor);
             }
             None => visitor.null(),
         }
         match self.standby_tasks {
             Some(value) => {
-                visitor.array(value.len());
-                for item in value.iter() {
-                    item.visit(visitor);
-                }
+                value.visit_items(visitor);
             }
             None => visitor.null(),
         }
         match self.warmup_tasks {
             Some(value) => {
-                visitor.array(value.len());
-                for item in value.iter() {
-                    item.visit(visitor);
-                }
+                value.visit_items(visitor);
             }
             None => visitor.null(),
         }
@@ -1486,9 +1477,97 @@ impl<'a> StreamsGroupHeartbeatRequestView<'a> {
         }
         match self.client_tags {
             Some(value) => {
+                value.visit_items(visitor);
+            }
+            None => visitor.null(),
+        }
+        match self.task_offsets {
+            Some(value) => {
+                value.visit_items(visitor);
+            }
+            None => visitor.null(),
+        }
+        match self.task_end_offsets {
+            Some(value) => {
+                value.visit_items(visitor);
+            }
+            None => visitor.null(),
+        }
+        visitor.integer(i64::from(self.shutdown_application));
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+
+    /// Hands the values of [`Self::visit`] to `visitor`, reading them through the fields and array iteration.
+    pub fn visit_fields<V: ValueVisitor>(&self, visitor: &mut V) {
+        visitor.string(self.group_id);
+        visitor.string(self.member_id);
+        visitor.integer(i64::from(self.member_epoch));
+        visitor.integer(i64::from(self.endpoint_information_epoch));
+        match self.instance_id {
+            Some(value) => {
+                visitor.string(value);
+            }
+            None => visitor.null(),
+        }
+        match self.rack_id {
+            Some(value) => {
+                visitor.string(value);
+            }
+            None => visitor.null(),
+        }
+        visitor.integer(i64::from(self.rebalance_timeout_ms));
+        match &self.topology {
+            Some(value) => {
+                value.visit_fields(visitor);
+            }
+            None => visitor.null(),
+        }
+        match self.active_tasks {
+            Some(value) => {
                 visitor.array(value.len());
                 for item in value.iter() {
-                    item.visit(visitor);
+                    item.visit_fields(visitor);
+                }
+            }
+            None => visitor.null(),
+        }
+        match self.standby_tasks {
+            Some(value) => {
+                visitor.array(value.len());
+                for item in value.iter() {
+                    item.visit_fields(visitor);
+                }
+            }
+            None => visitor.null(),
+        }
+        match self.warmup_tasks {
+            Some(value) => {
+                visitor.array(value.len());
+                for item in value.iter() {
+                    item.visit_fields(visitor);
+                }
+            }
+            None => visitor.null(),
+        }
+        match self.process_id {
+            Some(value) => {
+                visitor.string(value);
+            }
+            None => visitor.null(),
+        }
+        match &self.user_endpoint {
+            Some(value) => {
+                value.visit_fields(visitor);
+            }
+            None => visitor.null(),
+        }
+        match self.client_tags {
+            Some(value) => {
+                visitor.array(value.len());
+                for item in value.iter() {
+                    item.visit_fields(visitor);
                 }
             }
             None => visitor.null(),
@@ -1497,7 +1576,7 @@ impl<'a> StreamsGroupHeartbeatRequestView<'a> {
             Some(value) => {
                 visitor.array(value.len());
                 for item in value.iter() {
-                    item.visit(visitor);
+                    item.visit_fields(visitor);
                 }
             }
             None => visitor.null(),
@@ -1506,7 +1585,7 @@ impl<'a> StreamsGroupHeartbeatRequestView<'a> {
             Some(value) => {
                 visitor.array(value.len());
                 for item in value.iter() {
-                    item.visit(visitor);
+                    item.visit_fields(visitor);
                 }
             }
             None => visitor.null(),
@@ -1590,6 +1669,51 @@ impl<'a> ViewItem<'a> for StreamsGroupHeartbeatRequestView<'a> {
         cursor.skip(1)?;
         cursor.skip_tagged_fields()
     }
+
+    fn visit_bytes<V: ValueVisitor>(
+        cursor: &mut Cursor<'a>,
+        version: i16,
+        visitor: &mut V,
+    ) -> Option<()> {
+        visitor.string(cursor.string()?);
+        visitor.string(cursor.string()?);
+        visitor.integer(i64::from(cursor.i32()?));
+        visitor.integer(i64::from(cursor.i32()?));
+        match cursor.nullable_string()? {
+            Some(value) => visitor.string(value),
+            None => visitor.null(),
+        }
+        match cursor.nullable_string()? {
+            Some(value) => visitor.string(value),
+            None => visitor.null(),
+        }
+        visitor.integer(i64::from(cursor.i32()?));
+        if cursor.present()? {
+            TopologyView::visit_bytes(cursor, version, visitor)?;
+        } else {
+            visitor.null();
+        }
+        cursor.visit_array::<TaskIdsView<'a>, V>(version, visitor)?;
+        cursor.visit_array::<TaskIdsView<'a>, V>(version, visitor)?;
+        cursor.visit_array::<TaskIdsView<'a>, V>(version, visitor)?;
+        match cursor.nullable_string()? {
+            Some(value) => visitor.string(value),
+            None => visitor.null(),
+        }
+        if cursor.present()? {
+            EndpointView::visit_bytes(cursor, version, visitor)?;
+        } else {
+            visitor.null();
+        }
+        cursor.visit_array::<KeyValueView<'a>, V>(version, visitor)?;
+        cursor.visit_array::<TaskOffsetView<'a>, V>(version, visitor)?;
+        cursor.visit_array::<TaskOffsetView<'a>, V>(version, visitor)?;
+        visitor.integer(i64::from(cursor.bool()?));
+        for (tag, data) in cursor.tagged_fields()?.iter() {
+            visitor.tagged_field(tag, data);
+        }
+        Some(())
+    }
 }
 
 impl<'a> MessageView<'a> for StreamsGroupHeartbeatRequestView<'a> {
@@ -1602,6 +1726,9 @@ impl<'a> MessageView<'a> for StreamsGroupHeartbeatRequestView<'a> {
     }
     fn visit_values<V: ValueVisitor>(&self, visitor: &mut V) {
         self.visit(visitor)
+    }
+    fn visit_fields<V: ValueVisitor>(&self, visitor: &mut V) {
+        self.visit_fields(visitor)
     }
 }
 
@@ -1656,12 +1783,21 @@ impl<'a> TopologyView<'a> {
         }
     }
 
-    /// Hands every value to `visitor`, in wire order.
+    /// Hands every value to `visitor`, in wire order, reading each array's items in one pass.
     pub fn visit<V: ValueVisitor>(&self, visitor: &mut V) {
+        visitor.integer(i64::from(self.epoch));
+        self.subtopologies.visit_items(visitor);
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+
+    /// Hands the values of [`Self::visit`] to `visitor`, reading them through the fields and array iteration.
+    pub fn visit_fields<V: ValueVisitor>(&self, visitor: &mut V) {
         visitor.integer(i64::from(self.epoch));
         visitor.array(self.subtopologies.len());
         for item in self.subtopologies.iter() {
-            item.visit(visitor);
+            item.visit_fields(visitor);
         }
         for (tag, data) in self.unknown_tagged_fields.iter() {
             visitor.tagged_field(tag, data);
@@ -1685,6 +1821,19 @@ impl<'a> ViewItem<'a> for TopologyView<'a> {
         cursor.skip(4)?;
         cursor.skip_array::<SubtopologyView<'a>>(version)?;
         cursor.skip_tagged_fields()
+    }
+
+    fn visit_bytes<V: ValueVisitor>(
+        cursor: &mut Cursor<'a>,
+        version: i16,
+        visitor: &mut V,
+    ) -> Option<()> {
+        visitor.integer(i64::from(cursor.i32()?));
+        cursor.visit_array::<SubtopologyView<'a>, V>(version, visitor)?;
+        for (tag, data) in cursor.tagged_fields()?.iter() {
+            visitor.tagged_field(tag, data);
+        }
+        Some(())
     }
 }
 
@@ -1795,8 +1944,22 @@ impl<'a> SubtopologyView<'a> {
         }
     }
 
-    /// Hands every value to `visitor`, in wire order.
+    /// Hands every value to `visitor`, in wire order, reading each array's items in one pass.
     pub fn visit<V: ValueVisitor>(&self, visitor: &mut V) {
+        visitor.string(self.subtopology_id);
+        self.source_topics.visit_items(visitor);
+        self.source_topic_regex.visit_items(visitor);
+        self.state_changelog_topics.visit_items(visitor);
+        self.repartition_sink_topics.visit_items(visitor);
+        self.repartition_source_topics.visit_items(visitor);
+        self.copartition_groups.visit_items(visitor);
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+
+    /// Hands the values of [`Self::visit`] to `visitor`, reading them through the fields and array iteration.
+    pub fn visit_fields<V: ValueVisitor>(&self, visitor: &mut V) {
         visitor.string(self.subtopology_id);
         visitor.array(self.source_topics.len());
         for item in self.source_topics.iter() {
@@ -1808,7 +1971,7 @@ impl<'a> SubtopologyView<'a> {
         }
         visitor.array(self.state_changelog_topics.len());
         for item in self.state_changelog_topics.iter() {
-            item.visit(visitor);
+            item.visit_fields(visitor);
         }
         visitor.array(self.repartition_sink_topics.len());
         for item in self.repartition_sink_topics.iter() {
@@ -1816,11 +1979,11 @@ impl<'a> SubtopologyView<'a> {
         }
         visitor.array(self.repartition_source_topics.len());
         for item in self.repartition_source_topics.iter() {
-            item.visit(visitor);
+            item.visit_fields(visitor);
         }
         visitor.array(self.copartition_groups.len());
         for item in self.copartition_groups.iter() {
-            item.visit(visitor);
+            item.visit_fields(visitor);
         }
         for (tag, data) in self.unknown_tagged_fields.iter() {
             visitor.tagged_field(tag, data);
@@ -1859,6 +2022,24 @@ impl<'a> ViewItem<'a> for SubtopologyView<'a> {
         cursor.skip_array::<TopicInfoView<'a>>(version)?;
         cursor.skip_array::<CopartitionGroupView<'a>>(version)?;
         cursor.skip_tagged_fields()
+    }
+
+    fn visit_bytes<V: ValueVisitor>(
+        cursor: &mut Cursor<'a>,
+        version: i16,
+        visitor: &mut V,
+    ) -> Option<()> {
+        visitor.string(cursor.string()?);
+        cursor.visit_array::<&'a str, V>(version, visitor)?;
+        cursor.visit_array::<&'a str, V>(version, visitor)?;
+        cursor.visit_array::<TopicInfoView<'a>, V>(version, visitor)?;
+        cursor.visit_array::<&'a str, V>(version, visitor)?;
+        cursor.visit_array::<TopicInfoView<'a>, V>(version, visitor)?;
+        cursor.visit_array::<CopartitionGroupView<'a>, V>(version, visitor)?;
+        for (tag, data) in cursor.tagged_fields()?.iter() {
+            visitor.tagged_field(tag, data);
+        }
+        Some(())
     }
 }
 
@@ -1917,8 +2098,18 @@ impl<'a> CopartitionGroupView<'a> {
         }
     }
 
-    /// Hands every value to `visitor`, in wire order.
+    /// Hands every value to `visitor`, in wire order, reading each array's items in one pass.
     pub fn visit<V: ValueVisitor>(&self, visitor: &mut V) {
+        self.source_topics.visit_items(visitor);
+        self.source_topic_regex.visit_items(visitor);
+        self.repartition_source_topics.visit_items(visitor);
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+
+    /// Hands the values of [`Self::visit`] to `visitor`, reading them through the fields and array iteration.
+    pub fn visit_fields<V: ValueVisitor>(&self, visitor: &mut V) {
         visitor.array(self.source_topics.len());
         for item in self.source_topics.iter() {
             visitor.integer(i64::from(item));
@@ -1956,6 +2147,20 @@ impl<'a> ViewItem<'a> for CopartitionGroupView<'a> {
         cursor.skip_array::<i16>(version)?;
         cursor.skip_array::<i16>(version)?;
         cursor.skip_tagged_fields()
+    }
+
+    fn visit_bytes<V: ValueVisitor>(
+        cursor: &mut Cursor<'a>,
+        version: i16,
+        visitor: &mut V,
+    ) -> Option<()> {
+        cursor.visit_array::<i16, V>(version, visitor)?;
+        cursor.visit_array::<i16, V>(version, visitor)?;
+        cursor.visit_array::<i16, V>(version, visitor)?;
+        for (tag, data) in cursor.tagged_fields()?.iter() {
+            visitor.tagged_field(tag, data);
+        }
+        Some(())
     }
 }
 
@@ -2002,8 +2207,17 @@ impl<'a> KeyValueView<'a> {
         }
     }
 
-    /// Hands every value to `visitor`, in wire order.
+    /// Hands every value to `visitor`, in wire order, reading each array's items in one pass.
     pub fn visit<V: ValueVisitor>(&self, visitor: &mut V) {
+        visitor.string(self.key);
+        visitor.string(self.value);
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+
+    /// Hands the values of [`Self::visit`] to `visitor`, reading them through the fields and array iteration.
+    pub fn visit_fields<V: ValueVisitor>(&self, visitor: &mut V) {
         visitor.string(self.key);
         visitor.string(self.value);
         for (tag, data) in self.unknown_tagged_fields.iter() {
@@ -2028,6 +2242,19 @@ impl<'a> ViewItem<'a> for KeyValueView<'a> {
         cursor.skip_string()?;
         cursor.skip_string()?;
         cursor.skip_tagged_fields()
+    }
+
+    fn visit_bytes<V: ValueVisitor>(
+        cursor: &mut Cursor<'a>,
+        _version: i16,
+        visitor: &mut V,
+    ) -> Option<()> {
+        visitor.string(cursor.string()?);
+        visitor.string(cursor.string()?);
+        for (tag, data) in cursor.tagged_fields()?.iter() {
+            visitor.tagged_field(tag, data);
+        }
+        Some(())
     }
 }
 
@@ -2094,14 +2321,25 @@ impl<'a> TopicInfoView<'a> {
         }
     }
 
-    /// Hands every value to `visitor`, in wire order.
+    /// Hands every value to `visitor`, in wire order, reading each array's items in one pass.
     pub fn visit<V: ValueVisitor>(&self, visitor: &mut V) {
+        visitor.string(self.name);
+        visitor.integer(i64::from(self.partitions));
+        visitor.integer(i64::from(self.replication_factor));
+        self.topic_configs.visit_items(visitor);
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+
+    /// Hands the values of [`Self::visit`] to `visitor`, reading them through the fields and array iteration.
+    pub fn visit_fields<V: ValueVisitor>(&self, visitor: &mut V) {
         visitor.string(self.name);
         visitor.integer(i64::from(self.partitions));
         visitor.integer(i64::from(self.replication_factor));
         visitor.array(self.topic_configs.len());
         for item in self.topic_configs.iter() {
-            item.visit(visitor);
+            item.visit_fields(visitor);
         }
         for (tag, data) in self.unknown_tagged_fields.iter() {
             visitor.tagged_field(tag, data);
@@ -2131,6 +2369,21 @@ impl<'a> ViewItem<'a> for TopicInfoView<'a> {
         cursor.skip(2)?;
         cursor.skip_array::<KeyValueView<'a>>(version)?;
         cursor.skip_tagged_fields()
+    }
+
+    fn visit_bytes<V: ValueVisitor>(
+        cursor: &mut Cursor<'a>,
+        version: i16,
+        visitor: &mut V,
+    ) -> Option<()> {
+        visitor.string(cursor.string()?);
+        visitor.integer(i64::from(cursor.i32()?));
+        visitor.integer(i64::from(cursor.i16()?));
+        cursor.visit_array::<KeyValueView<'a>, V>(version, visitor)?;
+        for (tag, data) in cursor.tagged_fields()?.iter() {
+            visitor.tagged_field(tag, data);
+        }
+        Some(())
     }
 }
 
@@ -2177,8 +2430,17 @@ impl<'a> EndpointView<'a> {
         }
     }
 
-    /// Hands every value to `visitor`, in wire order.
+    /// Hands every value to `visitor`, in wire order, reading each array's items in one pass.
     pub fn visit<V: ValueVisitor>(&self, visitor: &mut V) {
+        visitor.string(self.host);
+        visitor.integer(i64::from(self.port));
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+
+    /// Hands the values of [`Self::visit`] to `visitor`, reading them through the fields and array iteration.
+    pub fn visit_fields<V: ValueVisitor>(&self, visitor: &mut V) {
         visitor.string(self.host);
         visitor.integer(i64::from(self.port));
         for (tag, data) in self.unknown_tagged_fields.iter() {
@@ -2203,6 +2465,19 @@ impl<'a> ViewItem<'a> for EndpointView<'a> {
         cursor.skip_string()?;
         cursor.skip(2)?;
         cursor.skip_tagged_fields()
+    }
+
+    fn visit_bytes<V: ValueVisitor>(
+        cursor: &mut Cursor<'a>,
+        _version: i16,
+        visitor: &mut V,
+    ) -> Option<()> {
+        visitor.string(cursor.string()?);
+        visitor.integer(i64::from(cursor.u16()?));
+        for (tag, data) in cursor.tagged_fields()?.iter() {
+            visitor.tagged_field(tag, data);
+        }
+        Some(())
     }
 }
 
@@ -2255,8 +2530,18 @@ impl<'a> TaskOffsetView<'a> {
         }
     }
 
-    /// Hands every value to `visitor`, in wire order.
+    /// Hands every value to `visitor`, in wire order, reading each array's items in one pass.
     pub fn visit<V: ValueVisitor>(&self, visitor: &mut V) {
+        visitor.string(self.subtopology_id);
+        visitor.integer(i64::from(self.partition));
+        visitor.integer(i64::from(self.offset));
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+
+    /// Hands the values of [`Self::visit`] to `visitor`, reading them through the fields and array iteration.
+    pub fn visit_fields<V: ValueVisitor>(&self, visitor: &mut V) {
         visitor.string(self.subtopology_id);
         visitor.integer(i64::from(self.partition));
         visitor.integer(i64::from(self.offset));
@@ -2285,6 +2570,20 @@ impl<'a> ViewItem<'a> for TaskOffsetView<'a> {
         cursor.skip(4)?;
         cursor.skip(8)?;
         cursor.skip_tagged_fields()
+    }
+
+    fn visit_bytes<V: ValueVisitor>(
+        cursor: &mut Cursor<'a>,
+        _version: i16,
+        visitor: &mut V,
+    ) -> Option<()> {
+        visitor.string(cursor.string()?);
+        visitor.integer(i64::from(cursor.i32()?));
+        visitor.integer(i64::from(cursor.i64()?));
+        for (tag, data) in cursor.tagged_fields()?.iter() {
+            visitor.tagged_field(tag, data);
+        }
+        Some(())
     }
 }
 
@@ -2333,8 +2632,17 @@ impl<'a> TaskIdsView<'a> {
         }
     }
 
-    /// Hands every value to `visitor`, in wire order.
+    /// Hands every value to `visitor`, in wire order, reading each array's items in one pass.
     pub fn visit<V: ValueVisitor>(&self, visitor: &mut V) {
+        visitor.string(self.subtopology_id);
+        self.partitions.visit_items(visitor);
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+
+    /// Hands the values of [`Self::visit`] to `visitor`, reading them through the fields and array iteration.
+    pub fn visit_fields<V: ValueVisitor>(&self, visitor: &mut V) {
         visitor.string(self.subtopology_id);
         visitor.array(self.partitions.len());
         for item in self.partitions.iter() {
@@ -2362,6 +2670,19 @@ impl<'a> ViewItem<'a> for TaskIdsView<'a> {
         cursor.skip_string()?;
         cursor.skip_array::<i32>(version)?;
         cursor.skip_tagged_fields()
+    }
+
+    fn visit_bytes<V: ValueVisitor>(
+        cursor: &mut Cursor<'a>,
+        version: i16,
+        visitor: &mut V,
+    ) -> Option<()> {
+        visitor.string(cursor.string()?);
+        cursor.visit_array::<i32, V>(version, visitor)?;
+        for (tag, data) in cursor.tagged_fields()?.iter() {
+            visitor.tagged_field(tag, data);
+        }
+        Some(())
     }
 }
 

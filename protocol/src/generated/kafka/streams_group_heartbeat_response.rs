@@ -1015,8 +1015,61 @@ impl<'a> StreamsGroupHeartbeatResponseView<'a> {
         }
     }
 
-    /// Hands every value to `visitor`, in wire order.
+    /// Hands every value to `visitor`, in wire order, reading each array's items in one pass.
     pub fn visit<V: ValueVisitor>(&self, visitor: &mut V) {
+        visitor.integer(i64::from(self.throttle_time_ms));
+        visitor.integer(i64::from(self.error_code));
+        match self.error_message {
+            Some(value) => {
+                visitor.string(value);
+            }
+            None => visitor.null(),
+        }
+        visitor.string(self.member_id);
+        visitor.integer(i64::from(self.member_epoch));
+        visitor.integer(i64::from(self.heartbeat_interval_ms));
+        visitor.integer(i64::from(self.acceptable_recovery_lag_legacy));
+        visitor.integer(i64::from(self.task_offset_interval_ms));
+        visitor.integer(i64::from(self.acceptable_recovery_lag));
+        match self.status {
+            Some(value) => {
+                value.visit_items(visitor);
+            }
+            None => visitor.null(),
+        }
+        match self.active_tasks {
+            Some(value) => {
+                value.visit_items(visitor);
+            }
+            None => visitor.null(),
+        }
+        match self.standby_tasks {
+            Some(value) => {
+                value.visit_items(visitor);
+            }
+            None => visitor.null(),
+        }
+        match self.warmup_tasks {
+            Some(value) => {
+                value.visit_items(visitor);
+            }
+            None => visitor.null(),
+        }
+        visitor.integer(i64::from(self.topology_description_required));
+        visitor.integer(i64::from(self.endpoint_information_epoch));
+        match self.partitions_by_user_endpoint {
+            Some(value) => {
+                value.visit_items(visitor);
+            }
+            None => visitor.null(),
+        }
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+
+    /// Hands the values of [`Self::visit`] to `visitor`, reading them through the fields and array iteration.
+    pub fn visit_fields<V: ValueVisitor>(&self, visitor: &mut V) {
         visitor.integer(i64::from(self.throttle_time_ms));
         visitor.integer(i64::from(self.error_code));
         match self.error_message {
@@ -1035,7 +1088,7 @@ impl<'a> StreamsGroupHeartbeatResponseView<'a> {
             Some(value) => {
                 visitor.array(value.len());
                 for item in value.iter() {
-                    item.visit(visitor);
+                    item.visit_fields(visitor);
                 }
             }
             None => visitor.null(),
@@ -1044,7 +1097,7 @@ impl<'a> StreamsGroupHeartbeatResponseView<'a> {
             Some(value) => {
                 visitor.array(value.len());
                 for item in value.iter() {
-                    item.visit(visitor);
+                    item.visit_fields(visitor);
                 }
             }
             None => visitor.null(),
@@ -1053,7 +1106,7 @@ impl<'a> StreamsGroupHeartbeatResponseView<'a> {
             Some(value) => {
                 visitor.array(value.len());
                 for item in value.iter() {
-                    item.visit(visitor);
+                    item.visit_fields(visitor);
                 }
             }
             None => visitor.null(),
@@ -1062,7 +1115,7 @@ impl<'a> StreamsGroupHeartbeatResponseView<'a> {
             Some(value) => {
                 visitor.array(value.len());
                 for item in value.iter() {
-                    item.visit(visitor);
+                    item.visit_fields(visitor);
                 }
             }
             None => visitor.null(),
@@ -1073,7 +1126,7 @@ impl<'a> StreamsGroupHeartbeatResponseView<'a> {
             Some(value) => {
                 visitor.array(value.len());
                 for item in value.iter() {
-                    item.visit(visitor);
+                    item.visit_fields(visitor);
                 }
             }
             None => visitor.null(),
@@ -1150,6 +1203,51 @@ impl<'a> ViewItem<'a> for StreamsGroupHeartbeatResponseView<'a> {
         cursor.skip_array::<EndpointToPartitionsView<'a>>(version)?;
         cursor.skip_tagged_fields()
     }
+
+    fn visit_bytes<V: ValueVisitor>(
+        cursor: &mut Cursor<'a>,
+        version: i16,
+        visitor: &mut V,
+    ) -> Option<()> {
+        visitor.integer(i64::from(cursor.i32()?));
+        visitor.integer(i64::from(cursor.i16()?));
+        match cursor.nullable_string()? {
+            Some(value) => visitor.string(value),
+            None => visitor.null(),
+        }
+        visitor.string(cursor.string()?);
+        visitor.integer(i64::from(cursor.i32()?));
+        visitor.integer(i64::from(cursor.i32()?));
+        if version <= 0 {
+            visitor.integer(i64::from(cursor.i32()?));
+        } else {
+            let absent: i32 = 0;
+            visitor.integer(i64::from(absent));
+        }
+        visitor.integer(i64::from(cursor.i32()?));
+        if version >= 1 {
+            visitor.integer(i64::from(cursor.i64()?));
+        } else {
+            let absent: i64 = -1;
+            visitor.integer(i64::from(absent));
+        }
+        cursor.visit_array::<StatusView<'a>, V>(version, visitor)?;
+        cursor.visit_array::<TaskIdsView<'a>, V>(version, visitor)?;
+        cursor.visit_array::<TaskIdsView<'a>, V>(version, visitor)?;
+        cursor.visit_array::<TaskIdsView<'a>, V>(version, visitor)?;
+        if version >= 1 {
+            visitor.integer(i64::from(cursor.bool()?));
+        } else {
+            let absent: bool = false;
+            visitor.integer(i64::from(absent));
+        }
+        visitor.integer(i64::from(cursor.i32()?));
+        cursor.visit_array::<EndpointToPartitionsView<'a>, V>(version, visitor)?;
+        for (tag, data) in cursor.tagged_fields()?.iter() {
+            visitor.tagged_field(tag, data);
+        }
+        Some(())
+    }
 }
 
 impl<'a> MessageView<'a> for StreamsGroupHeartbeatResponseView<'a> {
@@ -1162,6 +1260,9 @@ impl<'a> MessageView<'a> for StreamsGroupHeartbeatResponseView<'a> {
     }
     fn visit_values<V: ValueVisitor>(&self, visitor: &mut V) {
         self.visit(visitor)
+    }
+    fn visit_fields<V: ValueVisitor>(&self, visitor: &mut V) {
+        self.visit_fields(visitor)
     }
 }
 
@@ -1232,16 +1333,26 @@ impl<'a> EndpointToPartitionsView<'a> {
         }
     }
 
-    /// Hands every value to `visitor`, in wire order.
+    /// Hands every value to `visitor`, in wire order, reading each array's items in one pass.
     pub fn visit<V: ValueVisitor>(&self, visitor: &mut V) {
         self.user_endpoint.visit(visitor);
+        self.active_partitions.visit_items(visitor);
+        self.standby_partitions.visit_items(visitor);
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+
+    /// Hands the values of [`Self::visit`] to `visitor`, reading them through the fields and array iteration.
+    pub fn visit_fields<V: ValueVisitor>(&self, visitor: &mut V) {
+        self.user_endpoint.visit_fields(visitor);
         visitor.array(self.active_partitions.len());
         for item in self.active_partitions.iter() {
-            item.visit(visitor);
+            item.visit_fields(visitor);
         }
         visitor.array(self.standby_partitions.len());
         for item in self.standby_partitions.iter() {
-            item.visit(visitor);
+            item.visit_fields(visitor);
         }
         for (tag, data) in self.unknown_tagged_fields.iter() {
             visitor.tagged_field(tag, data);
@@ -1268,6 +1379,20 @@ impl<'a> ViewItem<'a> for EndpointToPartitionsView<'a> {
         cursor.skip_array::<TopicPartitionView<'a>>(version)?;
         cursor.skip_array::<TopicPartitionView<'a>>(version)?;
         cursor.skip_tagged_fields()
+    }
+
+    fn visit_bytes<V: ValueVisitor>(
+        cursor: &mut Cursor<'a>,
+        version: i16,
+        visitor: &mut V,
+    ) -> Option<()> {
+        EndpointView::visit_bytes(cursor, version, visitor)?;
+        cursor.visit_array::<TopicPartitionView<'a>, V>(version, visitor)?;
+        cursor.visit_array::<TopicPartitionView<'a>, V>(version, visitor)?;
+        for (tag, data) in cursor.tagged_fields()?.iter() {
+            visitor.tagged_field(tag, data);
+        }
+        Some(())
     }
 }
 
@@ -1314,8 +1439,17 @@ impl<'a> StatusView<'a> {
         }
     }
 
-    /// Hands every value to `visitor`, in wire order.
+    /// Hands every value to `visitor`, in wire order, reading each array's items in one pass.
     pub fn visit<V: ValueVisitor>(&self, visitor: &mut V) {
+        visitor.integer(i64::from(self.status_code));
+        visitor.string(self.status_detail);
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+
+    /// Hands the values of [`Self::visit`] to `visitor`, reading them through the fields and array iteration.
+    pub fn visit_fields<V: ValueVisitor>(&self, visitor: &mut V) {
         visitor.integer(i64::from(self.status_code));
         visitor.string(self.status_detail);
         for (tag, data) in self.unknown_tagged_fields.iter() {
@@ -1340,6 +1474,19 @@ impl<'a> ViewItem<'a> for StatusView<'a> {
         cursor.skip(1)?;
         cursor.skip_string()?;
         cursor.skip_tagged_fields()
+    }
+
+    fn visit_bytes<V: ValueVisitor>(
+        cursor: &mut Cursor<'a>,
+        _version: i16,
+        visitor: &mut V,
+    ) -> Option<()> {
+        visitor.integer(i64::from(cursor.i8()?));
+        visitor.string(cursor.string()?);
+        for (tag, data) in cursor.tagged_fields()?.iter() {
+            visitor.tagged_field(tag, data);
+        }
+        Some(())
     }
 }
 
@@ -1388,8 +1535,17 @@ impl<'a> TopicPartitionView<'a> {
         }
     }
 
-    /// Hands every value to `visitor`, in wire order.
+    /// Hands every value to `visitor`, in wire order, reading each array's items in one pass.
     pub fn visit<V: ValueVisitor>(&self, visitor: &mut V) {
+        visitor.string(self.topic);
+        self.partitions.visit_items(visitor);
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+
+    /// Hands the values of [`Self::visit`] to `visitor`, reading them through the fields and array iteration.
+    pub fn visit_fields<V: ValueVisitor>(&self, visitor: &mut V) {
         visitor.string(self.topic);
         visitor.array(self.partitions.len());
         for item in self.partitions.iter() {
@@ -1417,6 +1573,19 @@ impl<'a> ViewItem<'a> for TopicPartitionView<'a> {
         cursor.skip_string()?;
         cursor.skip_array::<i32>(version)?;
         cursor.skip_tagged_fields()
+    }
+
+    fn visit_bytes<V: ValueVisitor>(
+        cursor: &mut Cursor<'a>,
+        version: i16,
+        visitor: &mut V,
+    ) -> Option<()> {
+        visitor.string(cursor.string()?);
+        cursor.visit_array::<i32, V>(version, visitor)?;
+        for (tag, data) in cursor.tagged_fields()?.iter() {
+            visitor.tagged_field(tag, data);
+        }
+        Some(())
     }
 }
 
@@ -1465,8 +1634,17 @@ impl<'a> TaskIdsView<'a> {
         }
     }
 
-    /// Hands every value to `visitor`, in wire order.
+    /// Hands every value to `visitor`, in wire order, reading each array's items in one pass.
     pub fn visit<V: ValueVisitor>(&self, visitor: &mut V) {
+        visitor.string(self.subtopology_id);
+        self.partitions.visit_items(visitor);
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+
+    /// Hands the values of [`Self::visit`] to `visitor`, reading them through the fields and array iteration.
+    pub fn visit_fields<V: ValueVisitor>(&self, visitor: &mut V) {
         visitor.string(self.subtopology_id);
         visitor.array(self.partitions.len());
         for item in self.partitions.iter() {
@@ -1494,6 +1672,19 @@ impl<'a> ViewItem<'a> for TaskIdsView<'a> {
         cursor.skip_string()?;
         cursor.skip_array::<i32>(version)?;
         cursor.skip_tagged_fields()
+    }
+
+    fn visit_bytes<V: ValueVisitor>(
+        cursor: &mut Cursor<'a>,
+        version: i16,
+        visitor: &mut V,
+    ) -> Option<()> {
+        visitor.string(cursor.string()?);
+        cursor.visit_array::<i32, V>(version, visitor)?;
+        for (tag, data) in cursor.tagged_fields()?.iter() {
+            visitor.tagged_field(tag, data);
+        }
+        Some(())
     }
 }
 
@@ -1540,8 +1731,17 @@ impl<'a> EndpointView<'a> {
         }
     }
 
-    /// Hands every value to `visitor`, in wire order.
+    /// Hands every value to `visitor`, in wire order, reading each array's items in one pass.
     pub fn visit<V: ValueVisitor>(&self, visitor: &mut V) {
+        visitor.string(self.host);
+        visitor.integer(i64::from(self.port));
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+
+    /// Hands the values of [`Self::visit`] to `visitor`, reading them through the fields and array iteration.
+    pub fn visit_fields<V: ValueVisitor>(&self, visitor: &mut V) {
         visitor.string(self.host);
         visitor.integer(i64::from(self.port));
         for (tag, data) in self.unknown_tagged_fields.iter() {
@@ -1566,6 +1766,19 @@ impl<'a> ViewItem<'a> for EndpointView<'a> {
         cursor.skip_string()?;
         cursor.skip(2)?;
         cursor.skip_tagged_fields()
+    }
+
+    fn visit_bytes<V: ValueVisitor>(
+        cursor: &mut Cursor<'a>,
+        _version: i16,
+        visitor: &mut V,
+    ) -> Option<()> {
+        visitor.string(cursor.string()?);
+        visitor.integer(i64::from(cursor.u16()?));
+        for (tag, data) in cursor.tagged_fields()?.iter() {
+            visitor.tagged_field(tag, data);
+        }
+        Some(())
     }
 }
 

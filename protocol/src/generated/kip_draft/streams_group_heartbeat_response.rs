@@ -903,8 +903,69 @@ impl<'a> StreamsGroupHeartbeatResponseView<'a> {
         }
     }
 
-    /// Hands every value to `visitor`, in wire order.
+    /// Hands every value to `visitor`, in wire order, reading each array's items in one pass.
     pub fn visit<V: ValueVisitor>(&self, visitor: &mut V) {
+        visitor.integer(i64::from(self.throttle_time_ms));
+        visitor.integer(i64::from(self.error_code));
+        match self.error_message {
+            Some(value) => {
+                visitor.string(value);
+            }
+            None => visitor.null(),
+        }
+        match self.member_id {
+            Some(value) => {
+                visitor.string(value);
+            }
+            None => visitor.null(),
+        }
+        visitor.integer(i64::from(self.member_epoch));
+        visitor.integer(i64::from(self.heartbeat_interval_ms));
+        visitor.integer(i64::from(self.acceptable_recovery_lag));
+        visitor.integer(i64::from(self.task_offset_interval_ms));
+        match self.group_topology_id {
+            Some(value) => {
+                visitor.string(value);
+            }
+            None => visitor.null(),
+        }
+        match self.status {
+            Some(value) => {
+                value.visit_items(visitor);
+            }
+            None => visitor.null(),
+        }
+        match self.active_tasks {
+            Some(value) => {
+                value.visit_items(visitor);
+            }
+            None => visitor.null(),
+        }
+        match self.standby_tasks {
+            Some(value) => {
+                value.visit_items(visitor);
+            }
+            None => visitor.null(),
+        }
+        match self.warmup_tasks {
+            Some(value) => {
+                value.visit_items(visitor);
+            }
+            None => visitor.null(),
+        }
+        match self.partitions_by_user_endpoint {
+            Some(value) => {
+                value.visit_items(visitor);
+            }
+            None => visitor.null(),
+        }
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+
+    /// Hands the values of [`Self::visit`] to `visitor`, reading them through the fields and array iteration.
+    pub fn visit_fields<V: ValueVisitor>(&self, visitor: &mut V) {
         visitor.integer(i64::from(self.throttle_time_ms));
         visitor.integer(i64::from(self.error_code));
         match self.error_message {
@@ -933,7 +994,7 @@ impl<'a> StreamsGroupHeartbeatResponseView<'a> {
             Some(value) => {
                 visitor.array(value.len());
                 for item in value.iter() {
-                    item.visit(visitor);
+                    item.visit_fields(visitor);
                 }
             }
             None => visitor.null(),
@@ -942,7 +1003,7 @@ impl<'a> StreamsGroupHeartbeatResponseView<'a> {
             Some(value) => {
                 visitor.array(value.len());
                 for item in value.iter() {
-                    item.visit(visitor);
+                    item.visit_fields(visitor);
                 }
             }
             None => visitor.null(),
@@ -951,7 +1012,7 @@ impl<'a> StreamsGroupHeartbeatResponseView<'a> {
             Some(value) => {
                 visitor.array(value.len());
                 for item in value.iter() {
-                    item.visit(visitor);
+                    item.visit_fields(visitor);
                 }
             }
             None => visitor.null(),
@@ -960,7 +1021,7 @@ impl<'a> StreamsGroupHeartbeatResponseView<'a> {
             Some(value) => {
                 visitor.array(value.len());
                 for item in value.iter() {
-                    item.visit(visitor);
+                    item.visit_fields(visitor);
                 }
             }
             None => visitor.null(),
@@ -969,7 +1030,7 @@ impl<'a> StreamsGroupHeartbeatResponseView<'a> {
             Some(value) => {
                 visitor.array(value.len());
                 for item in value.iter() {
-                    item.visit(visitor);
+                    item.visit_fields(visitor);
                 }
             }
             None => visitor.null(),
@@ -1034,6 +1095,40 @@ impl<'a> ViewItem<'a> for StreamsGroupHeartbeatResponseView<'a> {
         cursor.skip_array::<EndpointToPartitionsView<'a>>(version)?;
         cursor.skip_tagged_fields()
     }
+
+    fn visit_bytes<V: ValueVisitor>(
+        cursor: &mut Cursor<'a>,
+        version: i16,
+        visitor: &mut V,
+    ) -> Option<()> {
+        visitor.integer(i64::from(cursor.i32()?));
+        visitor.integer(i64::from(cursor.i16()?));
+        match cursor.nullable_string()? {
+            Some(value) => visitor.string(value),
+            None => visitor.null(),
+        }
+        match cursor.nullable_string()? {
+            Some(value) => visitor.string(value),
+            None => visitor.null(),
+        }
+        visitor.integer(i64::from(cursor.i32()?));
+        visitor.integer(i64::from(cursor.i32()?));
+        visitor.integer(i64::from(cursor.i32()?));
+        visitor.integer(i64::from(cursor.i32()?));
+        match cursor.nullable_string()? {
+            Some(value) => visitor.string(value),
+            None => visitor.null(),
+        }
+        cursor.visit_array::<StatusView<'a>, V>(version, visitor)?;
+        cursor.visit_array::<TaskIdsView<'a>, V>(version, visitor)?;
+        cursor.visit_array::<TaskIdsView<'a>, V>(version, visitor)?;
+        cursor.visit_array::<TaskIdsView<'a>, V>(version, visitor)?;
+        cursor.visit_array::<EndpointToPartitionsView<'a>, V>(version, visitor)?;
+        for (tag, data) in cursor.tagged_fields()?.iter() {
+            visitor.tagged_field(tag, data);
+        }
+        Some(())
+    }
 }
 
 impl<'a> MessageView<'a> for StreamsGroupHeartbeatResponseView<'a> {
@@ -1046,6 +1141,9 @@ impl<'a> MessageView<'a> for StreamsGroupHeartbeatResponseView<'a> {
     }
     fn visit_values<V: ValueVisitor>(&self, visitor: &mut V) {
         self.visit(visitor)
+    }
+    fn visit_fields<V: ValueVisitor>(&self, visitor: &mut V) {
+        self.visit_fields(visitor)
     }
 }
 
@@ -1102,12 +1200,21 @@ impl<'a> EndpointToPartitionsView<'a> {
         }
     }
 
-    /// Hands every value to `visitor`, in wire order.
+    /// Hands every value to `visitor`, in wire order, reading each array's items in one pass.
     pub fn visit<V: ValueVisitor>(&self, visitor: &mut V) {
         self.user_endpoint.visit(visitor);
+        self.partitions.visit_items(visitor);
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+
+    /// Hands the values of [`Self::visit`] to `visitor`, reading them through the fields and array iteration.
+    pub fn visit_fields<V: ValueVisitor>(&self, visitor: &mut V) {
+        self.user_endpoint.visit_fields(visitor);
         visitor.array(self.partitions.len());
         for item in self.partitions.iter() {
-            item.visit(visitor);
+            item.visit_fields(visitor);
         }
         for (tag, data) in self.unknown_tagged_fields.iter() {
             visitor.tagged_field(tag, data);
@@ -1131,6 +1238,19 @@ impl<'a> ViewItem<'a> for EndpointToPartitionsView<'a> {
         EndpointView::skip(cursor, version)?;
         cursor.skip_array::<TopicPartitionView<'a>>(version)?;
         cursor.skip_tagged_fields()
+    }
+
+    fn visit_bytes<V: ValueVisitor>(
+        cursor: &mut Cursor<'a>,
+        version: i16,
+        visitor: &mut V,
+    ) -> Option<()> {
+        EndpointView::visit_bytes(cursor, version, visitor)?;
+        cursor.visit_array::<TopicPartitionView<'a>, V>(version, visitor)?;
+        for (tag, data) in cursor.tagged_fields()?.iter() {
+            visitor.tagged_field(tag, data);
+        }
+        Some(())
     }
 }
 
@@ -1177,8 +1297,17 @@ impl<'a> StatusView<'a> {
         }
     }
 
-    /// Hands every value to `visitor`, in wire order.
+    /// Hands every value to `visitor`, in wire order, reading each array's items in one pass.
     pub fn visit<V: ValueVisitor>(&self, visitor: &mut V) {
+        visitor.integer(i64::from(self.status_code));
+        visitor.string(self.status_detail);
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+
+    /// Hands the values of [`Self::visit`] to `visitor`, reading them through the fields and array iteration.
+    pub fn visit_fields<V: ValueVisitor>(&self, visitor: &mut V) {
         visitor.integer(i64::from(self.status_code));
         visitor.string(self.status_detail);
         for (tag, data) in self.unknown_tagged_fields.iter() {
@@ -1203,6 +1332,19 @@ impl<'a> ViewItem<'a> for StatusView<'a> {
         cursor.skip(1)?;
         cursor.skip_string()?;
         cursor.skip_tagged_fields()
+    }
+
+    fn visit_bytes<V: ValueVisitor>(
+        cursor: &mut Cursor<'a>,
+        _version: i16,
+        visitor: &mut V,
+    ) -> Option<()> {
+        visitor.integer(i64::from(cursor.i8()?));
+        visitor.string(cursor.string()?);
+        for (tag, data) in cursor.tagged_fields()?.iter() {
+            visitor.tagged_field(tag, data);
+        }
+        Some(())
     }
 }
 
@@ -1251,8 +1393,17 @@ impl<'a> TopicPartitionView<'a> {
         }
     }
 
-    /// Hands every value to `visitor`, in wire order.
+    /// Hands every value to `visitor`, in wire order, reading each array's items in one pass.
     pub fn visit<V: ValueVisitor>(&self, visitor: &mut V) {
+        visitor.string(self.topic);
+        self.partitions.visit_items(visitor);
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+
+    /// Hands the values of [`Self::visit`] to `visitor`, reading them through the fields and array iteration.
+    pub fn visit_fields<V: ValueVisitor>(&self, visitor: &mut V) {
         visitor.string(self.topic);
         visitor.array(self.partitions.len());
         for item in self.partitions.iter() {
@@ -1280,6 +1431,19 @@ impl<'a> ViewItem<'a> for TopicPartitionView<'a> {
         cursor.skip_string()?;
         cursor.skip_array::<i32>(version)?;
         cursor.skip_tagged_fields()
+    }
+
+    fn visit_bytes<V: ValueVisitor>(
+        cursor: &mut Cursor<'a>,
+        version: i16,
+        visitor: &mut V,
+    ) -> Option<()> {
+        visitor.string(cursor.string()?);
+        cursor.visit_array::<i32, V>(version, visitor)?;
+        for (tag, data) in cursor.tagged_fields()?.iter() {
+            visitor.tagged_field(tag, data);
+        }
+        Some(())
     }
 }
 
@@ -1328,8 +1492,17 @@ impl<'a> TaskIdsView<'a> {
         }
     }
 
-    /// Hands every value to `visitor`, in wire order.
+    /// Hands every value to `visitor`, in wire order, reading each array's items in one pass.
     pub fn visit<V: ValueVisitor>(&self, visitor: &mut V) {
+        visitor.string(self.subtopology_id);
+        self.partitions.visit_items(visitor);
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+
+    /// Hands the values of [`Self::visit`] to `visitor`, reading them through the fields and array iteration.
+    pub fn visit_fields<V: ValueVisitor>(&self, visitor: &mut V) {
         visitor.string(self.subtopology_id);
         visitor.array(self.partitions.len());
         for item in self.partitions.iter() {
@@ -1357,6 +1530,19 @@ impl<'a> ViewItem<'a> for TaskIdsView<'a> {
         cursor.skip_string()?;
         cursor.skip_array::<i32>(version)?;
         cursor.skip_tagged_fields()
+    }
+
+    fn visit_bytes<V: ValueVisitor>(
+        cursor: &mut Cursor<'a>,
+        version: i16,
+        visitor: &mut V,
+    ) -> Option<()> {
+        visitor.string(cursor.string()?);
+        cursor.visit_array::<i32, V>(version, visitor)?;
+        for (tag, data) in cursor.tagged_fields()?.iter() {
+            visitor.tagged_field(tag, data);
+        }
+        Some(())
     }
 }
 
@@ -1403,8 +1589,17 @@ impl<'a> EndpointView<'a> {
         }
     }
 
-    /// Hands every value to `visitor`, in wire order.
+    /// Hands every value to `visitor`, in wire order, reading each array's items in one pass.
     pub fn visit<V: ValueVisitor>(&self, visitor: &mut V) {
+        visitor.string(self.host);
+        visitor.integer(i64::from(self.port));
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+
+    /// Hands the values of [`Self::visit`] to `visitor`, reading them through the fields and array iteration.
+    pub fn visit_fields<V: ValueVisitor>(&self, visitor: &mut V) {
         visitor.string(self.host);
         visitor.integer(i64::from(self.port));
         for (tag, data) in self.unknown_tagged_fields.iter() {
@@ -1429,6 +1624,19 @@ impl<'a> ViewItem<'a> for EndpointView<'a> {
         cursor.skip_string()?;
         cursor.skip(4)?;
         cursor.skip_tagged_fields()
+    }
+
+    fn visit_bytes<V: ValueVisitor>(
+        cursor: &mut Cursor<'a>,
+        _version: i16,
+        visitor: &mut V,
+    ) -> Option<()> {
+        visitor.string(cursor.string()?);
+        visitor.integer(i64::from(cursor.i32()?));
+        for (tag, data) in cursor.tagged_fields()?.iter() {
+            visitor.tagged_field(tag, data);
+        }
+        Some(())
     }
 }
 
