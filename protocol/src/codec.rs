@@ -11,7 +11,7 @@ use std::fmt;
 use bytes::{BufMut, Bytes};
 
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, PathSegment};
-use crate::view::{ArrayView, RawTaggedFields};
+use crate::view::{ArrayView, RawTaggedFields, Utf8Run};
 
 /// Kafka refuses strings longer than `i16::MAX` bytes on both sides.
 pub const MAX_STRING_LEN: usize = i16::MAX as usize;
@@ -73,6 +73,8 @@ impl Recorder for Traced {
 pub struct Decoder<'a, R: Recorder = Untraced> {
     input: &'a [u8],
     position: usize,
+    /// Text ahead known to be UTF-8, so that most strings need no check of their own.
+    utf8: Utf8Run<'a>,
     recorder: R,
     /// The message must fill the input: checked at its end by [`Decoder::end_of_message`].
     exact: bool,
@@ -86,6 +88,7 @@ impl<'a> Decoder<'a> {
         Decoder {
             input,
             position: 0,
+            utf8: Utf8Run::default(),
             recorder: Untraced,
             exact: false,
         }
@@ -107,6 +110,7 @@ impl<'a> Decoder<'a, Traced> {
         Decoder {
             input,
             position: 0,
+            utf8: Utf8Run::default(),
             recorder: Traced::default(),
             exact: true,
         }
@@ -355,9 +359,9 @@ impl<'a, R: Recorder> Decoder<'a, R> {
         }
         let body_start = self.position;
         let bytes = self.take(length)?;
-        match std::str::from_utf8(bytes) {
-            Ok(text) => Ok(text),
-            Err(_) => Err(self.error_at(body_start, DecodeErrorKind::InvalidUtf8)),
+        match self.utf8.str(bytes, &self.input[body_start..]) {
+            Some(text) => Ok(text),
+            None => Err(self.error_at(body_start, DecodeErrorKind::InvalidUtf8)),
         }
     }
 

@@ -289,3 +289,25 @@ fn an_unknown_version_is_refused() {
         },
     );
 }
+
+#[test]
+fn a_character_split_between_two_strings_is_refused() {
+    // "é" is 0xc3 0xa9: its first byte ends group_id, its second begins member_id, so that the
+    // two strings together are UTF-8 and each alone is not.
+    let bytes = steady();
+    let mut split = vec![0x02, 0xc3, 0x02, 0xa9];
+    split.extend_from_slice(&bytes[43..]);
+    let error = refusal(&split, 0);
+    assert_refused(&error, 1, "group_id", DecodeErrorKind::InvalidUtf8);
+}
+
+#[test]
+fn text_beyond_ascii_reads_back() {
+    let message = large::steady_heartbeat()
+        .with_group_id("grüße-✓")
+        .with_rack_id(Some("ラック".into()));
+    let bytes = message.encode_to_vec(0).unwrap();
+    let view = StreamsGroupHeartbeatRequestView::decode(&bytes, 0).unwrap();
+    assert_eq!((view.group_id, view.rack_id), ("grüße-✓", Some("ラック")));
+    assert_eq!(view.to_owned(), message);
+}
