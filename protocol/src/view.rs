@@ -73,9 +73,16 @@ impl<'a> Utf8Run<'a> {
             .and_then(|end| self.text.get(offset..end))
         {
             Some(text) => Some(text),
+            // Near the end of the input a run would hold little more than the string.
+            None if rest.len() < Self::MIN_RUN => std::str::from_utf8(bytes).ok(),
             None => self.renew(bytes, rest),
         }
     }
+
+    /// Below this many bytes to the end of the input, renewing the run (a scan up to the first
+    /// byte that is not UTF-8, then another up to there) costs more than checking the strings
+    /// one by one: a steady heartbeat (68 bytes) decoded a quarter slower with it.
+    const MIN_RUN: usize = 256;
 
     #[inline(never)]
     fn renew(&mut self, bytes: &'a [u8], rest: &'a [u8]) -> Option<&'a str> {
