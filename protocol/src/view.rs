@@ -349,6 +349,7 @@ macro_rules! fixed_items {
                 _version: i16,
                 visitor: &mut V,
             ) -> Option<()> {
+                #[allow(clippy::useless_conversion, reason = "i64 items too")]
                 visitor.integer(i64::from(cursor.$ty()?));
                 Some(())
             }

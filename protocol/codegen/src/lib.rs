@@ -321,10 +321,10 @@ impl<'s> Field<'s> {
                     match &**inner {
                         Ty::Str => "visitor.string(item);".to_owned(),
                         Ty::Struct(_) => "item.visit_fields(visitor);".to_owned(),
-                        _ => "visitor.integer(i64::from(item));".to_owned(),
+                        other => format!("visitor.integer({});", as_i64(other, "item")),
                     }
                 ),
-                _ => format!("visitor.integer(i64::from({expr}));"),
+                other => format!("visitor.integer({});", as_i64(other, expr)),
             }
         };
         let name = &self.rust_name;
@@ -359,8 +359,8 @@ impl<'s> Field<'s> {
                 "if cursor.present()? {{ {name}View::visit_bytes(cursor, version, visitor)?; }} else {{ visitor.null(); }}"
             ),
             (ty, _) => format!(
-                "visitor.integer(i64::from(cursor.{}()?));",
-                ty.primitive().unwrap().0
+                "visitor.integer({});",
+                as_i64(ty, &format!("cursor.{}()?", ty.primitive().unwrap().0))
             ),
         }
     }
@@ -382,6 +382,15 @@ impl<'s> Field<'s> {
             )),
             _ => None,
         }
+    }
+}
+
+/// `expr`, an integer or boolean of type `ty`, as the `i64` a `ValueVisitor` takes.
+fn as_i64(ty: &Ty, expr: &str) -> String {
+    if *ty == Ty::I64 {
+        expr.to_owned()
+    } else {
+        format!("i64::from({expr})")
     }
 }
 
@@ -548,34 +557,25 @@ fn generate_message(spec: &Spec, dialect: &str, schema_path: &str) -> String {
             .any(|f| f.condition.is_some() || f.ty.contains_struct());
         let version_param = if reads_version { "version" } else { "_version" };
         writeln!(out, "\npub(crate) fn read<R: Recorder>(decoder: &mut Decoder<'_, R>, {version_param}: i16) -> DecodeResult<Self> {{").unwrap();
-        for field in &fields {
-            let read = format!(
-                "decoder.field({:?}, |decoder| {})?",
-                field.rust_name,
-                field.read_expr(&by_name)
-            );
-            match &field.condition {
-                // A field the version lacks keeps its default.
-                Some((condition, _)) => writeln!(
-                    out,
-                    "let {} = if {condition} {{ {read} }} else {{ {} }};",
-                    field.rust_name,
-                    field.default_expr()
-                )
-                .unwrap(),
-                None => writeln!(out, "let {} = {read};", field.rust_name).unwrap(),
-            }
-        }
-        out.push_str("let unknown_tagged_fields = decoder.tagged_fields()?;\n");
+        let mut tail = String::from("let unknown_tagged_fields = decoder.tagged_fields()?;\n");
         if is_message {
             // Before the value is assembled, so that it is built in the caller's slot.
-            out.push_str("decoder.end_of_message()?;\n");
+            tail.push_str("decoder.end_of_message()?;\n");
         }
-        out.push_str("Ok(Self {\n");
-        for field in &fields {
-            writeln!(out, "{},", field.rust_name).unwrap();
-        }
-        out.push_str("unknown_tagged_fields,\n})\n}\n\n");
+        reader_body(
+            &mut out,
+            &fields,
+            |field| {
+                format!(
+                    "decoder.field({:?}, |decoder| {})?",
+                    field.rust_name,
+                    field.read_expr(&by_name)
+                )
+            },
+            Field::default_expr,
+            &tail,
+            "Ok",
+        );
 
         writeln!(out, "pub(crate) fn write<S: Sink>(&self, encoder: &mut Encoder<S>, {version_param}: i16) -> EncodeResult {{").unwrap();
         for field in &fields {
@@ -658,6 +658,37 @@ fn generate_message(spec: &Spec, dialect: &str, schema_path: &str) -> String {
     out
 }
 
+/// The body of a struct's reader: each field read in order by `read` (a field the version lacks
+/// takes its default instead), then `tail`, then the struct, in `wrap` (`Ok` or `Some`).
+fn reader_body<'s>(
+    out: &mut String,
+    fields: &[Field<'s>],
+    read: impl Fn(&Field<'s>) -> String,
+    default: impl Fn(&Field<'s>) -> String,
+    tail: &str,
+    wrap: &str,
+) {
+    for field in fields {
+        let read = read(field);
+        match &field.condition {
+            Some((condition, _)) => writeln!(
+                out,
+                "let {} = if {condition} {{ {read} }} else {{ {} }};",
+                field.rust_name,
+                default(field)
+            )
+            .unwrap(),
+            None => writeln!(out, "let {} = {read};", field.rust_name).unwrap(),
+        }
+    }
+    out.push_str(tail);
+    writeln!(out, "{wrap}(Self {{").unwrap();
+    for field in fields {
+        writeln!(out, "{},", field.rust_name).unwrap();
+    }
+    out.push_str("unknown_tagged_fields,\n})\n}\n\n");
+}
+
 /// The borrowed twin of a struct (see `src/view.rs`): its type, its validating read (the
 /// owned reader's checks, in the same order), its re-read, skip and visit over validated bytes,
 /// and its conversion to the owned struct.
@@ -716,32 +747,24 @@ fn generate_view(
         out.push_str("Self::read(&mut Decoder::exact(bytes), version)\n}\n\n");
     }
     writeln!(out, "pub(crate) fn read(decoder: &mut Decoder<'a>, {version_param}: i16) -> DecodeResult<Self> {{").unwrap();
-    for field in &fields {
-        let read = format!(
-            "decoder.field({:?}, |decoder| {})?",
-            field.rust_name,
-            field.view_read_expr(structs)
-        );
-        match &field.condition {
-            Some((condition, _)) => writeln!(
-                out,
-                "let {} = if {condition} {{ {read} }} else {{ {} }};",
-                field.rust_name,
-                field.view_default_expr()
-            )
-            .unwrap(),
-            None => writeln!(out, "let {} = {read};", field.rust_name).unwrap(),
-        }
-    }
-    out.push_str("let unknown_tagged_fields = decoder.raw_tagged_fields()?;\n");
+    let mut tail = String::from("let unknown_tagged_fields = decoder.raw_tagged_fields()?;\n");
     if is_message {
-        out.push_str("decoder.end_of_message()?;\n");
+        tail.push_str("decoder.end_of_message()?;\n");
     }
-    out.push_str("Ok(Self {\n");
-    for field in &fields {
-        writeln!(out, "{},", field.rust_name).unwrap();
-    }
-    out.push_str("unknown_tagged_fields,\n})\n}\n\n");
+    reader_body(
+        out,
+        &fields,
+        |field| {
+            format!(
+                "decoder.field({:?}, |decoder| {})?",
+                field.rust_name,
+                field.view_read_expr(structs)
+            )
+        },
+        Field::view_default_expr,
+        &tail,
+        "Ok",
+    );
 
     writeln!(out, "/// The owned [`{name}`] with the same values.\npub fn to_owned(&self) -> {name} {{\n{name} {{").unwrap();
     for field in &fields {
@@ -767,24 +790,14 @@ fn generate_view(
         "fn parse(cursor: &mut Cursor<'a>, {version_param}: i16) -> Option<Self> {{"
     )
     .unwrap();
-    for field in &fields {
-        let parse = format!("{}?", field.view_parse_expr());
-        match &field.condition {
-            Some((condition, _)) => writeln!(
-                out,
-                "let {} = if {condition} {{ {parse} }} else {{ {} }};",
-                field.rust_name,
-                field.view_default_expr()
-            )
-            .unwrap(),
-            None => writeln!(out, "let {} = {parse};", field.rust_name).unwrap(),
-        }
-    }
-    out.push_str("let unknown_tagged_fields = cursor.tagged_fields()?;\nSome(Self {\n");
-    for field in &fields {
-        writeln!(out, "{},", field.rust_name).unwrap();
-    }
-    out.push_str("unknown_tagged_fields,\n})\n}\n\n");
+    reader_body(
+        out,
+        &fields,
+        |field| format!("{}?", field.view_parse_expr()),
+        Field::view_default_expr,
+        "let unknown_tagged_fields = cursor.tagged_fields()?;\n",
+        "Some",
+    );
 
     writeln!(
         out,
@@ -793,9 +806,11 @@ fn generate_view(
     .unwrap();
     for field in &fields {
         match &field.condition {
-            Some((condition, _)) => {
-                writeln!(out, "if {condition} {{ {} }}", field.view_skip_stmt()).unwrap()
-            }
+            // A nullable struct's skip is an `if` of its own, joined to the condition.
+            Some((condition, _)) => match field.view_skip_stmt().strip_prefix("if ") {
+                Some(skip) => writeln!(out, "if {condition} && {skip}").unwrap(),
+                None => writeln!(out, "if {condition} {{ {} }}", field.view_skip_stmt()).unwrap(),
+            },
             None => writeln!(out, "{}", field.view_skip_stmt()).unwrap(),
         }
     }

@@ -2300,10 +2300,8 @@ impl<'a> ViewItem<'a> for DescribedGroupView<'a> {
         }
         cursor.skip_array::<MemberView<'a>>(version)?;
         cursor.skip(4)?;
-        if version >= 1 {
-            if cursor.present()? {
-                TopologyDescriptionView::skip(cursor, version)?;
-            }
+        if version >= 1 && cursor.present()? {
+            TopologyDescriptionView::skip(cursor, version)?;
         }
         if version >= 1 {
             cursor.skip(1)?;
@@ -3140,7 +3138,7 @@ impl<'a> TaskOffsetView<'a> {
     pub fn visit<V: ValueVisitor>(&self, visitor: &mut V) {
         visitor.string(self.subtopology_id);
         visitor.integer(i64::from(self.partition));
-        visitor.integer(i64::from(self.offset));
+        visitor.integer(self.offset);
         for (tag, data) in self.unknown_tagged_fields.iter() {
             visitor.tagged_field(tag, data);
         }
@@ -3150,7 +3148,7 @@ impl<'a> TaskOffsetView<'a> {
     pub fn visit_fields<V: ValueVisitor>(&self, visitor: &mut V) {
         visitor.string(self.subtopology_id);
         visitor.integer(i64::from(self.partition));
-        visitor.integer(i64::from(self.offset));
+        visitor.integer(self.offset);
         for (tag, data) in self.unknown_tagged_fields.iter() {
             visitor.tagged_field(tag, data);
         }
@@ -3185,7 +3183,7 @@ impl<'a> ViewItem<'a> for TaskOffsetView<'a> {
     ) -> Option<()> {
         visitor.string(cursor.string()?);
         visitor.integer(i64::from(cursor.i32()?));
-        visitor.integer(i64::from(cursor.i64()?));
+        visitor.integer(cursor.i64()?);
         for (tag, data) in cursor.tagged_fields()?.iter() {
             visitor.tagged_field(tag, data);
         }

@@ -1030,7 +1030,7 @@ impl<'a> StreamsGroupHeartbeatResponseView<'a> {
         visitor.integer(i64::from(self.heartbeat_interval_ms));
         visitor.integer(i64::from(self.acceptable_recovery_lag_legacy));
         visitor.integer(i64::from(self.task_offset_interval_ms));
-        visitor.integer(i64::from(self.acceptable_recovery_lag));
+        visitor.integer(self.acceptable_recovery_lag);
         match self.status {
             Some(value) => {
                 value.visit_items(visitor);
@@ -1083,7 +1083,7 @@ impl<'a> StreamsGroupHeartbeatResponseView<'a> {
         visitor.integer(i64::from(self.heartbeat_interval_ms));
         visitor.integer(i64::from(self.acceptable_recovery_lag_legacy));
         visitor.integer(i64::from(self.task_offset_interval_ms));
-        visitor.integer(i64::from(self.acceptable_recovery_lag));
+        visitor.integer(self.acceptable_recovery_lag);
         match self.status {
             Some(value) => {
                 visitor.array(value.len());
@@ -1226,10 +1226,10 @@ impl<'a> ViewItem<'a> for StreamsGroupHeartbeatResponseView<'a> {
         }
         visitor.integer(i64::from(cursor.i32()?));
         if version >= 1 {
-            visitor.integer(i64::from(cursor.i64()?));
+            visitor.integer(cursor.i64()?);
         } else {
             let absent: i64 = -1;
-            visitor.integer(i64::from(absent));
+            visitor.integer(absent);
         }
         cursor.visit_array::<StatusView<'a>, V>(version, visitor)?;
         cursor.visit_array::<TaskIdsView<'a>, V>(version, visitor)?;

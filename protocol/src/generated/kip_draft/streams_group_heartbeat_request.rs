@@ -2489,7 +2489,7 @@ impl<'a> TaskOffsetView<'a> {
     pub fn visit<V: ValueVisitor>(&self, visitor: &mut V) {
         visitor.string(self.subtopology_id);
         visitor.integer(i64::from(self.partition));
-        visitor.integer(i64::from(self.offset));
+        visitor.integer(self.offset);
         for (tag, data) in self.unknown_tagged_fields.iter() {
             visitor.tagged_field(tag, data);
         }
@@ -2499,7 +2499,7 @@ impl<'a> TaskOffsetView<'a> {
     pub fn visit_fields<V: ValueVisitor>(&self, visitor: &mut V) {
         visitor.string(self.subtopology_id);
         visitor.integer(i64::from(self.partition));
-        visitor.integer(i64::from(self.offset));
+        visitor.integer(self.offset);
         for (tag, data) in self.unknown_tagged_fields.iter() {
             visitor.tagged_field(tag, data);
         }
@@ -2534,7 +2534,7 @@ impl<'a> ViewItem<'a> for TaskOffsetView<'a> {
     ) -> Option<()> {
         visitor.string(cursor.string()?);
         visitor.integer(i64::from(cursor.i32()?));
-        visitor.integer(i64::from(cursor.i64()?));
+        visitor.integer(cursor.i64()?);
         for (tag, data) in cursor.tagged_fields()?.iter() {
             visitor.tagged_field(tag, data);
         }
