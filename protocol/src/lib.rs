@@ -8,7 +8,9 @@
 //! The message types are generated from the JSON specs in `protocol/schemas/`. They implement
 //! `kafka-protocol`'s traits ([`Encodable`], [`Decodable`], [`Message`], [`HeaderVersion`],
 //! [`Request`]) and this crate's [`WireMessage`], whose decoder reports typed errors with the byte
-//! offset and field path, and refuses trailing bytes.
+//! offset and field path, and refuses trailing bytes. Each also has a borrowed view
+//! (`StreamsGroupHeartbeatRequestView<'a>` and so on, see [`view`]) that decodes without
+//! allocating and refuses the same bytes with the same errors.
 //!
 //! [`Encodable`]: kafka_protocol::protocol::Encodable
 //! [`Decodable`]: kafka_protocol::protocol::Decodable

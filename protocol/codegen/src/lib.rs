@@ -732,7 +732,7 @@ fn generate_view(
     let version_param = if uses_version { "version" } else { "_version" };
     writeln!(out, "impl<'a> {view}<'a> {{").unwrap();
     if is_message {
-        writeln!(out, "/// Decodes exactly one message filling `bytes`, refusing what [`{name}::decode_exact`] refuses, with the same error, and allocating nothing.").unwrap();
+        writeln!(out, "/// Decodes exactly one message filling `bytes`, refusing what [`crate::WireMessage::decode_exact`] refuses for [`{name}`], with the same error, and allocating nothing.").unwrap();
         writeln!(
             out,
             "pub fn decode(bytes: &'a [u8], version: i16) -> Result<Self, DecodeError> {{"

@@ -148,7 +148,7 @@ impl Default for StreamsGroupDescribeRequestView<'_> {
 }
 
 impl<'a> StreamsGroupDescribeRequestView<'a> {
-    /// Decodes exactly one message filling `bytes`, refusing what [`StreamsGroupDescribeRequest::decode_exact`] refuses, with the same error, and allocating nothing.
+    /// Decodes exactly one message filling `bytes`, refusing what [`crate::WireMessage::decode_exact`] refuses for [`StreamsGroupDescribeRequest`], with the same error, and allocating nothing.
     pub fn decode(bytes: &'a [u8], version: i16) -> Result<Self, DecodeError> {
         let versions = <StreamsGroupDescribeRequest as crate::WireMessage>::VERSIONS;
         if version < versions.min || version > versions.max {

@@ -1915,7 +1915,7 @@ impl Default for StreamsGroupDescribeResponseView<'_> {
 }
 
 impl<'a> StreamsGroupDescribeResponseView<'a> {
-    /// Decodes exactly one message filling `bytes`, refusing what [`StreamsGroupDescribeResponse::decode_exact`] refuses, with the same error, and allocating nothing.
+    /// Decodes exactly one message filling `bytes`, refusing what [`crate::WireMessage::decode_exact`] refuses for [`StreamsGroupDescribeResponse`], with the same error, and allocating nothing.
     pub fn decode(bytes: &'a [u8], version: i16) -> Result<Self, DecodeError> {
         let versions = <StreamsGroupDescribeResponse as crate::WireMessage>::VERSIONS;
         if version < versions.min || version > versions.max {

@@ -1278,7 +1278,7 @@ impl Default for StreamsGroupHeartbeatRequestView<'_> {
 }
 
 impl<'a> StreamsGroupHeartbeatRequestView<'a> {
-    /// Decodes exactly one message filling `bytes`, refusing what [`StreamsGroupHeartbeatRequest::decode_exact`] refuses, with the same error, and allocating nothing.
+    /// Decodes exactly one message filling `bytes`, refusing what [`crate::WireMessage::decode_exact`] refuses for [`StreamsGroupHeartbeatRequest`], with the same error, and allocating nothing.
     pub fn decode(bytes: &'a [u8], version: i16) -> Result<Self, DecodeError> {
         let versions = <StreamsGroupHeartbeatRequest as crate::WireMessage>::VERSIONS;
         if version < versions.min || version > versions.max {

@@ -781,7 +781,7 @@ impl Default for StreamsGroupHeartbeatResponseView<'_> {
 }
 
 impl<'a> StreamsGroupHeartbeatResponseView<'a> {
-    /// Decodes exactly one message filling `bytes`, refusing what [`StreamsGroupHeartbeatResponse::decode_exact`] refuses, with the same error, and allocating nothing.
+    /// Decodes exactly one message filling `bytes`, refusing what [`crate::WireMessage::decode_exact`] refuses for [`StreamsGroupHeartbeatResponse`], with the same error, and allocating nothing.
     pub fn decode(bytes: &'a [u8], version: i16) -> Result<Self, DecodeError> {
         let versions = <StreamsGroupHeartbeatResponse as crate::WireMessage>::VERSIONS;
         if version < versions.min || version > versions.max {
