@@ -97,6 +97,16 @@ impl<'a> Utf8Run<'a> {
     }
 }
 
+/// `Cursor::i8` and the like: a big-endian integer.
+macro_rules! cursor_integers {
+    ($($ty:ident),*) => {$(
+        #[inline(always)]
+        pub fn $ty(&mut self) -> Option<$ty> {
+            self.fixed().map($ty::from_be_bytes)
+        }
+    )*};
+}
+
 /// Reads values from bytes a view's decoder has already validated. Every read returns `None` at
 /// the end of the bytes instead of failing loudly: on validated bytes that never happens, and on
 /// any other bytes the caller stops rather than panics.
@@ -135,30 +145,7 @@ impl<'a> Cursor<'a> {
         self.take(N)?.try_into().ok()
     }
 
-    #[inline(always)]
-    pub fn i8(&mut self) -> Option<i8> {
-        self.fixed().map(i8::from_be_bytes)
-    }
-
-    #[inline(always)]
-    pub fn i16(&mut self) -> Option<i16> {
-        self.fixed().map(i16::from_be_bytes)
-    }
-
-    #[inline(always)]
-    pub fn u16(&mut self) -> Option<u16> {
-        self.fixed().map(u16::from_be_bytes)
-    }
-
-    #[inline(always)]
-    pub fn i32(&mut self) -> Option<i32> {
-        self.fixed().map(i32::from_be_bytes)
-    }
-
-    #[inline(always)]
-    pub fn i64(&mut self) -> Option<i64> {
-        self.fixed().map(i64::from_be_bytes)
-    }
+    cursor_integers!(i8, i16, u16, i32, i64);
 
     /// The decoder admitted only 0 and 1.
     #[inline(always)]
