@@ -16,8 +16,11 @@ use kafka_protocol::messages::create_topics_request::{
 };
 use kafka_protocol::messages::{ConsumerGroupHeartbeatRequest, GroupId, TopicName};
 use kafka_protocol::protocol::{Decodable, Encodable, StrBytes};
+use streamspec_protocol::kafka::{
+    StreamsGroupDescribeResponseView, StreamsGroupHeartbeatRequestView,
+};
 use streamspec_protocol::samples::{large, Sample};
-use streamspec_protocol::{AnyMessage, WireMessage};
+use streamspec_protocol::{AnyMessage, MessageView, ValueVisitor, WireMessage};
 
 fn thread_cpu_ns() -> u64 {
     let time = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
@@ -75,11 +78,84 @@ fn run(plan: Plan<'_>, name: &str, operation: impl FnMut()) {
     }
 }
 
-/// Decode (from the encoded bytes, dropping the result) and encode (into a fresh `Vec`).
-fn measure_ours<M: WireMessage + PartialEq>(plan: Plan<'_>, name: &str, message: &M, version: i16) {
+/// Folds every value a view hands out into one number, so that reading them cannot be skipped:
+/// integers whole, strings by length and first byte (decoding already checked each byte).
+#[derive(Debug, Default)]
+struct Checksum(u64);
+
+impl Checksum {
+    #[inline(always)]
+    fn add(&mut self, value: u64) {
+        self.0 = self.0.rotate_left(5) ^ value;
+    }
+}
+
+impl ValueVisitor for Checksum {
+    #[inline(always)]
+    fn integer(&mut self, value: i64) {
+        self.add(value as u64);
+    }
+    #[inline(always)]
+    fn string(&mut self, value: &str) {
+        let first = value.as_bytes().first().copied().unwrap_or(0);
+        self.add(value.len() as u64 ^ (u64::from(first) << 32));
+    }
+    #[inline(always)]
+    fn null(&mut self) {
+        self.add(u64::MAX);
+    }
+    #[inline(always)]
+    fn array(&mut self, len: usize) {
+        self.add(len as u64);
+    }
+    #[inline(always)]
+    fn tagged_field(&mut self, tag: u32, data: &[u8]) {
+        self.add(u64::from(tag) ^ data.len() as u64);
+    }
+}
+
+/// The borrowed decode of `bytes` and a walk over every value it holds, as the walk's checksum:
+/// in one pass over each array's items (`visit`), or through the fields and array iteration
+/// (`visit_fields`, where each level of nesting passes over the bytes below it once more).
+#[inline(always)]
+fn decode_and_read<'a, V: MessageView<'a>>(bytes: &'a [u8], version: i16, one_pass: bool) -> u64 {
+    let view = V::decode(bytes, version).expect("samples decode");
+    let mut checksum = Checksum::default();
+    if one_pass {
+        view.visit_values(&mut checksum);
+    } else {
+        view.visit_fields(&mut checksum);
+    }
+    checksum.0
+}
+
+/// The owned message of the view of `bytes`, to check the view against the sample.
+fn view_to_message<'a, V: MessageView<'a>>(bytes: &'a [u8], version: i16) -> V::Owned {
+    V::decode(bytes, version)
+        .expect("samples decode")
+        .to_message()
+}
+
+/// Decode (from the encoded bytes): `decode` with the borrowed view, reading every value once
+/// through `read_all(bytes, true)`; `decode_fields` the same through `read_all(bytes, false)`;
+/// `decode_owned` into the owned message, dropping it. Encode (into a fresh `Vec`).
+fn measure_ours<M: WireMessage + PartialEq>(
+    plan: Plan<'_>,
+    name: &str,
+    message: &M,
+    version: i16,
+    read_all: impl Fn(&[u8], bool) -> u64,
+) {
     let bytes = message.encode_to_vec(version).expect("samples encode");
     assert!(M::decode_exact(&bytes, version).expect("samples decode") == *message);
+    assert_eq!(read_all(&bytes, true), read_all(&bytes, false));
     run(plan, &format!("ours/decode/{name}"), || {
+        black_box(read_all(black_box(&bytes), true));
+    });
+    run(plan, &format!("ours/decode_fields/{name}"), || {
+        black_box(read_all(black_box(&bytes), false));
+    });
+    run(plan, &format!("ours/decode_owned/{name}"), || {
         // A reference to the decoded message, not the message: `black_box` of a value copies it.
         let decoded = M::decode_exact(black_box(&bytes), version);
         black_box(&decoded);
@@ -97,10 +173,22 @@ fn measure_ours<M: WireMessage + PartialEq>(plan: Plan<'_>, name: &str, message:
 fn measure_sample(plan: Plan<'_>, sample: &Sample) {
     match &sample.message {
         AnyMessage::StreamsGroupHeartbeatRequest(message) => {
-            measure_ours(plan, sample.name, message, sample.version)
+            let version = sample.version;
+            let bytes = message.encode_to_vec(version).expect("samples encode");
+            let owned = view_to_message::<StreamsGroupHeartbeatRequestView>(&bytes, version);
+            assert!(owned == *message, "the view reads other values");
+            measure_ours(plan, sample.name, message, version, |bytes, one_pass| {
+                decode_and_read::<StreamsGroupHeartbeatRequestView>(bytes, version, one_pass)
+            })
         }
         AnyMessage::StreamsGroupDescribeResponse(message) => {
-            measure_ours(plan, sample.name, message, sample.version)
+            let version = sample.version;
+            let bytes = message.encode_to_vec(version).expect("samples encode");
+            let owned = view_to_message::<StreamsGroupDescribeResponseView>(&bytes, version);
+            assert!(owned == *message, "the view reads other values");
+            measure_ours(plan, sample.name, message, version, |bytes, one_pass| {
+                decode_and_read::<StreamsGroupDescribeResponseView>(bytes, version, one_pass)
+            })
         }
         other => panic!("no benchmark case for {:?}", other.kind()),
     }

@@ -11,6 +11,7 @@ use std::fmt;
 use bytes::{BufMut, Bytes};
 
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, PathSegment};
+use crate::view::{ArrayView, RawTaggedFields, Utf8Run};
 
 /// Kafka refuses strings longer than `i16::MAX` bytes on both sides.
 pub const MAX_STRING_LEN: usize = i16::MAX as usize;
@@ -72,6 +73,8 @@ impl Recorder for Traced {
 pub struct Decoder<'a, R: Recorder = Untraced> {
     input: &'a [u8],
     position: usize,
+    /// Text ahead known to be UTF-8, so that most strings need no check of their own.
+    utf8: Utf8Run<'a>,
     recorder: R,
     /// The message must fill the input: checked at its end by [`Decoder::end_of_message`].
     exact: bool,
@@ -85,6 +88,7 @@ impl<'a> Decoder<'a> {
         Decoder {
             input,
             position: 0,
+            utf8: Utf8Run::default(),
             recorder: Untraced,
             exact: false,
         }
@@ -106,6 +110,7 @@ impl<'a> Decoder<'a, Traced> {
         Decoder {
             input,
             position: 0,
+            utf8: Utf8Run::default(),
             recorder: Traced::default(),
             exact: true,
         }
@@ -336,6 +341,12 @@ impl<'a, R: Recorder> Decoder<'a, R> {
 
     #[inline(always)]
     fn string_body(&mut self, start: usize, length: usize) -> DecodeResult<String> {
+        self.str_body(start, length).map(String::from)
+    }
+
+    /// The checks of [`Decoder::string_body`], borrowing the text from the input.
+    #[inline(always)]
+    fn str_body(&mut self, start: usize, length: usize) -> DecodeResult<&'a str> {
         if length > MAX_STRING_LEN {
             let remaining = self.remaining();
             return Err(self.error_at(
@@ -348,9 +359,9 @@ impl<'a, R: Recorder> Decoder<'a, R> {
         }
         let body_start = self.position;
         let bytes = self.take(length)?;
-        match std::str::from_utf8(bytes) {
-            Ok(text) => Ok(String::from(text)),
-            Err(_) => Err(self.error_at(body_start, DecodeErrorKind::InvalidUtf8)),
+        match self.utf8.str(bytes, &self.input[body_start..]) {
+            Some(text) => Ok(text),
+            None => Err(self.error_at(body_start, DecodeErrorKind::InvalidUtf8)),
         }
     }
 
@@ -504,11 +515,25 @@ impl<'a, R: Recorder> Decoder<'a, R> {
 
     #[inline(never)]
     fn tagged_field_section(&mut self) -> DecodeResult<TaggedFields> {
+        let mut fields = TaggedFields::new();
+        self.tagged_field_entries(|tag, data| {
+            fields.insert(tag, Bytes::copy_from_slice(data));
+        })?;
+        Ok(fields)
+    }
+
+    /// Checks a non-empty tagged-field section, handing each entry to `each`; returns where the
+    /// entries start and how many there are.
+    #[inline(always)]
+    fn tagged_field_entries(
+        &mut self,
+        mut each: impl FnMut(u32, &'a [u8]),
+    ) -> DecodeResult<(usize, u32)> {
         self.field("_tagged_fields", |decoder| {
             let start = decoder.position;
             let count = decoder.uvarint()?;
             decoder.record(start, || plural(count as usize, "field"));
-            let mut fields = TaggedFields::new();
+            let entries_start = decoder.position;
             let mut previous: Option<u32> = None;
             for index in 0..count as usize {
                 decoder.nest(PathSegment::Index(index), |decoder| {
@@ -523,13 +548,108 @@ impl<'a, R: Recorder> Decoder<'a, R> {
                     let size = decoder.uvarint()? as usize;
                     let data = decoder.take(size)?;
                     decoder.record(start, || format!("tag {tag}, {size} bytes"));
-                    fields.insert(tag, Bytes::copy_from_slice(data));
+                    each(tag, data);
                     previous = Some(tag);
                     Ok(())
                 })?;
             }
-            Ok(fields)
+            Ok((entries_start, count))
         })
+    }
+}
+
+/// The borrowed decoder of the generated `...View` types ([`crate::view`]): the owned decoder's
+/// checks in the same order, so that both refuse the same bytes with the same error, keeping
+/// slices of the input instead of building values.
+impl<'a> Decoder<'a> {
+    /// A non-null string borrowed from the input; see [`Decoder::string`].
+    #[inline(always)]
+    pub fn str(&mut self) -> DecodeResult<&'a str> {
+        let start = self.position;
+        let Some(length) = self.compact_length()? else {
+            return Err(self.error_at(start, DecodeErrorKind::UnexpectedNull));
+        };
+        self.str_body(start, length)
+    }
+
+    /// See [`Decoder::nullable_string`].
+    #[inline(always)]
+    pub fn nullable_str(&mut self) -> DecodeResult<Option<&'a str>> {
+        let start = self.position;
+        match self.compact_length()? {
+            None => Ok(None),
+            Some(length) => self.str_body(start, length).map(Some),
+        }
+    }
+
+    /// Checks an array like [`Decoder::nullable_array`], `check_item` reading each item.
+    #[inline(always)]
+    pub fn nullable_array_view<T>(
+        &mut self,
+        version: i16,
+        min_item_size: usize,
+        mut check_item: impl FnMut(&mut Self) -> DecodeResult<()>,
+    ) -> DecodeResult<Option<ArrayView<'a, T>>> {
+        let start = self.position;
+        let Some(count) = self.compact_length()? else {
+            return Ok(None);
+        };
+        self.check_count(start, count, min_item_size)?;
+        let items_start = self.position;
+        for index in 0..count {
+            self.nest(PathSegment::Index(index), &mut check_item)?;
+        }
+        let bytes = &self.input[items_start..self.position];
+        Ok(Some(ArrayView::new(bytes, count, version)))
+    }
+
+    /// Checks a non-null array like [`Decoder::array`].
+    #[inline(always)]
+    pub fn array_view<T>(
+        &mut self,
+        version: i16,
+        min_item_size: usize,
+        check_item: impl FnMut(&mut Self) -> DecodeResult<()>,
+    ) -> DecodeResult<ArrayView<'a, T>> {
+        let start = self.position;
+        match self.nullable_array_view(version, min_item_size, check_item)? {
+            Some(items) => Ok(items),
+            None => Err(self.error_at(start, DecodeErrorKind::UnexpectedNull)),
+        }
+    }
+
+    /// A non-null array of `N`-byte integers, checked like [`Decoder::fixed_array`].
+    #[inline(always)]
+    pub fn fixed_array_view<T, const N: usize>(
+        &mut self,
+        version: i16,
+    ) -> DecodeResult<ArrayView<'a, T>> {
+        let start = self.position;
+        let Some(count) = self.compact_length()? else {
+            return Err(self.error_at(start, DecodeErrorKind::UnexpectedNull));
+        };
+        self.check_count(start, count, N)?;
+        let bytes = self.take(count * N)?;
+        Ok(ArrayView::new(bytes, count, version))
+    }
+
+    /// A tagged-field section, checked like [`Decoder::tagged_fields`], kept as its bytes.
+    #[inline(always)]
+    pub fn raw_tagged_fields(&mut self) -> DecodeResult<RawTaggedFields<'a>> {
+        if self.input.get(self.position) == Some(&0) {
+            self.position += 1;
+            return Ok(RawTaggedFields::default());
+        }
+        self.raw_tagged_field_section()
+    }
+
+    #[inline(never)]
+    fn raw_tagged_field_section(&mut self) -> DecodeResult<RawTaggedFields<'a>> {
+        let (entries_start, count) = self.tagged_field_entries(|_, _| {})?;
+        Ok(RawTaggedFields::new(
+            &self.input[entries_start..self.position],
+            count,
+        ))
     }
 }
 

@@ -7,7 +7,8 @@
 //! - the computed size equals the number of bytes written;
 //! - a message fills its frame completely (trailing bytes are refused);
 //! - the annotated dump covers every byte;
-//! - bytes that do not decode give an error inside the input, never a panic.
+//! - bytes that do not decode give an error inside the input, never a panic;
+//! - the borrowed decoder (`...View::decode`) agrees with the owned one on every input.
 
 use crate::rng::{sub_seed, XorShift64Star};
 use crate::{AnyMessage, EncodeErrorKind, MessageKind};
@@ -55,7 +56,15 @@ fn decode_selected(data: &[u8], requests: bool) {
 
 /// Decodes `bytes` and checks the codec properties; returns the message when it decoded.
 pub fn check_bytes(kind: MessageKind, bytes: &[u8], version: i16) -> Option<AnyMessage> {
-    let message = match kind.decode(bytes, version) {
+    let decoded = kind.decode(bytes, version);
+    // The borrowed decoder refuses exactly what the owned one refuses, with the same error, and
+    // otherwise reads the same values (its arrays read again when converted).
+    assert_eq!(
+        kind.decode_view(bytes, version),
+        decoded,
+        "{kind:?} v{version}: the borrowed decoder differs from the owned one"
+    );
+    let message = match decoded {
         Ok(message) => message,
         Err(error) => {
             assert!(

@@ -8,7 +8,9 @@
 //! The message types are generated from the JSON specs in `protocol/schemas/`. They implement
 //! `kafka-protocol`'s traits ([`Encodable`], [`Decodable`], [`Message`], [`HeaderVersion`],
 //! [`Request`]) and this crate's [`WireMessage`], whose decoder reports typed errors with the byte
-//! offset and field path, and refuses trailing bytes.
+//! offset and field path, and refuses trailing bytes. Each also has a borrowed view
+//! (`StreamsGroupHeartbeatRequestView<'a>` and so on, see [`view`]) that decodes without
+//! allocating and refuses the same bytes with the same errors.
 //!
 //! [`Encodable`]: kafka_protocol::protocol::Encodable
 //! [`Decodable`]: kafka_protocol::protocol::Decodable
@@ -27,6 +29,7 @@ mod generated;
 pub mod java_oracle;
 pub mod rng;
 pub mod samples;
+pub mod view;
 
 use kafka_protocol::protocol::VersionRange;
 
@@ -35,6 +38,7 @@ pub use error::{
     DecodeError, DecodeErrorDetails, DecodeErrorKind, EncodeError, EncodeErrorKind, FieldPath,
 };
 pub use generated::{kafka, kip_draft, AnyMessage, MessageKind};
+pub use view::{ArrayView, MessageView, RawTaggedFields, ValueVisitor};
 
 /// Which schema family a message belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]

@@ -172,6 +172,199 @@ impl<'s> Field<'s> {
         format!("encoder.field({name:?}, |encoder| {body})?;")
     }
 
+    /// The field's type in a `...View<'a>`.
+    fn view_type(&self) -> String {
+        let inner = view_type(&self.ty);
+        if self.nullable {
+            format!("Option<{inner}>")
+        } else {
+            inner
+        }
+    }
+
+    /// The default of [`Field::default_expr`], as a view holds it.
+    fn view_default_expr(&self) -> String {
+        let owned = self.default_expr();
+        let (wrap, inner) = match owned.strip_prefix("Some(") {
+            Some(inner) => (true, inner.strip_suffix(')').unwrap()),
+            None => (false, owned.as_str()),
+        };
+        let inner = if inner == "String::new()" {
+            "\"\"".to_owned()
+        } else if let Some(text) = inner
+            .strip_prefix("String::from(")
+            .and_then(|rest| rest.strip_suffix(')'))
+        {
+            text.to_owned()
+        } else if inner == "Vec::new()" {
+            "ArrayView::default()".to_owned()
+        } else if let Some(name) = inner.strip_suffix("::default()") {
+            format!("{name}View::default()")
+        } else {
+            inner.to_owned()
+        };
+        if wrap {
+            format!("Some({inner})")
+        } else {
+            inner
+        }
+    }
+
+    /// The validating read of the field by the borrowed decoder, mirroring [`Field::read_expr`].
+    fn view_read_expr(&self, structs: &HashMap<String, Vec<&FieldSpec>>) -> String {
+        fn check_item(ty: &Ty) -> String {
+            match ty {
+                Ty::Str => "decoder.str().map(drop)".into(),
+                Ty::Struct(name) => format!("{name}View::read(decoder, version).map(drop)"),
+                other => format!("decoder.{}().map(drop)", other.primitive().unwrap().0),
+            }
+        }
+        match (&self.ty, self.nullable) {
+            (Ty::Str, false) => "decoder.str()".into(),
+            (Ty::Str, true) => "decoder.nullable_str()".into(),
+            (Ty::Array(inner), false)
+                if !matches!(**inner, Ty::Bool) && inner.primitive().is_some() =>
+            {
+                let (name, size) = inner.primitive().unwrap();
+                format!("decoder.fixed_array_view::<{name}, {size}>(version)")
+            }
+            (Ty::Array(inner), nullable) => format!(
+                "decoder.{}(version, {}, |decoder| {})",
+                if nullable {
+                    "nullable_array_view"
+                } else {
+                    "array_view"
+                },
+                inner.min_size(structs),
+                check_item(inner)
+            ),
+            (Ty::Struct(name), true) => {
+                format!("decoder.nullable_struct(|decoder| {name}View::read(decoder, version))")
+            }
+            (Ty::Struct(name), false) => format!("{name}View::read(decoder, version)"),
+            (ty, false) => format!("decoder.{}()", ty.primitive().unwrap().0),
+            (ty, true) => panic!("nullable {ty:?} is not supported"),
+        }
+    }
+
+    /// The field read again from validated bytes, an `Option` (`None` only at their end).
+    fn view_parse_expr(&self) -> String {
+        match (&self.ty, self.nullable) {
+            (Ty::Str, false) => "cursor.string()".into(),
+            (Ty::Str, true) => "cursor.nullable_string()".into(),
+            (Ty::Array(inner), nullable) => format!(
+                "cursor.{}::<{}>(version)",
+                if nullable { "nullable_array" } else { "array" },
+                view_type(inner)
+            ),
+            (Ty::Struct(name), false) => format!("{name}View::parse(cursor, version)"),
+            (Ty::Struct(name), true) => format!(
+                "match cursor.present()? {{ true => {name}View::parse(cursor, version).map(Some), false => Some(None) }}"
+            ),
+            (ty, _) => format!("cursor.{}()", ty.primitive().unwrap().0),
+        }
+    }
+
+    /// A statement passing over the field in validated bytes.
+    fn view_skip_stmt(&self) -> String {
+        match (&self.ty, self.nullable) {
+            (Ty::Str, _) => "cursor.skip_string()?;".into(),
+            (Ty::Array(inner), _) => {
+                format!("cursor.skip_array::<{}>(version)?;", view_type(inner))
+            }
+            (Ty::Struct(name), false) => format!("{name}View::skip(cursor, version)?;"),
+            (Ty::Struct(name), true) => {
+                format!("if cursor.present()? {{ {name}View::skip(cursor, version)?; }}")
+            }
+            (ty, _) => format!("cursor.skip({})?;", ty.primitive().unwrap().1),
+        }
+    }
+
+    /// The owned value of the field, from a view in `self`.
+    fn view_to_owned_expr(&self) -> String {
+        let name = &self.rust_name;
+        fn items(ty: &Ty, array: &str) -> String {
+            match ty {
+                Ty::Str => format!("{array}.iter().map(String::from).collect()"),
+                Ty::Struct(name) => {
+                    format!("{array}.iter().map(|item| {name}View::to_owned(&item)).collect()")
+                }
+                _ => format!("{array}.iter().collect()"),
+            }
+        }
+        match (&self.ty, self.nullable) {
+            (Ty::Str, false) => format!("String::from(self.{name})"),
+            (Ty::Str, true) => format!("self.{name}.map(String::from)"),
+            (Ty::Array(inner), false) => items(inner, &format!("self.{name}")),
+            (Ty::Array(inner), true) => {
+                format!("self.{name}.map(|items| {})", items(inner, "items"))
+            }
+            (Ty::Struct(name_), false) => format!("{name_}View::to_owned(&self.{name})"),
+            (Ty::Struct(name_), true) => {
+                format!("self.{name}.as_ref().map({name_}View::to_owned)")
+            }
+            _ => format!("self.{name}"),
+        }
+    }
+
+    /// A statement handing the field's values to `visitor`: arrays in one pass over their bytes
+    /// when `one_pass`, else item by item through iteration.
+    fn view_visit_stmt(&self, one_pass: bool) -> String {
+        let method = if one_pass { "visit" } else { "visit_fields" };
+        let value = |ty: &Ty, expr: &str| -> String {
+            match ty {
+                Ty::Str => format!("visitor.string({expr});"),
+                Ty::Struct(_) => format!("{expr}.{method}(visitor);"),
+                Ty::Array(_) if one_pass => format!("{expr}.visit_items(visitor);"),
+                Ty::Array(inner) => format!(
+                    "visitor.array({expr}.len()); for item in {expr}.iter() {{ {} }}",
+                    match &**inner {
+                        Ty::Str => "visitor.string(item);".to_owned(),
+                        Ty::Struct(_) => "item.visit_fields(visitor);".to_owned(),
+                        other => format!("visitor.integer({});", as_i64(other, "item")),
+                    }
+                ),
+                other => format!("visitor.integer({});", as_i64(other, expr)),
+            }
+        };
+        let name = &self.rust_name;
+        if self.nullable {
+            let borrow = if matches!(self.ty, Ty::Struct(_)) {
+                "&"
+            } else {
+                ""
+            };
+            format!(
+                "match {borrow}self.{name} {{ Some(value) => {{ {} }} None => visitor.null(), }}",
+                value(&self.ty, "value")
+            )
+        } else {
+            value(&self.ty, &format!("self.{name}"))
+        }
+    }
+
+    /// A statement reading the field from validated bytes and handing its values to `visitor`.
+    fn view_visit_bytes_stmt(&self) -> String {
+        match (&self.ty, self.nullable) {
+            (Ty::Str, false) => "visitor.string(cursor.string()?);".into(),
+            (Ty::Str, true) => "match cursor.nullable_string()? { Some(value) => visitor.string(value), None => visitor.null(), }".into(),
+            (Ty::Array(inner), _) => format!(
+                "cursor.visit_array::<{}, V>(version, visitor)?;",
+                view_type(inner)
+            ),
+            (Ty::Struct(name), false) => {
+                format!("{name}View::visit_bytes(cursor, version, visitor)?;")
+            }
+            (Ty::Struct(name), true) => format!(
+                "if cursor.present()? {{ {name}View::visit_bytes(cursor, version, visitor)?; }} else {{ visitor.null(); }}"
+            ),
+            (ty, _) => format!(
+                "visitor.integer({});",
+                as_i64(ty, &format!("cursor.{}()?", ty.primitive().unwrap().0))
+            ),
+        }
+    }
+
     /// A statement restricting nested structs to the version; `None` when there are none.
     fn restrict_nested(&self) -> Option<String> {
         let name = &self.rust_name;
@@ -189,6 +382,25 @@ impl<'s> Field<'s> {
             )),
             _ => None,
         }
+    }
+}
+
+/// `expr`, an integer or boolean of type `ty`, as the `i64` a `ValueVisitor` takes.
+fn as_i64(ty: &Ty, expr: &str) -> String {
+    if *ty == Ty::I64 {
+        expr.to_owned()
+    } else {
+        format!("i64::from({expr})")
+    }
+}
+
+/// A type as a view holds it: strings borrowed, arrays as `ArrayView`s, structs as their views.
+fn view_type(ty: &Ty) -> String {
+    match ty {
+        Ty::Str => "&'a str".into(),
+        Ty::Array(inner) => format!("ArrayView<'a, {}>", view_type(inner)),
+        Ty::Struct(name) => format!("{name}View<'a>"),
+        other => other.rust(),
     }
 }
 
@@ -271,7 +483,7 @@ fn generate_message(spec: &Spec, dialect: &str, schema_path: &str) -> String {
     .unwrap();
     out.push_str("\nuse serde::{Deserialize, Serialize};\n\n");
     out.push_str(
-        "use crate::codec::{arbitrary_tagged_fields, DecodeResult, Decoder, EncodeResult, Encoder, Recorder, Sink, TaggedFields};\n\n",
+        "use crate::codec::{arbitrary_tagged_fields, DecodeResult, Decoder, EncodeResult, Encoder, Recorder, Sink, TaggedFields};\nuse crate::error::{DecodeError, DecodeErrorKind};\nuse crate::view::{ArrayView, Cursor, MessageView, RawTaggedFields, ValueVisitor, ViewItem};\n\n",
     );
 
     for def in &structs {
@@ -345,34 +557,25 @@ fn generate_message(spec: &Spec, dialect: &str, schema_path: &str) -> String {
             .any(|f| f.condition.is_some() || f.ty.contains_struct());
         let version_param = if reads_version { "version" } else { "_version" };
         writeln!(out, "\npub(crate) fn read<R: Recorder>(decoder: &mut Decoder<'_, R>, {version_param}: i16) -> DecodeResult<Self> {{").unwrap();
-        for field in &fields {
-            let read = format!(
-                "decoder.field({:?}, |decoder| {})?",
-                field.rust_name,
-                field.read_expr(&by_name)
-            );
-            match &field.condition {
-                // A field the version lacks keeps its default.
-                Some((condition, _)) => writeln!(
-                    out,
-                    "let {} = if {condition} {{ {read} }} else {{ {} }};",
-                    field.rust_name,
-                    field.default_expr()
-                )
-                .unwrap(),
-                None => writeln!(out, "let {} = {read};", field.rust_name).unwrap(),
-            }
-        }
-        out.push_str("let unknown_tagged_fields = decoder.tagged_fields()?;\n");
+        let mut tail = String::from("let unknown_tagged_fields = decoder.tagged_fields()?;\n");
         if is_message {
             // Before the value is assembled, so that it is built in the caller's slot.
-            out.push_str("decoder.end_of_message()?;\n");
+            tail.push_str("decoder.end_of_message()?;\n");
         }
-        out.push_str("Ok(Self {\n");
-        for field in &fields {
-            writeln!(out, "{},", field.rust_name).unwrap();
-        }
-        out.push_str("unknown_tagged_fields,\n})\n}\n\n");
+        reader_body(
+            &mut out,
+            &fields,
+            |field| {
+                format!(
+                    "decoder.field({:?}, |decoder| {})?",
+                    field.rust_name,
+                    field.read_expr(&by_name)
+                )
+            },
+            Field::default_expr,
+            &tail,
+            "Ok",
+        );
 
         writeln!(out, "pub(crate) fn write<S: Sink>(&self, encoder: &mut Encoder<S>, {version_param}: i16) -> EncodeResult {{").unwrap();
         for field in &fields {
@@ -423,6 +626,10 @@ fn generate_message(spec: &Spec, dialect: &str, schema_path: &str) -> String {
         out.push_str("}\n\n");
     }
 
+    for def in &structs {
+        generate_view(&mut out, spec, def, &by_name);
+    }
+
     let message = &spec.name;
     let kind_variant = kind_variant(dialect, message);
     let is_request = spec.kind == "request";
@@ -449,6 +656,196 @@ fn generate_message(spec: &Spec, dialect: &str, schema_path: &str) -> String {
         writeln!(out, "\nimpl kafka_protocol::protocol::Request for {message} {{\nconst KEY: i16 = {};\ntype Response = super::{}::{response};\n}}", spec.api_key, snake_case(&response)).unwrap();
     }
     out
+}
+
+/// The body of a struct's reader: each field read in order by `read` (a field the version lacks
+/// takes its default instead), then `tail`, then the struct, in `wrap` (`Ok` or `Some`).
+fn reader_body<'s>(
+    out: &mut String,
+    fields: &[Field<'s>],
+    read: impl Fn(&Field<'s>) -> String,
+    default: impl Fn(&Field<'s>) -> String,
+    tail: &str,
+    wrap: &str,
+) {
+    for field in fields {
+        let read = read(field);
+        match &field.condition {
+            Some((condition, _)) => writeln!(
+                out,
+                "let {} = if {condition} {{ {read} }} else {{ {} }};",
+                field.rust_name,
+                default(field)
+            )
+            .unwrap(),
+            None => writeln!(out, "let {} = {read};", field.rust_name).unwrap(),
+        }
+    }
+    out.push_str(tail);
+    writeln!(out, "{wrap}(Self {{").unwrap();
+    for field in fields {
+        writeln!(out, "{},", field.rust_name).unwrap();
+    }
+    out.push_str("unknown_tagged_fields,\n})\n}\n\n");
+}
+
+/// The borrowed twin of a struct (see `src/view.rs`): its type, its validating read (the
+/// owned reader's checks, in the same order), its re-read, skip and visit over validated bytes,
+/// and its conversion to the owned struct.
+fn generate_view(
+    out: &mut String,
+    spec: &Spec,
+    def: &StructDef<'_>,
+    structs: &HashMap<String, Vec<&FieldSpec>>,
+) {
+    let fields: Vec<Field> = def
+        .fields
+        .iter()
+        .map(|spec| Field::new(spec, def.versions))
+        .collect();
+    let name = &def.name;
+    let view = format!("{name}View");
+    let is_message = *name == spec.name;
+    writeln!(out, "/// [`{name}`] borrowed from the bytes it was decoded from: strings point into them and arrays are read when iterated.").unwrap();
+    out.push_str("#[non_exhaustive]\n#[derive(Debug, Clone)]\n");
+    writeln!(out, "pub struct {view}<'a> {{").unwrap();
+    for field in &fields {
+        writeln!(out, "/// See [`{name}::{}`].", field.rust_name).unwrap();
+        writeln!(out, "pub {}: {},", field.rust_name, field.view_type()).unwrap();
+    }
+    out.push_str("/// Tagged fields this schema does not declare, as they lie in the input.\npub unknown_tagged_fields: RawTaggedFields<'a>,\n}\n\n");
+
+    writeln!(
+        out,
+        "impl Default for {view}<'_> {{\nfn default() -> Self {{\n{view} {{"
+    )
+    .unwrap();
+    for field in &fields {
+        writeln!(out, "{}: {},", field.rust_name, field.view_default_expr()).unwrap();
+    }
+    out.push_str("unknown_tagged_fields: RawTaggedFields::default(),\n}\n}\n}\n\n");
+
+    // Arrays keep the version, to read their items when iterated.
+    let uses_version = fields
+        .iter()
+        .any(|field| field.condition.is_some() || matches!(field.ty, Ty::Array(_) | Ty::Struct(_)));
+    let version_param = if uses_version { "version" } else { "_version" };
+    writeln!(out, "impl<'a> {view}<'a> {{").unwrap();
+    if is_message {
+        writeln!(out, "/// Decodes exactly one message filling `bytes`, refusing what [`crate::WireMessage::decode_exact`] refuses for [`{name}`], with the same error, and allocating nothing.").unwrap();
+        writeln!(
+            out,
+            "pub fn decode(bytes: &'a [u8], version: i16) -> Result<Self, DecodeError> {{"
+        )
+        .unwrap();
+        writeln!(
+            out,
+            "let versions = <{name} as crate::WireMessage>::VERSIONS;"
+        )
+        .unwrap();
+        writeln!(out, "if version < versions.min || version > versions.max {{ return Err(DecodeError::new(0, DecodeErrorKind::UnsupportedVersion {{ message: <{name} as crate::WireMessage>::NAME, version }})); }}").unwrap();
+        out.push_str("Self::read(&mut Decoder::exact(bytes), version)\n}\n\n");
+    }
+    writeln!(out, "pub(crate) fn read(decoder: &mut Decoder<'a>, {version_param}: i16) -> DecodeResult<Self> {{").unwrap();
+    let mut tail = String::from("let unknown_tagged_fields = decoder.raw_tagged_fields()?;\n");
+    if is_message {
+        tail.push_str("decoder.end_of_message()?;\n");
+    }
+    reader_body(
+        out,
+        &fields,
+        |field| {
+            format!(
+                "decoder.field({:?}, |decoder| {})?",
+                field.rust_name,
+                field.view_read_expr(structs)
+            )
+        },
+        Field::view_default_expr,
+        &tail,
+        "Ok",
+    );
+
+    writeln!(out, "/// The owned [`{name}`] with the same values.\npub fn to_owned(&self) -> {name} {{\n{name} {{").unwrap();
+    for field in &fields {
+        writeln!(out, "{}: {},", field.rust_name, field.view_to_owned_expr()).unwrap();
+    }
+    out.push_str("unknown_tagged_fields: self.unknown_tagged_fields.to_tagged_fields(),\n}\n}\n\n");
+
+    for (method, one_pass, doc) in [
+        ("visit", true, "Hands every value to `visitor`, in wire order, reading each array's items in one pass."),
+        ("visit_fields", false, "Hands the values of [`Self::visit`] to `visitor`, reading them through the fields and array iteration."),
+    ] {
+        writeln!(out, "/// {doc}\npub fn {method}<V: ValueVisitor>(&self, visitor: &mut V) {{").unwrap();
+        for field in &fields {
+            writeln!(out, "{}", field.view_visit_stmt(one_pass)).unwrap();
+        }
+        out.push_str("for (tag, data) in self.unknown_tagged_fields.iter() { visitor.tagged_field(tag, data); }\n}\n\n");
+    }
+    out.push_str("}\n\n");
+
+    writeln!(out, "impl<'a> ViewItem<'a> for {view}<'a> {{").unwrap();
+    writeln!(
+        out,
+        "fn parse(cursor: &mut Cursor<'a>, {version_param}: i16) -> Option<Self> {{"
+    )
+    .unwrap();
+    reader_body(
+        out,
+        &fields,
+        |field| format!("{}?", field.view_parse_expr()),
+        Field::view_default_expr,
+        "let unknown_tagged_fields = cursor.tagged_fields()?;\n",
+        "Some",
+    );
+
+    writeln!(
+        out,
+        "fn skip(cursor: &mut Cursor<'a>, {version_param}: i16) -> Option<()> {{"
+    )
+    .unwrap();
+    for field in &fields {
+        match &field.condition {
+            // A nullable struct's skip is an `if` of its own, joined to the condition.
+            Some((condition, _)) => match field.view_skip_stmt().strip_prefix("if ") {
+                Some(skip) => writeln!(out, "if {condition} && {skip}").unwrap(),
+                None => writeln!(out, "if {condition} {{ {} }}", field.view_skip_stmt()).unwrap(),
+            },
+            None => writeln!(out, "{}", field.view_skip_stmt()).unwrap(),
+        }
+    }
+    out.push_str("cursor.skip_tagged_fields()\n}\n\n");
+
+    writeln!(out, "fn visit_bytes<V: ValueVisitor>(cursor: &mut Cursor<'a>, {version_param}: i16, visitor: &mut V) -> Option<()> {{").unwrap();
+    for field in &fields {
+        match &field.condition {
+            // A field the version lacks is visited with its default, as `visit` does.
+            Some((condition, _)) => writeln!(
+                out,
+                "if {condition} {{ {} }} else {{ let absent: {} = {}; {} }}",
+                field.view_visit_bytes_stmt(),
+                field.view_type(),
+                field.view_default_expr(),
+                field
+                    .view_visit_stmt(true)
+                    .replace(&format!("self.{}", field.rust_name), "absent")
+            )
+            .unwrap(),
+            None => writeln!(out, "{}", field.view_visit_bytes_stmt()).unwrap(),
+        }
+    }
+    out.push_str("for (tag, data) in cursor.tagged_fields()?.iter() { visitor.tagged_field(tag, data); }\nSome(())\n}\n}\n\n");
+
+    if is_message {
+        writeln!(out, "impl<'a> MessageView<'a> for {view}<'a> {{").unwrap();
+        writeln!(out, "type Owned = {name};").unwrap();
+        writeln!(out, "fn decode(bytes: &'a [u8], version: i16) -> Result<Self, DecodeError> {{ {view}::decode(bytes, version) }}").unwrap();
+        writeln!(out, "fn to_message(&self) -> {name} {{ self.to_owned() }}").unwrap();
+        out.push_str(
+            "fn visit_values<V: ValueVisitor>(&self, visitor: &mut V) { self.visit(visitor) }\n",
+        );
+        out.push_str("fn visit_fields<V: ValueVisitor>(&self, visitor: &mut V) { self.visit_fields(visitor) }\n}\n\n");
+    }
 }
 
 fn kind_variant(dialect_prefix: &str, message: &str) -> String {
@@ -518,7 +915,7 @@ pub fn generate(crate_root: &Path) -> BTreeMap<PathBuf, String> {
                 rustfmt(&generate_message(&spec, module, &schema_path)),
             );
             writeln!(module_file, "pub mod {file_module};").unwrap();
-            writeln!(uses, "pub use {file_module}::{};", spec.name).unwrap();
+            writeln!(uses, "pub use {file_module}::{{{0}, {0}View}};", spec.name).unwrap();
             kinds.push((
                 kind_variant(module, &spec.name),
                 format!("{module}::{}", spec.name),
@@ -573,6 +970,7 @@ fn generate_dispatch(kinds: &[(String, String, bool)]) -> String {
     writeln!(out, "/// True for requests, false for responses.\npub fn is_request(self) -> bool {{ match self {{ {} }} }}", kinds.iter().map(|(variant, _, request)| format!("MessageKind::{variant} => {request},\n")).collect::<String>()).unwrap();
     writeln!(out, "/// The dialect the message belongs to.\npub fn dialect(self) -> crate::Dialect {{ match self {{ {} }} }}", kinds.iter().map(|(variant, path, _)| format!("MessageKind::{variant} => crate::Dialect::{},\n", if path.starts_with("kafka::") { "Kafka" } else { "KipDraft" })).collect::<String>()).unwrap();
     writeln!(out, "/// Decodes one whole message of this kind; trailing bytes are an error.\npub fn decode(self, bytes: &[u8], version: i16) -> Result<AnyMessage, DecodeError> {{ match self {{ {} }} }}", arms(&|variant, path| format!("{path}::decode_exact(bytes, version).map(AnyMessage::{variant})"))).unwrap();
+    writeln!(out, "/// Decodes with the message's borrowed view (`...View::decode`) and converts the view to the owned message: what [`MessageKind::decode`] gives, the other way.\npub fn decode_view(self, bytes: &[u8], version: i16) -> Result<AnyMessage, DecodeError> {{ match self {{ {} }} }}", arms(&|variant, path| format!("{path}View::decode(bytes, version).map(|view| AnyMessage::{variant}(view.to_owned()))"))).unwrap();
     writeln!(out, "/// Decodes like [`MessageKind::decode`] and records where every value lies.\npub fn decode_traced(self, bytes: &[u8], version: i16) -> Result<(AnyMessage, Vec<TraceEntry>), DecodeError> {{ match self {{ {} }} }}", arms(&|variant, path| format!("{path}::decode_traced(bytes, version).map(|(message, trace)| (AnyMessage::{variant}(message), trace))"))).unwrap();
     out.push_str("}\n\n");
     let message_arms = |body: &dyn Fn(&str) -> String| -> String {

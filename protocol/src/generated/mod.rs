@@ -159,6 +159,35 @@ impl MessageKind {
             }
         }
     }
+    /// Decodes with the message's borrowed view (`...View::decode`) and converts the view to the owned message: what [`MessageKind::decode`] gives, the other way.
+    pub fn decode_view(self, bytes: &[u8], version: i16) -> Result<AnyMessage, DecodeError> {
+        match self {
+            MessageKind::StreamsGroupDescribeRequest => {
+                kafka::StreamsGroupDescribeRequestView::decode(bytes, version)
+                    .map(|view| AnyMessage::StreamsGroupDescribeRequest(view.to_owned()))
+            }
+            MessageKind::StreamsGroupDescribeResponse => {
+                kafka::StreamsGroupDescribeResponseView::decode(bytes, version)
+                    .map(|view| AnyMessage::StreamsGroupDescribeResponse(view.to_owned()))
+            }
+            MessageKind::StreamsGroupHeartbeatRequest => {
+                kafka::StreamsGroupHeartbeatRequestView::decode(bytes, version)
+                    .map(|view| AnyMessage::StreamsGroupHeartbeatRequest(view.to_owned()))
+            }
+            MessageKind::StreamsGroupHeartbeatResponse => {
+                kafka::StreamsGroupHeartbeatResponseView::decode(bytes, version)
+                    .map(|view| AnyMessage::StreamsGroupHeartbeatResponse(view.to_owned()))
+            }
+            MessageKind::KipDraftStreamsGroupHeartbeatRequest => {
+                kip_draft::StreamsGroupHeartbeatRequestView::decode(bytes, version)
+                    .map(|view| AnyMessage::KipDraftStreamsGroupHeartbeatRequest(view.to_owned()))
+            }
+            MessageKind::KipDraftStreamsGroupHeartbeatResponse => {
+                kip_draft::StreamsGroupHeartbeatResponseView::decode(bytes, version)
+                    .map(|view| AnyMessage::KipDraftStreamsGroupHeartbeatResponse(view.to_owned()))
+            }
+        }
+    }
     /// Decodes like [`MessageKind::decode`] and records where every value lies.
     pub fn decode_traced(
         self,

@@ -6,7 +6,15 @@ pub mod streams_group_describe_response;
 pub mod streams_group_heartbeat_request;
 pub mod streams_group_heartbeat_response;
 
-pub use streams_group_describe_request::StreamsGroupDescribeRequest;
-pub use streams_group_describe_response::StreamsGroupDescribeResponse;
-pub use streams_group_heartbeat_request::StreamsGroupHeartbeatRequest;
-pub use streams_group_heartbeat_response::StreamsGroupHeartbeatResponse;
+pub use streams_group_describe_request::{
+    StreamsGroupDescribeRequest, StreamsGroupDescribeRequestView,
+};
+pub use streams_group_describe_response::{
+    StreamsGroupDescribeResponse, StreamsGroupDescribeResponseView,
+};
+pub use streams_group_heartbeat_request::{
+    StreamsGroupHeartbeatRequest, StreamsGroupHeartbeatRequestView,
+};
+pub use streams_group_heartbeat_response::{
+    StreamsGroupHeartbeatResponse, StreamsGroupHeartbeatResponseView,
+};

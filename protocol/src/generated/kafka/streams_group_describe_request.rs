@@ -7,6 +7,8 @@ use crate::codec::{
     arbitrary_tagged_fields, DecodeResult, Decoder, EncodeResult, Encoder, Recorder, Sink,
     TaggedFields,
 };
+use crate::error::{DecodeError, DecodeErrorKind};
+use crate::view::{ArrayView, Cursor, MessageView, RawTaggedFields, ValueVisitor, ViewItem};
 
 /// The `StreamsGroupDescribeRequest` message; every field of every version.
 ///
@@ -117,6 +119,161 @@ impl StreamsGroupDescribeRequest {
         if version < 1 {
             self.include_topology_description = false;
         }
+    }
+}
+
+/// [`StreamsGroupDescribeRequest`] borrowed from the bytes it was decoded from: strings point into them and arrays are read when iterated.
+#[non_exhaustive]
+#[derive(Debug, Clone)]
+pub struct StreamsGroupDescribeRequestView<'a> {
+    /// See [`StreamsGroupDescribeRequest::group_ids`].
+    pub group_ids: ArrayView<'a, &'a str>,
+    /// See [`StreamsGroupDescribeRequest::include_authorized_operations`].
+    pub include_authorized_operations: bool,
+    /// See [`StreamsGroupDescribeRequest::include_topology_description`].
+    pub include_topology_description: bool,
+    /// Tagged fields this schema does not declare, as they lie in the input.
+    pub unknown_tagged_fields: RawTaggedFields<'a>,
+}
+
+impl Default for StreamsGroupDescribeRequestView<'_> {
+    fn default() -> Self {
+        StreamsGroupDescribeRequestView {
+            group_ids: ArrayView::default(),
+            include_authorized_operations: false,
+            include_topology_description: false,
+            unknown_tagged_fields: RawTaggedFields::default(),
+        }
+    }
+}
+
+impl<'a> StreamsGroupDescribeRequestView<'a> {
+    /// Decodes exactly one message filling `bytes`, refusing what [`crate::WireMessage::decode_exact`] refuses for [`StreamsGroupDescribeRequest`], with the same error, and allocating nothing.
+    pub fn decode(bytes: &'a [u8], version: i16) -> Result<Self, DecodeError> {
+        let versions = <StreamsGroupDescribeRequest as crate::WireMessage>::VERSIONS;
+        if version < versions.min || version > versions.max {
+            return Err(DecodeError::new(
+                0,
+                DecodeErrorKind::UnsupportedVersion {
+                    message: <StreamsGroupDescribeRequest as crate::WireMessage>::NAME,
+                    version,
+                },
+            ));
+        }
+        Self::read(&mut Decoder::exact(bytes), version)
+    }
+
+    pub(crate) fn read(decoder: &mut Decoder<'a>, version: i16) -> DecodeResult<Self> {
+        let group_ids = decoder.field("group_ids", |decoder| {
+            decoder.array_view(version, 1, |decoder| decoder.str().map(drop))
+        })?;
+        let include_authorized_operations =
+            decoder.field("include_authorized_operations", |decoder| decoder.bool())?;
+        let include_topology_description = if version >= 1 {
+            decoder.field("include_topology_description", |decoder| decoder.bool())?
+        } else {
+            false
+        };
+        let unknown_tagged_fields = decoder.raw_tagged_fields()?;
+        decoder.end_of_message()?;
+        Ok(Self {
+            group_ids,
+            include_authorized_operations,
+            include_topology_description,
+            unknown_tagged_fields,
+        })
+    }
+
+    /// The owned [`StreamsGroupDescribeRequest`] with the same values.
+    pub fn to_owned(&self) -> StreamsGroupDescribeRequest {
+        StreamsGroupDescribeRequest {
+            group_ids: self.group_ids.iter().map(String::from).collect(),
+            include_authorized_operations: self.include_authorized_operations,
+            include_topology_description: self.include_topology_description,
+            unknown_tagged_fields: self.unknown_tagged_fields.to_tagged_fields(),
+        }
+    }
+
+    /// Hands every value to `visitor`, in wire order, reading each array's items in one pass.
+    pub fn visit<V: ValueVisitor>(&self, visitor: &mut V) {
+        self.group_ids.visit_items(visitor);
+        visitor.integer(i64::from(self.include_authorized_operations));
+        visitor.integer(i64::from(self.include_topology_description));
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+
+    /// Hands the values of [`Self::visit`] to `visitor`, reading them through the fields and array iteration.
+    pub fn visit_fields<V: ValueVisitor>(&self, visitor: &mut V) {
+        visitor.array(self.group_ids.len());
+        for item in self.group_ids.iter() {
+            visitor.string(item);
+        }
+        visitor.integer(i64::from(self.include_authorized_operations));
+        visitor.integer(i64::from(self.include_topology_description));
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+}
+
+impl<'a> ViewItem<'a> for StreamsGroupDescribeRequestView<'a> {
+    fn parse(cursor: &mut Cursor<'a>, version: i16) -> Option<Self> {
+        let group_ids = cursor.array::<&'a str>(version)?;
+        let include_authorized_operations = cursor.bool()?;
+        let include_topology_description = if version >= 1 { cursor.bool()? } else { false };
+        let unknown_tagged_fields = cursor.tagged_fields()?;
+        Some(Self {
+            group_ids,
+            include_authorized_operations,
+            include_topology_description,
+            unknown_tagged_fields,
+        })
+    }
+
+    fn skip(cursor: &mut Cursor<'a>, version: i16) -> Option<()> {
+        cursor.skip_array::<&'a str>(version)?;
+        cursor.skip(1)?;
+        if version >= 1 {
+            cursor.skip(1)?;
+        }
+        cursor.skip_tagged_fields()
+    }
+
+    fn visit_bytes<V: ValueVisitor>(
+        cursor: &mut Cursor<'a>,
+        version: i16,
+        visitor: &mut V,
+    ) -> Option<()> {
+        cursor.visit_array::<&'a str, V>(version, visitor)?;
+        visitor.integer(i64::from(cursor.bool()?));
+        if version >= 1 {
+            visitor.integer(i64::from(cursor.bool()?));
+        } else {
+            let absent: bool = false;
+            visitor.integer(i64::from(absent));
+        }
+        for (tag, data) in cursor.tagged_fields()?.iter() {
+            visitor.tagged_field(tag, data);
+        }
+        Some(())
+    }
+}
+
+impl<'a> MessageView<'a> for StreamsGroupDescribeRequestView<'a> {
+    type Owned = StreamsGroupDescribeRequest;
+    fn decode(bytes: &'a [u8], version: i16) -> Result<Self, DecodeError> {
+        StreamsGroupDescribeRequestView::decode(bytes, version)
+    }
+    fn to_message(&self) -> StreamsGroupDescribeRequest {
+        self.to_owned()
+    }
+    fn visit_values<V: ValueVisitor>(&self, visitor: &mut V) {
+        self.visit(visitor)
+    }
+    fn visit_fields<V: ValueVisitor>(&self, visitor: &mut V) {
+        self.visit_fields(visitor)
     }
 }
 

@@ -7,6 +7,8 @@ use crate::codec::{
     arbitrary_tagged_fields, DecodeResult, Decoder, EncodeResult, Encoder, Recorder, Sink,
     TaggedFields,
 };
+use crate::error::{DecodeError, DecodeErrorKind};
+use crate::view::{ArrayView, Cursor, MessageView, RawTaggedFields, ValueVisitor, ViewItem};
 
 /// The `StreamsGroupDescribeResponse` message; every field of every version.
 #[non_exhaustive]
@@ -1887,6 +1889,2255 @@ impl TopologyDescriptionGlobalStore {
     pub fn restrict_to_version(&mut self, version: i16) {
         self.source.restrict_to_version(version);
         self.processor.restrict_to_version(version);
+    }
+}
+
+/// [`StreamsGroupDescribeResponse`] borrowed from the bytes it was decoded from: strings point into them and arrays are read when iterated.
+#[non_exhaustive]
+#[derive(Debug, Clone)]
+pub struct StreamsGroupDescribeResponseView<'a> {
+    /// See [`StreamsGroupDescribeResponse::throttle_time_ms`].
+    pub throttle_time_ms: i32,
+    /// See [`StreamsGroupDescribeResponse::groups`].
+    pub groups: ArrayView<'a, DescribedGroupView<'a>>,
+    /// Tagged fields this schema does not declare, as they lie in the input.
+    pub unknown_tagged_fields: RawTaggedFields<'a>,
+}
+
+impl Default for StreamsGroupDescribeResponseView<'_> {
+    fn default() -> Self {
+        StreamsGroupDescribeResponseView {
+            throttle_time_ms: 0,
+            groups: ArrayView::default(),
+            unknown_tagged_fields: RawTaggedFields::default(),
+        }
+    }
+}
+
+impl<'a> StreamsGroupDescribeResponseView<'a> {
+    /// Decodes exactly one message filling `bytes`, refusing what [`crate::WireMessage::decode_exact`] refuses for [`StreamsGroupDescribeResponse`], with the same error, and allocating nothing.
+    pub fn decode(bytes: &'a [u8], version: i16) -> Result<Self, DecodeError> {
+        let versions = <StreamsGroupDescribeResponse as crate::WireMessage>::VERSIONS;
+        if version < versions.min || version > versions.max {
+            return Err(DecodeError::new(
+                0,
+                DecodeErrorKind::UnsupportedVersion {
+                    message: <StreamsGroupDescribeResponse as crate::WireMessage>::NAME,
+                    version,
+                },
+            ));
+        }
+        Self::read(&mut Decoder::exact(bytes), version)
+    }
+
+    pub(crate) fn read(decoder: &mut Decoder<'a>, version: i16) -> DecodeResult<Self> {
+        let throttle_time_ms = decoder.field("throttle_time_ms", |decoder| decoder.i32())?;
+        let groups = decoder.field("groups", |decoder| {
+            decoder.array_view(version, 20, |decoder| {
+                DescribedGroupView::read(decoder, version).map(drop)
+            })
+        })?;
+        let unknown_tagged_fields = decoder.raw_tagged_fields()?;
+        decoder.end_of_message()?;
+        Ok(Self {
+            throttle_time_ms,
+            groups,
+            unknown_tagged_fields,
+        })
+    }
+
+    /// The owned [`StreamsGroupDescribeResponse`] with the same values.
+    pub fn to_owned(&self) -> StreamsGroupDescribeResponse {
+        StreamsGroupDescribeResponse {
+            throttle_time_ms: self.throttle_time_ms,
+            groups: self
+                .groups
+                .iter()
+                .map(|item| DescribedGroupView::to_owned(&item))
+                .collect(),
+            unknown_tagged_fields: self.unknown_tagged_fields.to_tagged_fields(),
+        }
+    }
+
+    /// Hands every value to `visitor`, in wire order, reading each array's items in one pass.
+    pub fn visit<V: ValueVisitor>(&self, visitor: &mut V) {
+        visitor.integer(i64::from(self.throttle_time_ms));
+        self.groups.visit_items(visitor);
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+
+    /// Hands the values of [`Self::visit`] to `visitor`, reading them through the fields and array iteration.
+    pub fn visit_fields<V: ValueVisitor>(&self, visitor: &mut V) {
+        visitor.integer(i64::from(self.throttle_time_ms));
+        visitor.array(self.groups.len());
+        for item in self.groups.iter() {
+            item.visit_fields(visitor);
+        }
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+}
+
+impl<'a> ViewItem<'a> for StreamsGroupDescribeResponseView<'a> {
+    fn parse(cursor: &mut Cursor<'a>, version: i16) -> Option<Self> {
+        let throttle_time_ms = cursor.i32()?;
+        let groups = cursor.array::<DescribedGroupView<'a>>(version)?;
+        let unknown_tagged_fields = cursor.tagged_fields()?;
+        Some(Self {
+            throttle_time_ms,
+            groups,
+            unknown_tagged_fields,
+        })
+    }
+
+    fn skip(cursor: &mut Cursor<'a>, version: i16) -> Option<()> {
+        cursor.skip(4)?;
+        cursor.skip_array::<DescribedGroupView<'a>>(version)?;
+        cursor.skip_tagged_fields()
+    }
+
+    fn visit_bytes<V: ValueVisitor>(
+        cursor: &mut Cursor<'a>,
+        version: i16,
+        visitor: &mut V,
+    ) -> Option<()> {
+        visitor.integer(i64::from(cursor.i32()?));
+        cursor.visit_array::<DescribedGroupView<'a>, V>(version, visitor)?;
+        for (tag, data) in cursor.tagged_fields()?.iter() {
+            visitor.tagged_field(tag, data);
+        }
+        Some(())
+    }
+}
+
+impl<'a> MessageView<'a> for StreamsGroupDescribeResponseView<'a> {
+    type Owned = StreamsGroupDescribeResponse;
+    fn decode(bytes: &'a [u8], version: i16) -> Result<Self, DecodeError> {
+        StreamsGroupDescribeResponseView::decode(bytes, version)
+    }
+    fn to_message(&self) -> StreamsGroupDescribeResponse {
+        self.to_owned()
+    }
+    fn visit_values<V: ValueVisitor>(&self, visitor: &mut V) {
+        self.visit(visitor)
+    }
+    fn visit_fields<V: ValueVisitor>(&self, visitor: &mut V) {
+        self.visit_fields(visitor)
+    }
+}
+
+/// [`DescribedGroup`] borrowed from the bytes it was decoded from: strings point into them and arrays are read when iterated.
+#[non_exhaustive]
+#[derive(Debug, Clone)]
+pub struct DescribedGroupView<'a> {
+    /// See [`DescribedGroup::error_code`].
+    pub error_code: i16,
+    /// See [`DescribedGroup::error_message`].
+    pub error_message: Option<&'a str>,
+    /// See [`DescribedGroup::group_id`].
+    pub group_id: &'a str,
+    /// See [`DescribedGroup::group_state`].
+    pub group_state: &'a str,
+    /// See [`DescribedGroup::group_epoch`].
+    pub group_epoch: i32,
+    /// See [`DescribedGroup::assignment_epoch`].
+    pub assignment_epoch: i32,
+    /// See [`DescribedGroup::topology`].
+    pub topology: Option<TopologyView<'a>>,
+    /// See [`DescribedGroup::members`].
+    pub members: ArrayView<'a, MemberView<'a>>,
+    /// See [`DescribedGroup::authorized_operations`].
+    pub authorized_operations: i32,
+    /// See [`DescribedGroup::topology_description`].
+    pub topology_description: Option<TopologyDescriptionView<'a>>,
+    /// See [`DescribedGroup::topology_description_status`].
+    pub topology_description_status: i8,
+    /// See [`DescribedGroup::assignor_name`].
+    pub assignor_name: Option<&'a str>,
+    /// Tagged fields this schema does not declare, as they lie in the input.
+    pub unknown_tagged_fields: RawTaggedFields<'a>,
+}
+
+impl Default for DescribedGroupView<'_> {
+    fn default() -> Self {
+        DescribedGroupView {
+            error_code: 0,
+            error_message: None,
+            group_id: "",
+            group_state: "",
+            group_epoch: 0,
+            assignment_epoch: 0,
+            topology: None,
+            members: ArrayView::default(),
+            authorized_operations: -2147483648,
+            topology_description: None,
+            topology_description_status: 0,
+            assignor_name: None,
+            unknown_tagged_fields: RawTaggedFields::default(),
+        }
+    }
+}
+
+impl<'a> DescribedGroupView<'a> {
+    pub(crate) fn read(decoder: &mut Decoder<'a>, version: i16) -> DecodeResult<Self> {
+        let error_code = decoder.field("error_code", |decoder| decoder.i16())?;
+        let error_message = decoder.field("error_message", |decoder| decoder.nullable_str())?;
+        let group_id = decoder.field("group_id", |decoder| decoder.str())?;
+        let group_state = decoder.field("group_state", |decoder| decoder.str())?;
+        let group_epoch = decoder.field("group_epoch", |decoder| decoder.i32())?;
+        let assignment_epoch = decoder.field("assignment_epoch", |decoder| decoder.i32())?;
+        let topology = decoder.field("topology", |decoder| {
+            decoder.nullable_struct(|decoder| TopologyView::read(decoder, version))
+        })?;
+        let members = decoder.field("members", |decoder| {
+            decoder.array_view(version, 28, |decoder| {
+                MemberView::read(decoder, version).map(drop)
+            })
+        })?;
+        let authorized_operations =
+            decoder.field("authorized_operations", |decoder| decoder.i32())?;
+        let topology_description = if version >= 1 {
+            decoder.field("topology_description", |decoder| {
+                decoder.nullable_struct(|decoder| TopologyDescriptionView::read(decoder, version))
+            })?
+        } else {
+            None
+        };
+        let topology_description_status = if version >= 1 {
+            decoder.field("topology_description_status", |decoder| decoder.i8())?
+        } else {
+            0
+        };
+        let assignor_name = if version >= 1 {
+            decoder.field("assignor_name", |decoder| decoder.nullable_str())?
+        } else {
+            None
+        };
+        let unknown_tagged_fields = decoder.raw_tagged_fields()?;
+        Ok(Self {
+            error_code,
+            error_message,
+            group_id,
+            group_state,
+            group_epoch,
+            assignment_epoch,
+            topology,
+            members,
+            authorized_operations,
+            topology_description,
+            topology_description_status,
+            assignor_name,
+            unknown_tagged_fields,
+        })
+    }
+
+    /// The owned [`DescribedGroup`] with the same values.
+    pub fn to_owned(&self) -> DescribedGroup {
+        DescribedGroup {
+            error_code: self.error_code,
+            error_message: self.error_message.map(String::from),
+            group_id: String::from(self.group_id),
+            group_state: String::from(self.group_state),
+            group_epoch: self.group_epoch,
+            assignment_epoch: self.assignment_epoch,
+            topology: self.topology.as_ref().map(TopologyView::to_owned),
+            members: self
+                .members
+                .iter()
+                .map(|item| MemberView::to_owned(&item))
+                .collect(),
+            authorized_operations: self.authorized_operations,
+            topology_description: self
+                .topology_description
+                .as_ref()
+                .map(TopologyDescriptionView::to_owned),
+            topology_description_status: self.topology_description_status,
+            assignor_name: self.assignor_name.map(String::from),
+            unknown_tagged_fields: self.unknown_tagged_fields.to_tagged_fields(),
+        }
+    }
+
+    /// Hands every value to `visitor`, in wire order, reading each array's items in one pass.
+    pub fn visit<V: ValueVisitor>(&self, visitor: &mut V) {
+        visitor.integer(i64::from(self.error_code));
+        match self.error_message {
+            Some(value) => {
+                visitor.string(value);
+            }
+            None => visitor.null(),
+        }
+        visitor.string(self.group_id);
+        visitor.string(self.group_state);
+        visitor.integer(i64::from(self.group_epoch));
+        visitor.integer(i64::from(self.assignment_epoch));
+        match &self.topology {
+            Some(value) => {
+                value.visit(visitor);
+            }
+            None => visitor.null(),
+        }
+        self.members.visit_items(visitor);
+        visitor.integer(i64::from(self.authorized_operations));
+        match &self.topology_description {
+            Some(value) => {
+                value.visit(visitor);
+            }
+            None => visitor.null(),
+        }
+        visitor.integer(i64::from(self.topology_description_status));
+        match self.assignor_name {
+            Some(value) => {
+                visitor.string(value);
+            }
+            None => visitor.null(),
+        }
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+
+    /// Hands the values of [`Self::visit`] to `visitor`, reading them through the fields and array iteration.
+    pub fn visit_fields<V: ValueVisitor>(&self, visitor: &mut V) {
+        visitor.integer(i64::from(self.error_code));
+        match self.error_message {
+            Some(value) => {
+                visitor.string(value);
+            }
+            None => visitor.null(),
+        }
+        visitor.string(self.group_id);
+        visitor.string(self.group_state);
+        visitor.integer(i64::from(self.group_epoch));
+        visitor.integer(i64::from(self.assignment_epoch));
+        match &self.topology {
+            Some(value) => {
+                value.visit_fields(visitor);
+            }
+            None => visitor.null(),
+        }
+        visitor.array(self.members.len());
+        for item in self.members.iter() {
+            item.visit_fields(visitor);
+        }
+        visitor.integer(i64::from(self.authorized_operations));
+        match &self.topology_description {
+            Some(value) => {
+                value.visit_fields(visitor);
+            }
+            None => visitor.null(),
+        }
+        visitor.integer(i64::from(self.topology_description_status));
+        match self.assignor_name {
+            Some(value) => {
+                visitor.string(value);
+            }
+            None => visitor.null(),
+        }
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+}
+
+impl<'a> ViewItem<'a> for DescribedGroupView<'a> {
+    fn parse(cursor: &mut Cursor<'a>, version: i16) -> Option<Self> {
+        let error_code = cursor.i16()?;
+        let error_message = cursor.nullable_string()?;
+        let group_id = cursor.string()?;
+        let group_state = cursor.string()?;
+        let group_epoch = cursor.i32()?;
+        let assignment_epoch = cursor.i32()?;
+        let topology = match cursor.present()? {
+            true => TopologyView::parse(cursor, version).map(Some),
+            false => Some(None),
+        }?;
+        let members = cursor.array::<MemberView<'a>>(version)?;
+        let authorized_operations = cursor.i32()?;
+        let topology_description = if version >= 1 {
+            match cursor.present()? {
+                true => TopologyDescriptionView::parse(cursor, version).map(Some),
+                false => Some(None),
+            }?
+        } else {
+            None
+        };
+        let topology_description_status = if version >= 1 { cursor.i8()? } else { 0 };
+        let assignor_name = if version >= 1 {
+            cursor.nullable_string()?
+        } else {
+            None
+        };
+        let unknown_tagged_fields = cursor.tagged_fields()?;
+        Some(Self {
+            error_code,
+            error_message,
+            group_id,
+            group_state,
+            group_epoch,
+            assignment_epoch,
+            topology,
+            members,
+            authorized_operations,
+            topology_description,
+            topology_description_status,
+            assignor_name,
+            unknown_tagged_fields,
+        })
+    }
+
+    fn skip(cursor: &mut Cursor<'a>, version: i16) -> Option<()> {
+        cursor.skip(2)?;
+        cursor.skip_string()?;
+        cursor.skip_string()?;
+        cursor.skip_string()?;
+        cursor.skip(4)?;
+        cursor.skip(4)?;
+        if cursor.present()? {
+            TopologyView::skip(cursor, version)?;
+        }
+        cursor.skip_array::<MemberView<'a>>(version)?;
+        cursor.skip(4)?;
+        if version >= 1 && cursor.present()? {
+            TopologyDescriptionView::skip(cursor, version)?;
+        }
+        if version >= 1 {
+            cursor.skip(1)?;
+        }
+        if version >= 1 {
+            cursor.skip_string()?;
+        }
+        cursor.skip_tagged_fields()
+    }
+
+    fn visit_bytes<V: ValueVisitor>(
+        cursor: &mut Cursor<'a>,
+        version: i16,
+        visitor: &mut V,
+    ) -> Option<()> {
+        visitor.integer(i64::from(cursor.i16()?));
+        match cursor.nullable_string()? {
+            Some(value) => visitor.string(value),
+            None => visitor.null(),
+        }
+        visitor.string(cursor.string()?);
+        visitor.string(cursor.string()?);
+        visitor.integer(i64::from(cursor.i32()?));
+        visitor.integer(i64::from(cursor.i32()?));
+        if cursor.present()? {
+            TopologyView::visit_bytes(cursor, version, visitor)?;
+        } else {
+            visitor.null();
+        }
+        cursor.visit_array::<MemberView<'a>, V>(version, visitor)?;
+        visitor.integer(i64::from(cursor.i32()?));
+        if version >= 1 {
+            if cursor.present()? {
+                TopologyDescriptionView::visit_bytes(cursor, version, visitor)?;
+            } else {
+                visitor.null();
+            }
+        } else {
+            let absent: Option<TopologyDescriptionView<'a>> = None;
+            match &absent {
+                Some(value) => {
+                    value.visit(visitor);
+                }
+                None => visitor.null(),
+            }
+        }
+        if version >= 1 {
+            visitor.integer(i64::from(cursor.i8()?));
+        } else {
+            let absent: i8 = 0;
+            visitor.integer(i64::from(absent));
+        }
+        if version >= 1 {
+            match cursor.nullable_string()? {
+                Some(value) => visitor.string(value),
+                None => visitor.null(),
+            }
+        } else {
+            let absent: Option<&'a str> = None;
+            match absent {
+                Some(value) => {
+                    visitor.string(value);
+                }
+                None => visitor.null(),
+            }
+        }
+        for (tag, data) in cursor.tagged_fields()?.iter() {
+            visitor.tagged_field(tag, data);
+        }
+        Some(())
+    }
+}
+
+/// [`Topology`] borrowed from the bytes it was decoded from: strings point into them and arrays are read when iterated.
+#[non_exhaustive]
+#[derive(Debug, Clone)]
+pub struct TopologyView<'a> {
+    /// See [`Topology::epoch`].
+    pub epoch: i32,
+    /// See [`Topology::subtopologies`].
+    pub subtopologies: Option<ArrayView<'a, SubtopologyView<'a>>>,
+    /// Tagged fields this schema does not declare, as they lie in the input.
+    pub unknown_tagged_fields: RawTaggedFields<'a>,
+}
+
+impl Default for TopologyView<'_> {
+    fn default() -> Self {
+        TopologyView {
+            epoch: 0,
+            subtopologies: None,
+            unknown_tagged_fields: RawTaggedFields::default(),
+        }
+    }
+}
+
+impl<'a> TopologyView<'a> {
+    pub(crate) fn read(decoder: &mut Decoder<'a>, version: i16) -> DecodeResult<Self> {
+        let epoch = decoder.field("epoch", |decoder| decoder.i32())?;
+        let subtopologies = decoder.field("subtopologies", |decoder| {
+            decoder.nullable_array_view(version, 6, |decoder| {
+                SubtopologyView::read(decoder, version).map(drop)
+            })
+        })?;
+        let unknown_tagged_fields = decoder.raw_tagged_fields()?;
+        Ok(Self {
+            epoch,
+            subtopologies,
+            unknown_tagged_fields,
+        })
+    }
+
+    /// The owned [`Topology`] with the same values.
+    pub fn to_owned(&self) -> Topology {
+        Topology {
+            epoch: self.epoch,
+            subtopologies: self.subtopologies.map(|items| {
+                items
+                    .iter()
+                    .map(|item| SubtopologyView::to_owned(&item))
+                    .collect()
+            }),
+            unknown_tagged_fields: self.unknown_tagged_fields.to_tagged_fields(),
+        }
+    }
+
+    /// Hands every value to `visitor`, in wire order, reading each array's items in one pass.
+    pub fn visit<V: ValueVisitor>(&self, visitor: &mut V) {
+        visitor.integer(i64::from(self.epoch));
+        match self.subtopologies {
+            Some(value) => {
+                value.visit_items(visitor);
+            }
+            None => visitor.null(),
+        }
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+
+    /// Hands the values of [`Self::visit`] to `visitor`, reading them through the fields and array iteration.
+    pub fn visit_fields<V: ValueVisitor>(&self, visitor: &mut V) {
+        visitor.integer(i64::from(self.epoch));
+        match self.subtopologies {
+            Some(value) => {
+                visitor.array(value.len());
+                for item in value.iter() {
+                    item.visit_fields(visitor);
+                }
+            }
+            None => visitor.null(),
+        }
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+}
+
+impl<'a> ViewItem<'a> for TopologyView<'a> {
+    fn parse(cursor: &mut Cursor<'a>, version: i16) -> Option<Self> {
+        let epoch = cursor.i32()?;
+        let subtopologies = cursor.nullable_array::<SubtopologyView<'a>>(version)?;
+        let unknown_tagged_fields = cursor.tagged_fields()?;
+        Some(Self {
+            epoch,
+            subtopologies,
+            unknown_tagged_fields,
+        })
+    }
+
+    fn skip(cursor: &mut Cursor<'a>, version: i16) -> Option<()> {
+        cursor.skip(4)?;
+        cursor.skip_array::<SubtopologyView<'a>>(version)?;
+        cursor.skip_tagged_fields()
+    }
+
+    fn visit_bytes<V: ValueVisitor>(
+        cursor: &mut Cursor<'a>,
+        version: i16,
+        visitor: &mut V,
+    ) -> Option<()> {
+        visitor.integer(i64::from(cursor.i32()?));
+        cursor.visit_array::<SubtopologyView<'a>, V>(version, visitor)?;
+        for (tag, data) in cursor.tagged_fields()?.iter() {
+            visitor.tagged_field(tag, data);
+        }
+        Some(())
+    }
+}
+
+/// [`Subtopology`] borrowed from the bytes it was decoded from: strings point into them and arrays are read when iterated.
+#[non_exhaustive]
+#[derive(Debug, Clone)]
+pub struct SubtopologyView<'a> {
+    /// See [`Subtopology::subtopology_id`].
+    pub subtopology_id: &'a str,
+    /// See [`Subtopology::source_topics`].
+    pub source_topics: ArrayView<'a, &'a str>,
+    /// See [`Subtopology::repartition_sink_topics`].
+    pub repartition_sink_topics: ArrayView<'a, &'a str>,
+    /// See [`Subtopology::state_changelog_topics`].
+    pub state_changelog_topics: ArrayView<'a, TopicInfoView<'a>>,
+    /// See [`Subtopology::repartition_source_topics`].
+    pub repartition_source_topics: ArrayView<'a, TopicInfoView<'a>>,
+    /// Tagged fields this schema does not declare, as they lie in the input.
+    pub unknown_tagged_fields: RawTaggedFields<'a>,
+}
+
+impl Default for SubtopologyView<'_> {
+    fn default() -> Self {
+        SubtopologyView {
+            subtopology_id: "",
+            source_topics: ArrayView::default(),
+            repartition_sink_topics: ArrayView::default(),
+            state_changelog_topics: ArrayView::default(),
+            repartition_source_topics: ArrayView::default(),
+            unknown_tagged_fields: RawTaggedFields::default(),
+        }
+    }
+}
+
+impl<'a> SubtopologyView<'a> {
+    pub(crate) fn read(decoder: &mut Decoder<'a>, version: i16) -> DecodeResult<Self> {
+        let subtopology_id = decoder.field("subtopology_id", |decoder| decoder.str())?;
+        let source_topics = decoder.field("source_topics", |decoder| {
+            decoder.array_view(version, 1, |decoder| decoder.str().map(drop))
+        })?;
+        let repartition_sink_topics = decoder.field("repartition_sink_topics", |decoder| {
+            decoder.array_view(version, 1, |decoder| decoder.str().map(drop))
+        })?;
+        let state_changelog_topics = decoder.field("state_changelog_topics", |decoder| {
+            decoder.array_view(version, 9, |decoder| {
+                TopicInfoView::read(decoder, version).map(drop)
+            })
+        })?;
+        let repartition_source_topics = decoder.field("repartition_source_topics", |decoder| {
+            decoder.array_view(version, 9, |decoder| {
+                TopicInfoView::read(decoder, version).map(drop)
+            })
+        })?;
+        let unknown_tagged_fields = decoder.raw_tagged_fields()?;
+        Ok(Self {
+            subtopology_id,
+            source_topics,
+            repartition_sink_topics,
+            state_changelog_topics,
+            repartition_source_topics,
+            unknown_tagged_fields,
+        })
+    }
+
+    /// The owned [`Subtopology`] with the same values.
+    pub fn to_owned(&self) -> Subtopology {
+        Subtopology {
+            subtopology_id: String::from(self.subtopology_id),
+            source_topics: self.source_topics.iter().map(String::from).collect(),
+            repartition_sink_topics: self
+                .repartition_sink_topics
+                .iter()
+                .map(String::from)
+                .collect(),
+            state_changelog_topics: self
+                .state_changelog_topics
+                .iter()
+                .map(|item| TopicInfoView::to_owned(&item))
+                .collect(),
+            repartition_source_topics: self
+                .repartition_source_topics
+                .iter()
+                .map(|item| TopicInfoView::to_owned(&item))
+                .collect(),
+            unknown_tagged_fields: self.unknown_tagged_fields.to_tagged_fields(),
+        }
+    }
+
+    /// Hands every value to `visitor`, in wire order, reading each array's items in one pass.
+    pub fn visit<V: ValueVisitor>(&self, visitor: &mut V) {
+        visitor.string(self.subtopology_id);
+        self.source_topics.visit_items(visitor);
+        self.repartition_sink_topics.visit_items(visitor);
+        self.state_changelog_topics.visit_items(visitor);
+        self.repartition_source_topics.visit_items(visitor);
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+
+    /// Hands the values of [`Self::visit`] to `visitor`, reading them through the fields and array iteration.
+    pub fn visit_fields<V: ValueVisitor>(&self, visitor: &mut V) {
+        visitor.string(self.subtopology_id);
+        visitor.array(self.source_topics.len());
+        for item in self.source_topics.iter() {
+            visitor.string(item);
+        }
+        visitor.array(self.repartition_sink_topics.len());
+        for item in self.repartition_sink_topics.iter() {
+            visitor.string(item);
+        }
+        visitor.array(self.state_changelog_topics.len());
+        for item in self.state_changelog_topics.iter() {
+            item.visit_fields(visitor);
+        }
+        visitor.array(self.repartition_source_topics.len());
+        for item in self.repartition_source_topics.iter() {
+            item.visit_fields(visitor);
+        }
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+}
+
+impl<'a> ViewItem<'a> for SubtopologyView<'a> {
+    fn parse(cursor: &mut Cursor<'a>, version: i16) -> Option<Self> {
+        let subtopology_id = cursor.string()?;
+        let source_topics = cursor.array::<&'a str>(version)?;
+        let repartition_sink_topics = cursor.array::<&'a str>(version)?;
+        let state_changelog_topics = cursor.array::<TopicInfoView<'a>>(version)?;
+        let repartition_source_topics = cursor.array::<TopicInfoView<'a>>(version)?;
+        let unknown_tagged_fields = cursor.tagged_fields()?;
+        Some(Self {
+            subtopology_id,
+            source_topics,
+            repartition_sink_topics,
+            state_changelog_topics,
+            repartition_source_topics,
+            unknown_tagged_fields,
+        })
+    }
+
+    fn skip(cursor: &mut Cursor<'a>, version: i16) -> Option<()> {
+        cursor.skip_string()?;
+        cursor.skip_array::<&'a str>(version)?;
+        cursor.skip_array::<&'a str>(version)?;
+        cursor.skip_array::<TopicInfoView<'a>>(version)?;
+        cursor.skip_array::<TopicInfoView<'a>>(version)?;
+        cursor.skip_tagged_fields()
+    }
+
+    fn visit_bytes<V: ValueVisitor>(
+        cursor: &mut Cursor<'a>,
+        version: i16,
+        visitor: &mut V,
+    ) -> Option<()> {
+        visitor.string(cursor.string()?);
+        cursor.visit_array::<&'a str, V>(version, visitor)?;
+        cursor.visit_array::<&'a str, V>(version, visitor)?;
+        cursor.visit_array::<TopicInfoView<'a>, V>(version, visitor)?;
+        cursor.visit_array::<TopicInfoView<'a>, V>(version, visitor)?;
+        for (tag, data) in cursor.tagged_fields()?.iter() {
+            visitor.tagged_field(tag, data);
+        }
+        Some(())
+    }
+}
+
+/// [`Member`] borrowed from the bytes it was decoded from: strings point into them and arrays are read when iterated.
+#[non_exhaustive]
+#[derive(Debug, Clone)]
+pub struct MemberView<'a> {
+    /// See [`Member::member_id`].
+    pub member_id: &'a str,
+    /// See [`Member::member_epoch`].
+    pub member_epoch: i32,
+    /// See [`Member::instance_id`].
+    pub instance_id: Option<&'a str>,
+    /// See [`Member::rack_id`].
+    pub rack_id: Option<&'a str>,
+    /// See [`Member::client_id`].
+    pub client_id: &'a str,
+    /// See [`Member::client_host`].
+    pub client_host: &'a str,
+    /// See [`Member::topology_epoch`].
+    pub topology_epoch: i32,
+    /// See [`Member::process_id`].
+    pub process_id: &'a str,
+    /// See [`Member::user_endpoint`].
+    pub user_endpoint: Option<EndpointView<'a>>,
+    /// See [`Member::client_tags`].
+    pub client_tags: ArrayView<'a, KeyValueView<'a>>,
+    /// See [`Member::task_offsets`].
+    pub task_offsets: ArrayView<'a, TaskOffsetView<'a>>,
+    /// See [`Member::task_end_offsets`].
+    pub task_end_offsets: ArrayView<'a, TaskOffsetView<'a>>,
+    /// See [`Member::assignment`].
+    pub assignment: AssignmentView<'a>,
+    /// See [`Member::target_assignment`].
+    pub target_assignment: AssignmentView<'a>,
+    /// See [`Member::is_classic`].
+    pub is_classic: bool,
+    /// Tagged fields this schema does not declare, as they lie in the input.
+    pub unknown_tagged_fields: RawTaggedFields<'a>,
+}
+
+impl Default for MemberView<'_> {
+    fn default() -> Self {
+        MemberView {
+            member_id: "",
+            member_epoch: 0,
+            instance_id: None,
+            rack_id: None,
+            client_id: "",
+            client_host: "",
+            topology_epoch: 0,
+            process_id: "",
+            user_endpoint: None,
+            client_tags: ArrayView::default(),
+            task_offsets: ArrayView::default(),
+            task_end_offsets: ArrayView::default(),
+            assignment: AssignmentView::default(),
+            target_assignment: AssignmentView::default(),
+            is_classic: false,
+            unknown_tagged_fields: RawTaggedFields::default(),
+        }
+    }
+}
+
+impl<'a> MemberView<'a> {
+    pub(crate) fn read(decoder: &mut Decoder<'a>, version: i16) -> DecodeResult<Self> {
+        let member_id = decoder.field("member_id", |decoder| decoder.str())?;
+        let member_epoch = decoder.field("member_epoch", |decoder| decoder.i32())?;
+        let instance_id = decoder.field("instance_id", |decoder| decoder.nullable_str())?;
+        let rack_id = decoder.field("rack_id", |decoder| decoder.nullable_str())?;
+        let client_id = decoder.field("client_id", |decoder| decoder.str())?;
+        let client_host = decoder.field("client_host", |decoder| decoder.str())?;
+        let topology_epoch = decoder.field("topology_epoch", |decoder| decoder.i32())?;
+        let process_id = decoder.field("process_id", |decoder| decoder.str())?;
+        let user_endpoint = decoder.field("user_endpoint", |decoder| {
+            decoder.nullable_struct(|decoder| EndpointView::read(decoder, version))
+        })?;
+        let client_tags = decoder.field("client_tags", |decoder| {
+            decoder.array_view(version, 3, |decoder| {
+                KeyValueView::read(decoder, version).map(drop)
+            })
+        })?;
+        let task_offsets = decoder.field("task_offsets", |decoder| {
+            decoder.array_view(version, 14, |decoder| {
+                TaskOffsetView::read(decoder, version).map(drop)
+            })
+        })?;
+        let task_end_offsets = decoder.field("task_end_offsets", |decoder| {
+            decoder.array_view(version, 14, |decoder| {
+                TaskOffsetView::read(decoder, version).map(drop)
+            })
+        })?;
+        let assignment = decoder.field("assignment", |decoder| {
+            AssignmentView::read(decoder, version)
+        })?;
+        let target_assignment = decoder.field("target_assignment", |decoder| {
+            AssignmentView::read(decoder, version)
+        })?;
+        let is_classic = decoder.field("is_classic", |decoder| decoder.bool())?;
+        let unknown_tagged_fields = decoder.raw_tagged_fields()?;
+        Ok(Self {
+            member_id,
+            member_epoch,
+            instance_id,
+            rack_id,
+            client_id,
+            client_host,
+            topology_epoch,
+            process_id,
+            user_endpoint,
+            client_tags,
+            task_offsets,
+            task_end_offsets,
+            assignment,
+            target_assignment,
+            is_classic,
+            unknown_tagged_fields,
+        })
+    }
+
+    /// The owned [`Member`] with the same values.
+    pub fn to_owned(&self) -> Member {
+        Member {
+            member_id: String::from(self.member_id),
+            member_epoch: self.member_epoch,
+            instance_id: self.instance_id.map(String::from),
+            rack_id: self.rack_id.map(String::from),
+            client_id: String::from(self.client_id),
+            client_host: String::from(self.client_host),
+            topology_epoch: self.topology_epoch,
+            process_id: String::from(self.process_id),
+            user_endpoint: self.user_endpoint.as_ref().map(EndpointView::to_owned),
+            client_tags: self
+                .client_tags
+                .iter()
+                .map(|item| KeyValueView::to_owned(&item))
+                .collect(),
+            task_offsets: self
+                .task_offsets
+                .iter()
+                .map(|item| TaskOffsetView::to_owned(&item))
+                .collect(),
+            task_end_offsets: self
+                .task_end_offsets
+                .iter()
+                .map(|item| TaskOffsetView::to_owned(&item))
+                .collect(),
+            assignment: AssignmentView::to_owned(&self.assignment),
+            target_assignment: AssignmentView::to_owned(&self.target_assignment),
+            is_classic: self.is_classic,
+            unknown_tagged_fields: self.unknown_tagged_fields.to_tagged_fields(),
+        }
+    }
+
+    /// Hands every value to `visitor`, in wire order, reading each array's items in one pass.
+    pub fn visit<V: ValueVisitor>(&self, visitor: &mut V) {
+        visitor.string(self.member_id);
+        visitor.integer(i64::from(self.member_epoch));
+        match self.instance_id {
+            Some(value) => {
+                visitor.string(value);
+            }
+            None => visitor.null(),
+        }
+        match self.rack_id {
+            Some(value) => {
+                visitor.string(value);
+            }
+            None => visitor.null(),
+        }
+        visitor.string(self.client_id);
+        visitor.string(self.client_host);
+        visitor.integer(i64::from(self.topology_epoch));
+        visitor.string(self.process_id);
+        match &self.user_endpoint {
+            Some(value) => {
+                value.visit(visitor);
+            }
+            None => visitor.null(),
+        }
+        self.client_tags.visit_items(visitor);
+        self.task_offsets.visit_items(visitor);
+        self.task_end_offsets.visit_items(visitor);
+        self.assignment.visit(visitor);
+        self.target_assignment.visit(visitor);
+        visitor.integer(i64::from(self.is_classic));
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+
+    /// Hands the values of [`Self::visit`] to `visitor`, reading them through the fields and array iteration.
+    pub fn visit_fields<V: ValueVisitor>(&self, visitor: &mut V) {
+        visitor.string(self.member_id);
+        visitor.integer(i64::from(self.member_epoch));
+        match self.instance_id {
+            Some(value) => {
+                visitor.string(value);
+            }
+            None => visitor.null(),
+        }
+        match self.rack_id {
+            Some(value) => {
+                visitor.string(value);
+            }
+            None => visitor.null(),
+        }
+        visitor.string(self.client_id);
+        visitor.string(self.client_host);
+        visitor.integer(i64::from(self.topology_epoch));
+        visitor.string(self.process_id);
+        match &self.user_endpoint {
+            Some(value) => {
+                value.visit_fields(visitor);
+            }
+            None => visitor.null(),
+        }
+        visitor.array(self.client_tags.len());
+        for item in self.client_tags.iter() {
+            item.visit_fields(visitor);
+        }
+        visitor.array(self.task_offsets.len());
+        for item in self.task_offsets.iter() {
+            item.visit_fields(visitor);
+        }
+        visitor.array(self.task_end_offsets.len());
+        for item in self.task_end_offsets.iter() {
+            item.visit_fields(visitor);
+        }
+        self.assignment.visit_fields(visitor);
+        self.target_assignment.visit_fields(visitor);
+        visitor.integer(i64::from(self.is_classic));
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+}
+
+impl<'a> ViewItem<'a> for MemberView<'a> {
+    fn parse(cursor: &mut Cursor<'a>, version: i16) -> Option<Self> {
+        let member_id = cursor.string()?;
+        let member_epoch = cursor.i32()?;
+        let instance_id = cursor.nullable_string()?;
+        let rack_id = cursor.nullable_string()?;
+        let client_id = cursor.string()?;
+        let client_host = cursor.string()?;
+        let topology_epoch = cursor.i32()?;
+        let process_id = cursor.string()?;
+        let user_endpoint = match cursor.present()? {
+            true => EndpointView::parse(cursor, version).map(Some),
+            false => Some(None),
+        }?;
+        let client_tags = cursor.array::<KeyValueView<'a>>(version)?;
+        let task_offsets = cursor.array::<TaskOffsetView<'a>>(version)?;
+        let task_end_offsets = cursor.array::<TaskOffsetView<'a>>(version)?;
+        let assignment = AssignmentView::parse(cursor, version)?;
+        let target_assignment = AssignmentView::parse(cursor, version)?;
+        let is_classic = cursor.bool()?;
+        let unknown_tagged_fields = cursor.tagged_fields()?;
+        Some(Self {
+            member_id,
+            member_epoch,
+            instance_id,
+            rack_id,
+            client_id,
+            client_host,
+            topology_epoch,
+            process_id,
+            user_endpoint,
+            client_tags,
+            task_offsets,
+            task_end_offsets,
+            assignment,
+            target_assignment,
+            is_classic,
+            unknown_tagged_fields,
+        })
+    }
+
+    fn skip(cursor: &mut Cursor<'a>, version: i16) -> Option<()> {
+        cursor.skip_string()?;
+        cursor.skip(4)?;
+        cursor.skip_string()?;
+        cursor.skip_string()?;
+        cursor.skip_string()?;
+        cursor.skip_string()?;
+        cursor.skip(4)?;
+        cursor.skip_string()?;
+        if cursor.present()? {
+            EndpointView::skip(cursor, version)?;
+        }
+        cursor.skip_array::<KeyValueView<'a>>(version)?;
+        cursor.skip_array::<TaskOffsetView<'a>>(version)?;
+        cursor.skip_array::<TaskOffsetView<'a>>(version)?;
+        AssignmentView::skip(cursor, version)?;
+        AssignmentView::skip(cursor, version)?;
+        cursor.skip(1)?;
+        cursor.skip_tagged_fields()
+    }
+
+    fn visit_bytes<V: ValueVisitor>(
+        cursor: &mut Cursor<'a>,
+        version: i16,
+        visitor: &mut V,
+    ) -> Option<()> {
+        visitor.string(cursor.string()?);
+        visitor.integer(i64::from(cursor.i32()?));
+        match cursor.nullable_string()? {
+            Some(value) => visitor.string(value),
+            None => visitor.null(),
+        }
+        match cursor.nullable_string()? {
+            Some(value) => visitor.string(value),
+            None => visitor.null(),
+        }
+        visitor.string(cursor.string()?);
+        visitor.string(cursor.string()?);
+        visitor.integer(i64::from(cursor.i32()?));
+        visitor.string(cursor.string()?);
+        if cursor.present()? {
+            EndpointView::visit_bytes(cursor, version, visitor)?;
+        } else {
+            visitor.null();
+        }
+        cursor.visit_array::<KeyValueView<'a>, V>(version, visitor)?;
+        cursor.visit_array::<TaskOffsetView<'a>, V>(version, visitor)?;
+        cursor.visit_array::<TaskOffsetView<'a>, V>(version, visitor)?;
+        AssignmentView::visit_bytes(cursor, version, visitor)?;
+        AssignmentView::visit_bytes(cursor, version, visitor)?;
+        visitor.integer(i64::from(cursor.bool()?));
+        for (tag, data) in cursor.tagged_fields()?.iter() {
+            visitor.tagged_field(tag, data);
+        }
+        Some(())
+    }
+}
+
+/// [`Endpoint`] borrowed from the bytes it was decoded from: strings point into them and arrays are read when iterated.
+#[non_exhaustive]
+#[derive(Debug, Clone)]
+pub struct EndpointView<'a> {
+    /// See [`Endpoint::host`].
+    pub host: &'a str,
+    /// See [`Endpoint::port`].
+    pub port: u16,
+    /// Tagged fields this schema does not declare, as they lie in the input.
+    pub unknown_tagged_fields: RawTaggedFields<'a>,
+}
+
+impl Default for EndpointView<'_> {
+    fn default() -> Self {
+        EndpointView {
+            host: "",
+            port: 0,
+            unknown_tagged_fields: RawTaggedFields::default(),
+        }
+    }
+}
+
+impl<'a> EndpointView<'a> {
+    pub(crate) fn read(decoder: &mut Decoder<'a>, _version: i16) -> DecodeResult<Self> {
+        let host = decoder.field("host", |decoder| decoder.str())?;
+        let port = decoder.field("port", |decoder| decoder.u16())?;
+        let unknown_tagged_fields = decoder.raw_tagged_fields()?;
+        Ok(Self {
+            host,
+            port,
+            unknown_tagged_fields,
+        })
+    }
+
+    /// The owned [`Endpoint`] with the same values.
+    pub fn to_owned(&self) -> Endpoint {
+        Endpoint {
+            host: String::from(self.host),
+            port: self.port,
+            unknown_tagged_fields: self.unknown_tagged_fields.to_tagged_fields(),
+        }
+    }
+
+    /// Hands every value to `visitor`, in wire order, reading each array's items in one pass.
+    pub fn visit<V: ValueVisitor>(&self, visitor: &mut V) {
+        visitor.string(self.host);
+        visitor.integer(i64::from(self.port));
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+
+    /// Hands the values of [`Self::visit`] to `visitor`, reading them through the fields and array iteration.
+    pub fn visit_fields<V: ValueVisitor>(&self, visitor: &mut V) {
+        visitor.string(self.host);
+        visitor.integer(i64::from(self.port));
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+}
+
+impl<'a> ViewItem<'a> for EndpointView<'a> {
+    fn parse(cursor: &mut Cursor<'a>, _version: i16) -> Option<Self> {
+        let host = cursor.string()?;
+        let port = cursor.u16()?;
+        let unknown_tagged_fields = cursor.tagged_fields()?;
+        Some(Self {
+            host,
+            port,
+            unknown_tagged_fields,
+        })
+    }
+
+    fn skip(cursor: &mut Cursor<'a>, _version: i16) -> Option<()> {
+        cursor.skip_string()?;
+        cursor.skip(2)?;
+        cursor.skip_tagged_fields()
+    }
+
+    fn visit_bytes<V: ValueVisitor>(
+        cursor: &mut Cursor<'a>,
+        _version: i16,
+        visitor: &mut V,
+    ) -> Option<()> {
+        visitor.string(cursor.string()?);
+        visitor.integer(i64::from(cursor.u16()?));
+        for (tag, data) in cursor.tagged_fields()?.iter() {
+            visitor.tagged_field(tag, data);
+        }
+        Some(())
+    }
+}
+
+/// [`TaskOffset`] borrowed from the bytes it was decoded from: strings point into them and arrays are read when iterated.
+#[non_exhaustive]
+#[derive(Debug, Clone)]
+pub struct TaskOffsetView<'a> {
+    /// See [`TaskOffset::subtopology_id`].
+    pub subtopology_id: &'a str,
+    /// See [`TaskOffset::partition`].
+    pub partition: i32,
+    /// See [`TaskOffset::offset`].
+    pub offset: i64,
+    /// Tagged fields this schema does not declare, as they lie in the input.
+    pub unknown_tagged_fields: RawTaggedFields<'a>,
+}
+
+impl Default for TaskOffsetView<'_> {
+    fn default() -> Self {
+        TaskOffsetView {
+            subtopology_id: "",
+            partition: 0,
+            offset: 0,
+            unknown_tagged_fields: RawTaggedFields::default(),
+        }
+    }
+}
+
+impl<'a> TaskOffsetView<'a> {
+    pub(crate) fn read(decoder: &mut Decoder<'a>, _version: i16) -> DecodeResult<Self> {
+        let subtopology_id = decoder.field("subtopology_id", |decoder| decoder.str())?;
+        let partition = decoder.field("partition", |decoder| decoder.i32())?;
+        let offset = decoder.field("offset", |decoder| decoder.i64())?;
+        let unknown_tagged_fields = decoder.raw_tagged_fields()?;
+        Ok(Self {
+            subtopology_id,
+            partition,
+            offset,
+            unknown_tagged_fields,
+        })
+    }
+
+    /// The owned [`TaskOffset`] with the same values.
+    pub fn to_owned(&self) -> TaskOffset {
+        TaskOffset {
+            subtopology_id: String::from(self.subtopology_id),
+            partition: self.partition,
+            offset: self.offset,
+            unknown_tagged_fields: self.unknown_tagged_fields.to_tagged_fields(),
+        }
+    }
+
+    /// Hands every value to `visitor`, in wire order, reading each array's items in one pass.
+    pub fn visit<V: ValueVisitor>(&self, visitor: &mut V) {
+        visitor.string(self.subtopology_id);
+        visitor.integer(i64::from(self.partition));
+        visitor.integer(self.offset);
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+
+    /// Hands the values of [`Self::visit`] to `visitor`, reading them through the fields and array iteration.
+    pub fn visit_fields<V: ValueVisitor>(&self, visitor: &mut V) {
+        visitor.string(self.subtopology_id);
+        visitor.integer(i64::from(self.partition));
+        visitor.integer(self.offset);
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+}
+
+impl<'a> ViewItem<'a> for TaskOffsetView<'a> {
+    fn parse(cursor: &mut Cursor<'a>, _version: i16) -> Option<Self> {
+        let subtopology_id = cursor.string()?;
+        let partition = cursor.i32()?;
+        let offset = cursor.i64()?;
+        let unknown_tagged_fields = cursor.tagged_fields()?;
+        Some(Self {
+            subtopology_id,
+            partition,
+            offset,
+            unknown_tagged_fields,
+        })
+    }
+
+    fn skip(cursor: &mut Cursor<'a>, _version: i16) -> Option<()> {
+        cursor.skip_string()?;
+        cursor.skip(4)?;
+        cursor.skip(8)?;
+        cursor.skip_tagged_fields()
+    }
+
+    fn visit_bytes<V: ValueVisitor>(
+        cursor: &mut Cursor<'a>,
+        _version: i16,
+        visitor: &mut V,
+    ) -> Option<()> {
+        visitor.string(cursor.string()?);
+        visitor.integer(i64::from(cursor.i32()?));
+        visitor.integer(cursor.i64()?);
+        for (tag, data) in cursor.tagged_fields()?.iter() {
+            visitor.tagged_field(tag, data);
+        }
+        Some(())
+    }
+}
+
+/// [`Assignment`] borrowed from the bytes it was decoded from: strings point into them and arrays are read when iterated.
+#[non_exhaustive]
+#[derive(Debug, Clone)]
+pub struct AssignmentView<'a> {
+    /// See [`Assignment::active_tasks`].
+    pub active_tasks: ArrayView<'a, TaskIdsView<'a>>,
+    /// See [`Assignment::standby_tasks`].
+    pub standby_tasks: ArrayView<'a, TaskIdsView<'a>>,
+    /// See [`Assignment::warmup_tasks`].
+    pub warmup_tasks: ArrayView<'a, TaskIdsView<'a>>,
+    /// Tagged fields this schema does not declare, as they lie in the input.
+    pub unknown_tagged_fields: RawTaggedFields<'a>,
+}
+
+impl Default for AssignmentView<'_> {
+    fn default() -> Self {
+        AssignmentView {
+            active_tasks: ArrayView::default(),
+            standby_tasks: ArrayView::default(),
+            warmup_tasks: ArrayView::default(),
+            unknown_tagged_fields: RawTaggedFields::default(),
+        }
+    }
+}
+
+impl<'a> AssignmentView<'a> {
+    pub(crate) fn read(decoder: &mut Decoder<'a>, version: i16) -> DecodeResult<Self> {
+        let active_tasks = decoder.field("active_tasks", |decoder| {
+            decoder.array_view(version, 3, |decoder| {
+                TaskIdsView::read(decoder, version).map(drop)
+            })
+        })?;
+        let standby_tasks = decoder.field("standby_tasks", |decoder| {
+            decoder.array_view(version, 3, |decoder| {
+                TaskIdsView::read(decoder, version).map(drop)
+            })
+        })?;
+        let warmup_tasks = decoder.field("warmup_tasks", |decoder| {
+            decoder.array_view(version, 3, |decoder| {
+                TaskIdsView::read(decoder, version).map(drop)
+            })
+        })?;
+        let unknown_tagged_fields = decoder.raw_tagged_fields()?;
+        Ok(Self {
+            active_tasks,
+            standby_tasks,
+            warmup_tasks,
+            unknown_tagged_fields,
+        })
+    }
+
+    /// The owned [`Assignment`] with the same values.
+    pub fn to_owned(&self) -> Assignment {
+        Assignment {
+            active_tasks: self
+                .active_tasks
+                .iter()
+                .map(|item| TaskIdsView::to_owned(&item))
+                .collect(),
+            standby_tasks: self
+                .standby_tasks
+                .iter()
+                .map(|item| TaskIdsView::to_owned(&item))
+                .collect(),
+            warmup_tasks: self
+                .warmup_tasks
+                .iter()
+                .map(|item| TaskIdsView::to_owned(&item))
+                .collect(),
+            unknown_tagged_fields: self.unknown_tagged_fields.to_tagged_fields(),
+        }
+    }
+
+    /// Hands every value to `visitor`, in wire order, reading each array's items in one pass.
+    pub fn visit<V: ValueVisitor>(&self, visitor: &mut V) {
+        self.active_tasks.visit_items(visitor);
+        self.standby_tasks.visit_items(visitor);
+        self.warmup_tasks.visit_items(visitor);
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+
+    /// Hands the values of [`Self::visit`] to `visitor`, reading them through the fields and array iteration.
+    pub fn visit_fields<V: ValueVisitor>(&self, visitor: &mut V) {
+        visitor.array(self.active_tasks.len());
+        for item in self.active_tasks.iter() {
+            item.visit_fields(visitor);
+        }
+        visitor.array(self.standby_tasks.len());
+        for item in self.standby_tasks.iter() {
+            item.visit_fields(visitor);
+        }
+        visitor.array(self.warmup_tasks.len());
+        for item in self.warmup_tasks.iter() {
+            item.visit_fields(visitor);
+        }
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+}
+
+impl<'a> ViewItem<'a> for AssignmentView<'a> {
+    fn parse(cursor: &mut Cursor<'a>, version: i16) -> Option<Self> {
+        let active_tasks = cursor.array::<TaskIdsView<'a>>(version)?;
+        let standby_tasks = cursor.array::<TaskIdsView<'a>>(version)?;
+        let warmup_tasks = cursor.array::<TaskIdsView<'a>>(version)?;
+        let unknown_tagged_fields = cursor.tagged_fields()?;
+        Some(Self {
+            active_tasks,
+            standby_tasks,
+            warmup_tasks,
+            unknown_tagged_fields,
+        })
+    }
+
+    fn skip(cursor: &mut Cursor<'a>, version: i16) -> Option<()> {
+        cursor.skip_array::<TaskIdsView<'a>>(version)?;
+        cursor.skip_array::<TaskIdsView<'a>>(version)?;
+        cursor.skip_array::<TaskIdsView<'a>>(version)?;
+        cursor.skip_tagged_fields()
+    }
+
+    fn visit_bytes<V: ValueVisitor>(
+        cursor: &mut Cursor<'a>,
+        version: i16,
+        visitor: &mut V,
+    ) -> Option<()> {
+        cursor.visit_array::<TaskIdsView<'a>, V>(version, visitor)?;
+        cursor.visit_array::<TaskIdsView<'a>, V>(version, visitor)?;
+        cursor.visit_array::<TaskIdsView<'a>, V>(version, visitor)?;
+        for (tag, data) in cursor.tagged_fields()?.iter() {
+            visitor.tagged_field(tag, data);
+        }
+        Some(())
+    }
+}
+
+/// [`TaskIds`] borrowed from the bytes it was decoded from: strings point into them and arrays are read when iterated.
+#[non_exhaustive]
+#[derive(Debug, Clone)]
+pub struct TaskIdsView<'a> {
+    /// See [`TaskIds::subtopology_id`].
+    pub subtopology_id: &'a str,
+    /// See [`TaskIds::partitions`].
+    pub partitions: ArrayView<'a, i32>,
+    /// Tagged fields this schema does not declare, as they lie in the input.
+    pub unknown_tagged_fields: RawTaggedFields<'a>,
+}
+
+impl Default for TaskIdsView<'_> {
+    fn default() -> Self {
+        TaskIdsView {
+            subtopology_id: "",
+            partitions: ArrayView::default(),
+            unknown_tagged_fields: RawTaggedFields::default(),
+        }
+    }
+}
+
+impl<'a> TaskIdsView<'a> {
+    pub(crate) fn read(decoder: &mut Decoder<'a>, version: i16) -> DecodeResult<Self> {
+        let subtopology_id = decoder.field("subtopology_id", |decoder| decoder.str())?;
+        let partitions = decoder.field("partitions", |decoder| {
+            decoder.fixed_array_view::<i32, 4>(version)
+        })?;
+        let unknown_tagged_fields = decoder.raw_tagged_fields()?;
+        Ok(Self {
+            subtopology_id,
+            partitions,
+            unknown_tagged_fields,
+        })
+    }
+
+    /// The owned [`TaskIds`] with the same values.
+    pub fn to_owned(&self) -> TaskIds {
+        TaskIds {
+            subtopology_id: String::from(self.subtopology_id),
+            partitions: self.partitions.iter().collect(),
+            unknown_tagged_fields: self.unknown_tagged_fields.to_tagged_fields(),
+        }
+    }
+
+    /// Hands every value to `visitor`, in wire order, reading each array's items in one pass.
+    pub fn visit<V: ValueVisitor>(&self, visitor: &mut V) {
+        visitor.string(self.subtopology_id);
+        self.partitions.visit_items(visitor);
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+
+    /// Hands the values of [`Self::visit`] to `visitor`, reading them through the fields and array iteration.
+    pub fn visit_fields<V: ValueVisitor>(&self, visitor: &mut V) {
+        visitor.string(self.subtopology_id);
+        visitor.array(self.partitions.len());
+        for item in self.partitions.iter() {
+            visitor.integer(i64::from(item));
+        }
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+}
+
+impl<'a> ViewItem<'a> for TaskIdsView<'a> {
+    fn parse(cursor: &mut Cursor<'a>, version: i16) -> Option<Self> {
+        let subtopology_id = cursor.string()?;
+        let partitions = cursor.array::<i32>(version)?;
+        let unknown_tagged_fields = cursor.tagged_fields()?;
+        Some(Self {
+            subtopology_id,
+            partitions,
+            unknown_tagged_fields,
+        })
+    }
+
+    fn skip(cursor: &mut Cursor<'a>, version: i16) -> Option<()> {
+        cursor.skip_string()?;
+        cursor.skip_array::<i32>(version)?;
+        cursor.skip_tagged_fields()
+    }
+
+    fn visit_bytes<V: ValueVisitor>(
+        cursor: &mut Cursor<'a>,
+        version: i16,
+        visitor: &mut V,
+    ) -> Option<()> {
+        visitor.string(cursor.string()?);
+        cursor.visit_array::<i32, V>(version, visitor)?;
+        for (tag, data) in cursor.tagged_fields()?.iter() {
+            visitor.tagged_field(tag, data);
+        }
+        Some(())
+    }
+}
+
+/// [`KeyValue`] borrowed from the bytes it was decoded from: strings point into them and arrays are read when iterated.
+#[non_exhaustive]
+#[derive(Debug, Clone)]
+pub struct KeyValueView<'a> {
+    /// See [`KeyValue::key`].
+    pub key: &'a str,
+    /// See [`KeyValue::value`].
+    pub value: &'a str,
+    /// Tagged fields this schema does not declare, as they lie in the input.
+    pub unknown_tagged_fields: RawTaggedFields<'a>,
+}
+
+impl Default for KeyValueView<'_> {
+    fn default() -> Self {
+        KeyValueView {
+            key: "",
+            value: "",
+            unknown_tagged_fields: RawTaggedFields::default(),
+        }
+    }
+}
+
+impl<'a> KeyValueView<'a> {
+    pub(crate) fn read(decoder: &mut Decoder<'a>, _version: i16) -> DecodeResult<Self> {
+        let key = decoder.field("key", |decoder| decoder.str())?;
+        let value = decoder.field("value", |decoder| decoder.str())?;
+        let unknown_tagged_fields = decoder.raw_tagged_fields()?;
+        Ok(Self {
+            key,
+            value,
+            unknown_tagged_fields,
+        })
+    }
+
+    /// The owned [`KeyValue`] with the same values.
+    pub fn to_owned(&self) -> KeyValue {
+        KeyValue {
+            key: String::from(self.key),
+            value: String::from(self.value),
+            unknown_tagged_fields: self.unknown_tagged_fields.to_tagged_fields(),
+        }
+    }
+
+    /// Hands every value to `visitor`, in wire order, reading each array's items in one pass.
+    pub fn visit<V: ValueVisitor>(&self, visitor: &mut V) {
+        visitor.string(self.key);
+        visitor.string(self.value);
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+
+    /// Hands the values of [`Self::visit`] to `visitor`, reading them through the fields and array iteration.
+    pub fn visit_fields<V: ValueVisitor>(&self, visitor: &mut V) {
+        visitor.string(self.key);
+        visitor.string(self.value);
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+}
+
+impl<'a> ViewItem<'a> for KeyValueView<'a> {
+    fn parse(cursor: &mut Cursor<'a>, _version: i16) -> Option<Self> {
+        let key = cursor.string()?;
+        let value = cursor.string()?;
+        let unknown_tagged_fields = cursor.tagged_fields()?;
+        Some(Self {
+            key,
+            value,
+            unknown_tagged_fields,
+        })
+    }
+
+    fn skip(cursor: &mut Cursor<'a>, _version: i16) -> Option<()> {
+        cursor.skip_string()?;
+        cursor.skip_string()?;
+        cursor.skip_tagged_fields()
+    }
+
+    fn visit_bytes<V: ValueVisitor>(
+        cursor: &mut Cursor<'a>,
+        _version: i16,
+        visitor: &mut V,
+    ) -> Option<()> {
+        visitor.string(cursor.string()?);
+        visitor.string(cursor.string()?);
+        for (tag, data) in cursor.tagged_fields()?.iter() {
+            visitor.tagged_field(tag, data);
+        }
+        Some(())
+    }
+}
+
+/// [`TopicInfo`] borrowed from the bytes it was decoded from: strings point into them and arrays are read when iterated.
+#[non_exhaustive]
+#[derive(Debug, Clone)]
+pub struct TopicInfoView<'a> {
+    /// See [`TopicInfo::name`].
+    pub name: &'a str,
+    /// See [`TopicInfo::partitions`].
+    pub partitions: i32,
+    /// See [`TopicInfo::replication_factor`].
+    pub replication_factor: i16,
+    /// See [`TopicInfo::topic_configs`].
+    pub topic_configs: ArrayView<'a, KeyValueView<'a>>,
+    /// Tagged fields this schema does not declare, as they lie in the input.
+    pub unknown_tagged_fields: RawTaggedFields<'a>,
+}
+
+impl Default for TopicInfoView<'_> {
+    fn default() -> Self {
+        TopicInfoView {
+            name: "",
+            partitions: 0,
+            replication_factor: 0,
+            topic_configs: ArrayView::default(),
+            unknown_tagged_fields: RawTaggedFields::default(),
+        }
+    }
+}
+
+impl<'a> TopicInfoView<'a> {
+    pub(crate) fn read(decoder: &mut Decoder<'a>, version: i16) -> DecodeResult<Self> {
+        let name = decoder.field("name", |decoder| decoder.str())?;
+        let partitions = decoder.field("partitions", |decoder| decoder.i32())?;
+        let replication_factor = decoder.field("replication_factor", |decoder| decoder.i16())?;
+        let topic_configs = decoder.field("topic_configs", |decoder| {
+            decoder.array_view(version, 3, |decoder| {
+                KeyValueView::read(decoder, version).map(drop)
+            })
+        })?;
+        let unknown_tagged_fields = decoder.raw_tagged_fields()?;
+        Ok(Self {
+            name,
+            partitions,
+            replication_factor,
+            topic_configs,
+            unknown_tagged_fields,
+        })
+    }
+
+    /// The owned [`TopicInfo`] with the same values.
+    pub fn to_owned(&self) -> TopicInfo {
+        TopicInfo {
+            name: String::from(self.name),
+            partitions: self.partitions,
+            replication_factor: self.replication_factor,
+            topic_configs: self
+                .topic_configs
+                .iter()
+                .map(|item| KeyValueView::to_owned(&item))
+                .collect(),
+            unknown_tagged_fields: self.unknown_tagged_fields.to_tagged_fields(),
+        }
+    }
+
+    /// Hands every value to `visitor`, in wire order, reading each array's items in one pass.
+    pub fn visit<V: ValueVisitor>(&self, visitor: &mut V) {
+        visitor.string(self.name);
+        visitor.integer(i64::from(self.partitions));
+        visitor.integer(i64::from(self.replication_factor));
+        self.topic_configs.visit_items(visitor);
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+
+    /// Hands the values of [`Self::visit`] to `visitor`, reading them through the fields and array iteration.
+    pub fn visit_fields<V: ValueVisitor>(&self, visitor: &mut V) {
+        visitor.string(self.name);
+        visitor.integer(i64::from(self.partitions));
+        visitor.integer(i64::from(self.replication_factor));
+        visitor.array(self.topic_configs.len());
+        for item in self.topic_configs.iter() {
+            item.visit_fields(visitor);
+        }
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+}
+
+impl<'a> ViewItem<'a> for TopicInfoView<'a> {
+    fn parse(cursor: &mut Cursor<'a>, version: i16) -> Option<Self> {
+        let name = cursor.string()?;
+        let partitions = cursor.i32()?;
+        let replication_factor = cursor.i16()?;
+        let topic_configs = cursor.array::<KeyValueView<'a>>(version)?;
+        let unknown_tagged_fields = cursor.tagged_fields()?;
+        Some(Self {
+            name,
+            partitions,
+            replication_factor,
+            topic_configs,
+            unknown_tagged_fields,
+        })
+    }
+
+    fn skip(cursor: &mut Cursor<'a>, version: i16) -> Option<()> {
+        cursor.skip_string()?;
+        cursor.skip(4)?;
+        cursor.skip(2)?;
+        cursor.skip_array::<KeyValueView<'a>>(version)?;
+        cursor.skip_tagged_fields()
+    }
+
+    fn visit_bytes<V: ValueVisitor>(
+        cursor: &mut Cursor<'a>,
+        version: i16,
+        visitor: &mut V,
+    ) -> Option<()> {
+        visitor.string(cursor.string()?);
+        visitor.integer(i64::from(cursor.i32()?));
+        visitor.integer(i64::from(cursor.i16()?));
+        cursor.visit_array::<KeyValueView<'a>, V>(version, visitor)?;
+        for (tag, data) in cursor.tagged_fields()?.iter() {
+            visitor.tagged_field(tag, data);
+        }
+        Some(())
+    }
+}
+
+/// [`TopologyDescription`] borrowed from the bytes it was decoded from: strings point into them and arrays are read when iterated.
+#[non_exhaustive]
+#[derive(Debug, Clone)]
+pub struct TopologyDescriptionView<'a> {
+    /// See [`TopologyDescription::subtopologies`].
+    pub subtopologies: ArrayView<'a, TopologyDescriptionSubtopologyView<'a>>,
+    /// See [`TopologyDescription::global_stores`].
+    pub global_stores: ArrayView<'a, TopologyDescriptionGlobalStoreView<'a>>,
+    /// Tagged fields this schema does not declare, as they lie in the input.
+    pub unknown_tagged_fields: RawTaggedFields<'a>,
+}
+
+impl Default for TopologyDescriptionView<'_> {
+    fn default() -> Self {
+        TopologyDescriptionView {
+            subtopologies: ArrayView::default(),
+            global_stores: ArrayView::default(),
+            unknown_tagged_fields: RawTaggedFields::default(),
+        }
+    }
+}
+
+impl<'a> TopologyDescriptionView<'a> {
+    pub(crate) fn read(decoder: &mut Decoder<'a>, version: i16) -> DecodeResult<Self> {
+        let subtopologies = decoder.field("subtopologies", |decoder| {
+            decoder.array_view(version, 1, |decoder| {
+                TopologyDescriptionSubtopologyView::read(decoder, version).map(drop)
+            })
+        })?;
+        let global_stores = decoder.field("global_stores", |decoder| {
+            decoder.array_view(version, 1, |decoder| {
+                TopologyDescriptionGlobalStoreView::read(decoder, version).map(drop)
+            })
+        })?;
+        let unknown_tagged_fields = decoder.raw_tagged_fields()?;
+        Ok(Self {
+            subtopologies,
+            global_stores,
+            unknown_tagged_fields,
+        })
+    }
+
+    /// The owned [`TopologyDescription`] with the same values.
+    pub fn to_owned(&self) -> TopologyDescription {
+        TopologyDescription {
+            subtopologies: self
+                .subtopologies
+                .iter()
+                .map(|item| TopologyDescriptionSubtopologyView::to_owned(&item))
+                .collect(),
+            global_stores: self
+                .global_stores
+                .iter()
+                .map(|item| TopologyDescriptionGlobalStoreView::to_owned(&item))
+                .collect(),
+            unknown_tagged_fields: self.unknown_tagged_fields.to_tagged_fields(),
+        }
+    }
+
+    /// Hands every value to `visitor`, in wire order, reading each array's items in one pass.
+    pub fn visit<V: ValueVisitor>(&self, visitor: &mut V) {
+        self.subtopologies.visit_items(visitor);
+        self.global_stores.visit_items(visitor);
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+
+    /// Hands the values of [`Self::visit`] to `visitor`, reading them through the fields and array iteration.
+    pub fn visit_fields<V: ValueVisitor>(&self, visitor: &mut V) {
+        visitor.array(self.subtopologies.len());
+        for item in self.subtopologies.iter() {
+            item.visit_fields(visitor);
+        }
+        visitor.array(self.global_stores.len());
+        for item in self.global_stores.iter() {
+            item.visit_fields(visitor);
+        }
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+}
+
+impl<'a> ViewItem<'a> for TopologyDescriptionView<'a> {
+    fn parse(cursor: &mut Cursor<'a>, version: i16) -> Option<Self> {
+        let subtopologies = cursor.array::<TopologyDescriptionSubtopologyView<'a>>(version)?;
+        let global_stores = cursor.array::<TopologyDescriptionGlobalStoreView<'a>>(version)?;
+        let unknown_tagged_fields = cursor.tagged_fields()?;
+        Some(Self {
+            subtopologies,
+            global_stores,
+            unknown_tagged_fields,
+        })
+    }
+
+    fn skip(cursor: &mut Cursor<'a>, version: i16) -> Option<()> {
+        cursor.skip_array::<TopologyDescriptionSubtopologyView<'a>>(version)?;
+        cursor.skip_array::<TopologyDescriptionGlobalStoreView<'a>>(version)?;
+        cursor.skip_tagged_fields()
+    }
+
+    fn visit_bytes<V: ValueVisitor>(
+        cursor: &mut Cursor<'a>,
+        version: i16,
+        visitor: &mut V,
+    ) -> Option<()> {
+        cursor.visit_array::<TopologyDescriptionSubtopologyView<'a>, V>(version, visitor)?;
+        cursor.visit_array::<TopologyDescriptionGlobalStoreView<'a>, V>(version, visitor)?;
+        for (tag, data) in cursor.tagged_fields()?.iter() {
+            visitor.tagged_field(tag, data);
+        }
+        Some(())
+    }
+}
+
+/// [`TopologyDescriptionSubtopology`] borrowed from the bytes it was decoded from: strings point into them and arrays are read when iterated.
+#[non_exhaustive]
+#[derive(Debug, Clone)]
+pub struct TopologyDescriptionSubtopologyView<'a> {
+    /// See [`TopologyDescriptionSubtopology::subtopology_id`].
+    pub subtopology_id: &'a str,
+    /// See [`TopologyDescriptionSubtopology::nodes`].
+    pub nodes: ArrayView<'a, TopologyDescriptionNodeView<'a>>,
+    /// Tagged fields this schema does not declare, as they lie in the input.
+    pub unknown_tagged_fields: RawTaggedFields<'a>,
+}
+
+impl Default for TopologyDescriptionSubtopologyView<'_> {
+    fn default() -> Self {
+        TopologyDescriptionSubtopologyView {
+            subtopology_id: "",
+            nodes: ArrayView::default(),
+            unknown_tagged_fields: RawTaggedFields::default(),
+        }
+    }
+}
+
+impl<'a> TopologyDescriptionSubtopologyView<'a> {
+    pub(crate) fn read(decoder: &mut Decoder<'a>, version: i16) -> DecodeResult<Self> {
+        let subtopology_id = decoder.field("subtopology_id", |decoder| decoder.str())?;
+        let nodes = decoder.field("nodes", |decoder| {
+            decoder.array_view(version, 1, |decoder| {
+                TopologyDescriptionNodeView::read(decoder, version).map(drop)
+            })
+        })?;
+        let unknown_tagged_fields = decoder.raw_tagged_fields()?;
+        Ok(Self {
+            subtopology_id,
+            nodes,
+            unknown_tagged_fields,
+        })
+    }
+
+    /// The owned [`TopologyDescriptionSubtopology`] with the same values.
+    pub fn to_owned(&self) -> TopologyDescriptionSubtopology {
+        TopologyDescriptionSubtopology {
+            subtopology_id: String::from(self.subtopology_id),
+            nodes: self
+                .nodes
+                .iter()
+                .map(|item| TopologyDescriptionNodeView::to_owned(&item))
+                .collect(),
+            unknown_tagged_fields: self.unknown_tagged_fields.to_tagged_fields(),
+        }
+    }
+
+    /// Hands every value to `visitor`, in wire order, reading each array's items in one pass.
+    pub fn visit<V: ValueVisitor>(&self, visitor: &mut V) {
+        visitor.string(self.subtopology_id);
+        self.nodes.visit_items(visitor);
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+
+    /// Hands the values of [`Self::visit`] to `visitor`, reading them through the fields and array iteration.
+    pub fn visit_fields<V: ValueVisitor>(&self, visitor: &mut V) {
+        visitor.string(self.subtopology_id);
+        visitor.array(self.nodes.len());
+        for item in self.nodes.iter() {
+            item.visit_fields(visitor);
+        }
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+}
+
+impl<'a> ViewItem<'a> for TopologyDescriptionSubtopologyView<'a> {
+    fn parse(cursor: &mut Cursor<'a>, version: i16) -> Option<Self> {
+        let subtopology_id = cursor.string()?;
+        let nodes = cursor.array::<TopologyDescriptionNodeView<'a>>(version)?;
+        let unknown_tagged_fields = cursor.tagged_fields()?;
+        Some(Self {
+            subtopology_id,
+            nodes,
+            unknown_tagged_fields,
+        })
+    }
+
+    fn skip(cursor: &mut Cursor<'a>, version: i16) -> Option<()> {
+        cursor.skip_string()?;
+        cursor.skip_array::<TopologyDescriptionNodeView<'a>>(version)?;
+        cursor.skip_tagged_fields()
+    }
+
+    fn visit_bytes<V: ValueVisitor>(
+        cursor: &mut Cursor<'a>,
+        version: i16,
+        visitor: &mut V,
+    ) -> Option<()> {
+        visitor.string(cursor.string()?);
+        cursor.visit_array::<TopologyDescriptionNodeView<'a>, V>(version, visitor)?;
+        for (tag, data) in cursor.tagged_fields()?.iter() {
+            visitor.tagged_field(tag, data);
+        }
+        Some(())
+    }
+}
+
+/// [`TopologyDescriptionNode`] borrowed from the bytes it was decoded from: strings point into them and arrays are read when iterated.
+#[non_exhaustive]
+#[derive(Debug, Clone)]
+pub struct TopologyDescriptionNodeView<'a> {
+    /// See [`TopologyDescriptionNode::name`].
+    pub name: &'a str,
+    /// See [`TopologyDescriptionNode::node_type`].
+    pub node_type: i8,
+    /// See [`TopologyDescriptionNode::source_topics`].
+    pub source_topics: ArrayView<'a, &'a str>,
+    /// See [`TopologyDescriptionNode::sink_topic`].
+    pub sink_topic: Option<&'a str>,
+    /// See [`TopologyDescriptionNode::stores`].
+    pub stores: ArrayView<'a, &'a str>,
+    /// See [`TopologyDescriptionNode::successors`].
+    pub successors: ArrayView<'a, &'a str>,
+    /// Tagged fields this schema does not declare, as they lie in the input.
+    pub unknown_tagged_fields: RawTaggedFields<'a>,
+}
+
+impl Default for TopologyDescriptionNodeView<'_> {
+    fn default() -> Self {
+        TopologyDescriptionNodeView {
+            name: "",
+            node_type: 0,
+            source_topics: ArrayView::default(),
+            sink_topic: None,
+            stores: ArrayView::default(),
+            successors: ArrayView::default(),
+            unknown_tagged_fields: RawTaggedFields::default(),
+        }
+    }
+}
+
+impl<'a> TopologyDescriptionNodeView<'a> {
+    pub(crate) fn read(decoder: &mut Decoder<'a>, version: i16) -> DecodeResult<Self> {
+        let name = decoder.field("name", |decoder| decoder.str())?;
+        let node_type = decoder.field("node_type", |decoder| decoder.i8())?;
+        let source_topics = decoder.field("source_topics", |decoder| {
+            decoder.array_view(version, 1, |decoder| decoder.str().map(drop))
+        })?;
+        let sink_topic = decoder.field("sink_topic", |decoder| decoder.nullable_str())?;
+        let stores = decoder.field("stores", |decoder| {
+            decoder.array_view(version, 1, |decoder| decoder.str().map(drop))
+        })?;
+        let successors = decoder.field("successors", |decoder| {
+            decoder.array_view(version, 1, |decoder| decoder.str().map(drop))
+        })?;
+        let unknown_tagged_fields = decoder.raw_tagged_fields()?;
+        Ok(Self {
+            name,
+            node_type,
+            source_topics,
+            sink_topic,
+            stores,
+            successors,
+            unknown_tagged_fields,
+        })
+    }
+
+    /// The owned [`TopologyDescriptionNode`] with the same values.
+    pub fn to_owned(&self) -> TopologyDescriptionNode {
+        TopologyDescriptionNode {
+            name: String::from(self.name),
+            node_type: self.node_type,
+            source_topics: self.source_topics.iter().map(String::from).collect(),
+            sink_topic: self.sink_topic.map(String::from),
+            stores: self.stores.iter().map(String::from).collect(),
+            successors: self.successors.iter().map(String::from).collect(),
+            unknown_tagged_fields: self.unknown_tagged_fields.to_tagged_fields(),
+        }
+    }
+
+    /// Hands every value to `visitor`, in wire order, reading each array's items in one pass.
+    pub fn visit<V: ValueVisitor>(&self, visitor: &mut V) {
+        visitor.string(self.name);
+        visitor.integer(i64::from(self.node_type));
+        self.source_topics.visit_items(visitor);
+        match self.sink_topic {
+            Some(value) => {
+                visitor.string(value);
+            }
+            None => visitor.null(),
+        }
+        self.stores.visit_items(visitor);
+        self.successors.visit_items(visitor);
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+
+    /// Hands the values of [`Self::visit`] to `visitor`, reading them through the fields and array iteration.
+    pub fn visit_fields<V: ValueVisitor>(&self, visitor: &mut V) {
+        visitor.string(self.name);
+        visitor.integer(i64::from(self.node_type));
+        visitor.array(self.source_topics.len());
+        for item in self.source_topics.iter() {
+            visitor.string(item);
+        }
+        match self.sink_topic {
+            Some(value) => {
+                visitor.string(value);
+            }
+            None => visitor.null(),
+        }
+        visitor.array(self.stores.len());
+        for item in self.stores.iter() {
+            visitor.string(item);
+        }
+        visitor.array(self.successors.len());
+        for item in self.successors.iter() {
+            visitor.string(item);
+        }
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+}
+
+impl<'a> ViewItem<'a> for TopologyDescriptionNodeView<'a> {
+    fn parse(cursor: &mut Cursor<'a>, version: i16) -> Option<Self> {
+        let name = cursor.string()?;
+        let node_type = cursor.i8()?;
+        let source_topics = cursor.array::<&'a str>(version)?;
+        let sink_topic = cursor.nullable_string()?;
+        let stores = cursor.array::<&'a str>(version)?;
+        let successors = cursor.array::<&'a str>(version)?;
+        let unknown_tagged_fields = cursor.tagged_fields()?;
+        Some(Self {
+            name,
+            node_type,
+            source_topics,
+            sink_topic,
+            stores,
+            successors,
+            unknown_tagged_fields,
+        })
+    }
+
+    fn skip(cursor: &mut Cursor<'a>, version: i16) -> Option<()> {
+        cursor.skip_string()?;
+        cursor.skip(1)?;
+        cursor.skip_array::<&'a str>(version)?;
+        cursor.skip_string()?;
+        cursor.skip_array::<&'a str>(version)?;
+        cursor.skip_array::<&'a str>(version)?;
+        cursor.skip_tagged_fields()
+    }
+
+    fn visit_bytes<V: ValueVisitor>(
+        cursor: &mut Cursor<'a>,
+        version: i16,
+        visitor: &mut V,
+    ) -> Option<()> {
+        visitor.string(cursor.string()?);
+        visitor.integer(i64::from(cursor.i8()?));
+        cursor.visit_array::<&'a str, V>(version, visitor)?;
+        match cursor.nullable_string()? {
+            Some(value) => visitor.string(value),
+            None => visitor.null(),
+        }
+        cursor.visit_array::<&'a str, V>(version, visitor)?;
+        cursor.visit_array::<&'a str, V>(version, visitor)?;
+        for (tag, data) in cursor.tagged_fields()?.iter() {
+            visitor.tagged_field(tag, data);
+        }
+        Some(())
+    }
+}
+
+/// [`TopologyDescriptionGlobalStore`] borrowed from the bytes it was decoded from: strings point into them and arrays are read when iterated.
+#[non_exhaustive]
+#[derive(Debug, Clone)]
+pub struct TopologyDescriptionGlobalStoreView<'a> {
+    /// See [`TopologyDescriptionGlobalStore::source`].
+    pub source: TopologyDescriptionNodeView<'a>,
+    /// See [`TopologyDescriptionGlobalStore::processor`].
+    pub processor: TopologyDescriptionNodeView<'a>,
+    /// Tagged fields this schema does not declare, as they lie in the input.
+    pub unknown_tagged_fields: RawTaggedFields<'a>,
+}
+
+impl Default for TopologyDescriptionGlobalStoreView<'_> {
+    fn default() -> Self {
+        TopologyDescriptionGlobalStoreView {
+            source: TopologyDescriptionNodeView::default(),
+            processor: TopologyDescriptionNodeView::default(),
+            unknown_tagged_fields: RawTaggedFields::default(),
+        }
+    }
+}
+
+impl<'a> TopologyDescriptionGlobalStoreView<'a> {
+    pub(crate) fn read(decoder: &mut Decoder<'a>, version: i16) -> DecodeResult<Self> {
+        let source = decoder.field("source", |decoder| {
+            TopologyDescriptionNodeView::read(decoder, version)
+        })?;
+        let processor = decoder.field("processor", |decoder| {
+            TopologyDescriptionNodeView::read(decoder, version)
+        })?;
+        let unknown_tagged_fields = decoder.raw_tagged_fields()?;
+        Ok(Self {
+            source,
+            processor,
+            unknown_tagged_fields,
+        })
+    }
+
+    /// The owned [`TopologyDescriptionGlobalStore`] with the same values.
+    pub fn to_owned(&self) -> TopologyDescriptionGlobalStore {
+        TopologyDescriptionGlobalStore {
+            source: TopologyDescriptionNodeView::to_owned(&self.source),
+            processor: TopologyDescriptionNodeView::to_owned(&self.processor),
+            unknown_tagged_fields: self.unknown_tagged_fields.to_tagged_fields(),
+        }
+    }
+
+    /// Hands every value to `visitor`, in wire order, reading each array's items in one pass.
+    pub fn visit<V: ValueVisitor>(&self, visitor: &mut V) {
+        self.source.visit(visitor);
+        self.processor.visit(visitor);
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+
+    /// Hands the values of [`Self::visit`] to `visitor`, reading them through the fields and array iteration.
+    pub fn visit_fields<V: ValueVisitor>(&self, visitor: &mut V) {
+        self.source.visit_fields(visitor);
+        self.processor.visit_fields(visitor);
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+}
+
+impl<'a> ViewItem<'a> for TopologyDescriptionGlobalStoreView<'a> {
+    fn parse(cursor: &mut Cursor<'a>, version: i16) -> Option<Self> {
+        let source = TopologyDescriptionNodeView::parse(cursor, version)?;
+        let processor = TopologyDescriptionNodeView::parse(cursor, version)?;
+        let unknown_tagged_fields = cursor.tagged_fields()?;
+        Some(Self {
+            source,
+            processor,
+            unknown_tagged_fields,
+        })
+    }
+
+    fn skip(cursor: &mut Cursor<'a>, version: i16) -> Option<()> {
+        TopologyDescriptionNodeView::skip(cursor, version)?;
+        TopologyDescriptionNodeView::skip(cursor, version)?;
+        cursor.skip_tagged_fields()
+    }
+
+    fn visit_bytes<V: ValueVisitor>(
+        cursor: &mut Cursor<'a>,
+        version: i16,
+        visitor: &mut V,
+    ) -> Option<()> {
+        TopologyDescriptionNodeView::visit_bytes(cursor, version, visitor)?;
+        TopologyDescriptionNodeView::visit_bytes(cursor, version, visitor)?;
+        for (tag, data) in cursor.tagged_fields()?.iter() {
+            visitor.tagged_field(tag, data);
+        }
+        Some(())
     }
 }
 

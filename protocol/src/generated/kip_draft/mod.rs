@@ -4,5 +4,9 @@
 pub mod streams_group_heartbeat_request;
 pub mod streams_group_heartbeat_response;
 
-pub use streams_group_heartbeat_request::StreamsGroupHeartbeatRequest;
-pub use streams_group_heartbeat_response::StreamsGroupHeartbeatResponse;
+pub use streams_group_heartbeat_request::{
+    StreamsGroupHeartbeatRequest, StreamsGroupHeartbeatRequestView,
+};
+pub use streams_group_heartbeat_response::{
+    StreamsGroupHeartbeatResponse, StreamsGroupHeartbeatResponseView,
+};

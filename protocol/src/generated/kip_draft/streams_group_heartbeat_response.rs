@@ -7,6 +7,8 @@ use crate::codec::{
     arbitrary_tagged_fields, DecodeResult, Decoder, EncodeResult, Encoder, Recorder, Sink,
     TaggedFields,
 };
+use crate::error::{DecodeError, DecodeErrorKind};
+use crate::view::{ArrayView, Cursor, MessageView, RawTaggedFields, ValueVisitor, ViewItem};
 
 /// The `StreamsGroupHeartbeatResponse` message; every field of every version.
 #[non_exhaustive]
@@ -718,6 +720,924 @@ impl Endpoint {
 
     /// Resets every field that `version` lacks to its default, here and in nested structs.
     pub fn restrict_to_version(&mut self, _version: i16) {}
+}
+
+/// [`StreamsGroupHeartbeatResponse`] borrowed from the bytes it was decoded from: strings point into them and arrays are read when iterated.
+#[non_exhaustive]
+#[derive(Debug, Clone)]
+pub struct StreamsGroupHeartbeatResponseView<'a> {
+    /// See [`StreamsGroupHeartbeatResponse::throttle_time_ms`].
+    pub throttle_time_ms: i32,
+    /// See [`StreamsGroupHeartbeatResponse::error_code`].
+    pub error_code: i16,
+    /// See [`StreamsGroupHeartbeatResponse::error_message`].
+    pub error_message: Option<&'a str>,
+    /// See [`StreamsGroupHeartbeatResponse::member_id`].
+    pub member_id: Option<&'a str>,
+    /// See [`StreamsGroupHeartbeatResponse::member_epoch`].
+    pub member_epoch: i32,
+    /// See [`StreamsGroupHeartbeatResponse::heartbeat_interval_ms`].
+    pub heartbeat_interval_ms: i32,
+    /// See [`StreamsGroupHeartbeatResponse::acceptable_recovery_lag`].
+    pub acceptable_recovery_lag: i32,
+    /// See [`StreamsGroupHeartbeatResponse::task_offset_interval_ms`].
+    pub task_offset_interval_ms: i32,
+    /// See [`StreamsGroupHeartbeatResponse::group_topology_id`].
+    pub group_topology_id: Option<&'a str>,
+    /// See [`StreamsGroupHeartbeatResponse::status`].
+    pub status: Option<ArrayView<'a, StatusView<'a>>>,
+    /// See [`StreamsGroupHeartbeatResponse::active_tasks`].
+    pub active_tasks: Option<ArrayView<'a, TaskIdsView<'a>>>,
+    /// See [`StreamsGroupHeartbeatResponse::standby_tasks`].
+    pub standby_tasks: Option<ArrayView<'a, TaskIdsView<'a>>>,
+    /// See [`StreamsGroupHeartbeatResponse::warmup_tasks`].
+    pub warmup_tasks: Option<ArrayView<'a, TaskIdsView<'a>>>,
+    /// See [`StreamsGroupHeartbeatResponse::partitions_by_user_endpoint`].
+    pub partitions_by_user_endpoint: Option<ArrayView<'a, EndpointToPartitionsView<'a>>>,
+    /// Tagged fields this schema does not declare, as they lie in the input.
+    pub unknown_tagged_fields: RawTaggedFields<'a>,
+}
+
+impl Default for StreamsGroupHeartbeatResponseView<'_> {
+    fn default() -> Self {
+        StreamsGroupHeartbeatResponseView {
+            throttle_time_ms: 0,
+            error_code: 0,
+            error_message: None,
+            member_id: None,
+            member_epoch: 0,
+            heartbeat_interval_ms: 0,
+            acceptable_recovery_lag: 0,
+            task_offset_interval_ms: 0,
+            group_topology_id: None,
+            status: None,
+            active_tasks: None,
+            standby_tasks: None,
+            warmup_tasks: None,
+            partitions_by_user_endpoint: None,
+            unknown_tagged_fields: RawTaggedFields::default(),
+        }
+    }
+}
+
+impl<'a> StreamsGroupHeartbeatResponseView<'a> {
+    /// Decodes exactly one message filling `bytes`, refusing what [`crate::WireMessage::decode_exact`] refuses for [`StreamsGroupHeartbeatResponse`], with the same error, and allocating nothing.
+    pub fn decode(bytes: &'a [u8], version: i16) -> Result<Self, DecodeError> {
+        let versions = <StreamsGroupHeartbeatResponse as crate::WireMessage>::VERSIONS;
+        if version < versions.min || version > versions.max {
+            return Err(DecodeError::new(
+                0,
+                DecodeErrorKind::UnsupportedVersion {
+                    message: <StreamsGroupHeartbeatResponse as crate::WireMessage>::NAME,
+                    version,
+                },
+            ));
+        }
+        Self::read(&mut Decoder::exact(bytes), version)
+    }
+
+    pub(crate) fn read(decoder: &mut Decoder<'a>, version: i16) -> DecodeResult<Self> {
+        let throttle_time_ms = decoder.field("throttle_time_ms", |decoder| decoder.i32())?;
+        let error_code = decoder.field("error_code", |decoder| decoder.i16())?;
+        let error_message = decoder.field("error_message", |decoder| decoder.nullable_str())?;
+        let member_id = decoder.field("member_id", |decoder| decoder.nullable_str())?;
+        let member_epoch = decoder.field("member_epoch", |decoder| decoder.i32())?;
+        let heartbeat_interval_ms =
+            decoder.field("heartbeat_interval_ms", |decoder| decoder.i32())?;
+        let acceptable_recovery_lag =
+            decoder.field("acceptable_recovery_lag", |decoder| decoder.i32())?;
+        let task_offset_interval_ms =
+            decoder.field("task_offset_interval_ms", |decoder| decoder.i32())?;
+        let group_topology_id =
+            decoder.field("group_topology_id", |decoder| decoder.nullable_str())?;
+        let status = decoder.field("status", |decoder| {
+            decoder.nullable_array_view(version, 3, |decoder| {
+                StatusView::read(decoder, version).map(drop)
+            })
+        })?;
+        let active_tasks = decoder.field("active_tasks", |decoder| {
+            decoder.nullable_array_view(version, 3, |decoder| {
+                TaskIdsView::read(decoder, version).map(drop)
+            })
+        })?;
+        let standby_tasks = decoder.field("standby_tasks", |decoder| {
+            decoder.nullable_array_view(version, 3, |decoder| {
+                TaskIdsView::read(decoder, version).map(drop)
+            })
+        })?;
+        let warmup_tasks = decoder.field("warmup_tasks", |decoder| {
+            decoder.nullable_array_view(version, 3, |decoder| {
+                TaskIdsView::read(decoder, version).map(drop)
+            })
+        })?;
+        let partitions_by_user_endpoint =
+            decoder.field("partitions_by_user_endpoint", |decoder| {
+                decoder.nullable_array_view(version, 8, |decoder| {
+                    EndpointToPartitionsView::read(decoder, version).map(drop)
+                })
+            })?;
+        let unknown_tagged_fields = decoder.raw_tagged_fields()?;
+        decoder.end_of_message()?;
+        Ok(Self {
+            throttle_time_ms,
+            error_code,
+            error_message,
+            member_id,
+            member_epoch,
+            heartbeat_interval_ms,
+            acceptable_recovery_lag,
+            task_offset_interval_ms,
+            group_topology_id,
+            status,
+            active_tasks,
+            standby_tasks,
+            warmup_tasks,
+            partitions_by_user_endpoint,
+            unknown_tagged_fields,
+        })
+    }
+
+    /// The owned [`StreamsGroupHeartbeatResponse`] with the same values.
+    pub fn to_owned(&self) -> StreamsGroupHeartbeatResponse {
+        StreamsGroupHeartbeatResponse {
+            throttle_time_ms: self.throttle_time_ms,
+            error_code: self.error_code,
+            error_message: self.error_message.map(String::from),
+            member_id: self.member_id.map(String::from),
+            member_epoch: self.member_epoch,
+            heartbeat_interval_ms: self.heartbeat_interval_ms,
+            acceptable_recovery_lag: self.acceptable_recovery_lag,
+            task_offset_interval_ms: self.task_offset_interval_ms,
+            group_topology_id: self.group_topology_id.map(String::from),
+            status: self.status.map(|items| {
+                items
+                    .iter()
+                    .map(|item| StatusView::to_owned(&item))
+                    .collect()
+            }),
+            active_tasks: self.active_tasks.map(|items| {
+                items
+                    .iter()
+                    .map(|item| TaskIdsView::to_owned(&item))
+                    .collect()
+            }),
+            standby_tasks: self.standby_tasks.map(|items| {
+                items
+                    .iter()
+                    .map(|item| TaskIdsView::to_owned(&item))
+                    .collect()
+            }),
+            warmup_tasks: self.warmup_tasks.map(|items| {
+                items
+                    .iter()
+                    .map(|item| TaskIdsView::to_owned(&item))
+                    .collect()
+            }),
+            partitions_by_user_endpoint: self.partitions_by_user_endpoint.map(|items| {
+                items
+                    .iter()
+                    .map(|item| EndpointToPartitionsView::to_owned(&item))
+                    .collect()
+            }),
+            unknown_tagged_fields: self.unknown_tagged_fields.to_tagged_fields(),
+        }
+    }
+
+    /// Hands every value to `visitor`, in wire order, reading each array's items in one pass.
+    pub fn visit<V: ValueVisitor>(&self, visitor: &mut V) {
+        visitor.integer(i64::from(self.throttle_time_ms));
+        visitor.integer(i64::from(self.error_code));
+        match self.error_message {
+            Some(value) => {
+                visitor.string(value);
+            }
+            None => visitor.null(),
+        }
+        match self.member_id {
+            Some(value) => {
+                visitor.string(value);
+            }
+            None => visitor.null(),
+        }
+        visitor.integer(i64::from(self.member_epoch));
+        visitor.integer(i64::from(self.heartbeat_interval_ms));
+        visitor.integer(i64::from(self.acceptable_recovery_lag));
+        visitor.integer(i64::from(self.task_offset_interval_ms));
+        match self.group_topology_id {
+            Some(value) => {
+                visitor.string(value);
+            }
+            None => visitor.null(),
+        }
+        match self.status {
+            Some(value) => {
+                value.visit_items(visitor);
+            }
+            None => visitor.null(),
+        }
+        match self.active_tasks {
+            Some(value) => {
+                value.visit_items(visitor);
+            }
+            None => visitor.null(),
+        }
+        match self.standby_tasks {
+            Some(value) => {
+                value.visit_items(visitor);
+            }
+            None => visitor.null(),
+        }
+        match self.warmup_tasks {
+            Some(value) => {
+                value.visit_items(visitor);
+            }
+            None => visitor.null(),
+        }
+        match self.partitions_by_user_endpoint {
+            Some(value) => {
+                value.visit_items(visitor);
+            }
+            None => visitor.null(),
+        }
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+
+    /// Hands the values of [`Self::visit`] to `visitor`, reading them through the fields and array iteration.
+    pub fn visit_fields<V: ValueVisitor>(&self, visitor: &mut V) {
+        visitor.integer(i64::from(self.throttle_time_ms));
+        visitor.integer(i64::from(self.error_code));
+        match self.error_message {
+            Some(value) => {
+                visitor.string(value);
+            }
+            None => visitor.null(),
+        }
+        match self.member_id {
+            Some(value) => {
+                visitor.string(value);
+            }
+            None => visitor.null(),
+        }
+        visitor.integer(i64::from(self.member_epoch));
+        visitor.integer(i64::from(self.heartbeat_interval_ms));
+        visitor.integer(i64::from(self.acceptable_recovery_lag));
+        visitor.integer(i64::from(self.task_offset_interval_ms));
+        match self.group_topology_id {
+            Some(value) => {
+                visitor.string(value);
+            }
+            None => visitor.null(),
+        }
+        match self.status {
+            Some(value) => {
+                visitor.array(value.len());
+                for item in value.iter() {
+                    item.visit_fields(visitor);
+                }
+            }
+            None => visitor.null(),
+        }
+        match self.active_tasks {
+            Some(value) => {
+                visitor.array(value.len());
+                for item in value.iter() {
+                    item.visit_fields(visitor);
+                }
+            }
+            None => visitor.null(),
+        }
+        match self.standby_tasks {
+            Some(value) => {
+                visitor.array(value.len());
+                for item in value.iter() {
+                    item.visit_fields(visitor);
+                }
+            }
+            None => visitor.null(),
+        }
+        match self.warmup_tasks {
+            Some(value) => {
+                visitor.array(value.len());
+                for item in value.iter() {
+                    item.visit_fields(visitor);
+                }
+            }
+            None => visitor.null(),
+        }
+        match self.partitions_by_user_endpoint {
+            Some(value) => {
+                visitor.array(value.len());
+                for item in value.iter() {
+                    item.visit_fields(visitor);
+                }
+            }
+            None => visitor.null(),
+        }
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+}
+
+impl<'a> ViewItem<'a> for StreamsGroupHeartbeatResponseView<'a> {
+    fn parse(cursor: &mut Cursor<'a>, version: i16) -> Option<Self> {
+        let throttle_time_ms = cursor.i32()?;
+        let error_code = cursor.i16()?;
+        let error_message = cursor.nullable_string()?;
+        let member_id = cursor.nullable_string()?;
+        let member_epoch = cursor.i32()?;
+        let heartbeat_interval_ms = cursor.i32()?;
+        let acceptable_recovery_lag = cursor.i32()?;
+        let task_offset_interval_ms = cursor.i32()?;
+        let group_topology_id = cursor.nullable_string()?;
+        let status = cursor.nullable_array::<StatusView<'a>>(version)?;
+        let active_tasks = cursor.nullable_array::<TaskIdsView<'a>>(version)?;
+        let standby_tasks = cursor.nullable_array::<TaskIdsView<'a>>(version)?;
+        let warmup_tasks = cursor.nullable_array::<TaskIdsView<'a>>(version)?;
+        let partitions_by_user_endpoint =
+            cursor.nullable_array::<EndpointToPartitionsView<'a>>(version)?;
+        let unknown_tagged_fields = cursor.tagged_fields()?;
+        Some(Self {
+            throttle_time_ms,
+            error_code,
+            error_message,
+            member_id,
+            member_epoch,
+            heartbeat_interval_ms,
+            acceptable_recovery_lag,
+            task_offset_interval_ms,
+            group_topology_id,
+            status,
+            active_tasks,
+            standby_tasks,
+            warmup_tasks,
+            partitions_by_user_endpoint,
+            unknown_tagged_fields,
+        })
+    }
+
+    fn skip(cursor: &mut Cursor<'a>, version: i16) -> Option<()> {
+        cursor.skip(4)?;
+        cursor.skip(2)?;
+        cursor.skip_string()?;
+        cursor.skip_string()?;
+        cursor.skip(4)?;
+        cursor.skip(4)?;
+        cursor.skip(4)?;
+        cursor.skip(4)?;
+        cursor.skip_string()?;
+        cursor.skip_array::<StatusView<'a>>(version)?;
+        cursor.skip_array::<TaskIdsView<'a>>(version)?;
+        cursor.skip_array::<TaskIdsView<'a>>(version)?;
+        cursor.skip_array::<TaskIdsView<'a>>(version)?;
+        cursor.skip_array::<EndpointToPartitionsView<'a>>(version)?;
+        cursor.skip_tagged_fields()
+    }
+
+    fn visit_bytes<V: ValueVisitor>(
+        cursor: &mut Cursor<'a>,
+        version: i16,
+        visitor: &mut V,
+    ) -> Option<()> {
+        visitor.integer(i64::from(cursor.i32()?));
+        visitor.integer(i64::from(cursor.i16()?));
+        match cursor.nullable_string()? {
+            Some(value) => visitor.string(value),
+            None => visitor.null(),
+        }
+        match cursor.nullable_string()? {
+            Some(value) => visitor.string(value),
+            None => visitor.null(),
+        }
+        visitor.integer(i64::from(cursor.i32()?));
+        visitor.integer(i64::from(cursor.i32()?));
+        visitor.integer(i64::from(cursor.i32()?));
+        visitor.integer(i64::from(cursor.i32()?));
+        match cursor.nullable_string()? {
+            Some(value) => visitor.string(value),
+            None => visitor.null(),
+        }
+        cursor.visit_array::<StatusView<'a>, V>(version, visitor)?;
+        cursor.visit_array::<TaskIdsView<'a>, V>(version, visitor)?;
+        cursor.visit_array::<TaskIdsView<'a>, V>(version, visitor)?;
+        cursor.visit_array::<TaskIdsView<'a>, V>(version, visitor)?;
+        cursor.visit_array::<EndpointToPartitionsView<'a>, V>(version, visitor)?;
+        for (tag, data) in cursor.tagged_fields()?.iter() {
+            visitor.tagged_field(tag, data);
+        }
+        Some(())
+    }
+}
+
+impl<'a> MessageView<'a> for StreamsGroupHeartbeatResponseView<'a> {
+    type Owned = StreamsGroupHeartbeatResponse;
+    fn decode(bytes: &'a [u8], version: i16) -> Result<Self, DecodeError> {
+        StreamsGroupHeartbeatResponseView::decode(bytes, version)
+    }
+    fn to_message(&self) -> StreamsGroupHeartbeatResponse {
+        self.to_owned()
+    }
+    fn visit_values<V: ValueVisitor>(&self, visitor: &mut V) {
+        self.visit(visitor)
+    }
+    fn visit_fields<V: ValueVisitor>(&self, visitor: &mut V) {
+        self.visit_fields(visitor)
+    }
+}
+
+/// [`EndpointToPartitions`] borrowed from the bytes it was decoded from: strings point into them and arrays are read when iterated.
+#[non_exhaustive]
+#[derive(Debug, Clone)]
+pub struct EndpointToPartitionsView<'a> {
+    /// See [`EndpointToPartitions::user_endpoint`].
+    pub user_endpoint: EndpointView<'a>,
+    /// See [`EndpointToPartitions::partitions`].
+    pub partitions: ArrayView<'a, TopicPartitionView<'a>>,
+    /// Tagged fields this schema does not declare, as they lie in the input.
+    pub unknown_tagged_fields: RawTaggedFields<'a>,
+}
+
+impl Default for EndpointToPartitionsView<'_> {
+    fn default() -> Self {
+        EndpointToPartitionsView {
+            user_endpoint: EndpointView::default(),
+            partitions: ArrayView::default(),
+            unknown_tagged_fields: RawTaggedFields::default(),
+        }
+    }
+}
+
+impl<'a> EndpointToPartitionsView<'a> {
+    pub(crate) fn read(decoder: &mut Decoder<'a>, version: i16) -> DecodeResult<Self> {
+        let user_endpoint = decoder.field("user_endpoint", |decoder| {
+            EndpointView::read(decoder, version)
+        })?;
+        let partitions = decoder.field("partitions", |decoder| {
+            decoder.array_view(version, 3, |decoder| {
+                TopicPartitionView::read(decoder, version).map(drop)
+            })
+        })?;
+        let unknown_tagged_fields = decoder.raw_tagged_fields()?;
+        Ok(Self {
+            user_endpoint,
+            partitions,
+            unknown_tagged_fields,
+        })
+    }
+
+    /// The owned [`EndpointToPartitions`] with the same values.
+    pub fn to_owned(&self) -> EndpointToPartitions {
+        EndpointToPartitions {
+            user_endpoint: EndpointView::to_owned(&self.user_endpoint),
+            partitions: self
+                .partitions
+                .iter()
+                .map(|item| TopicPartitionView::to_owned(&item))
+                .collect(),
+            unknown_tagged_fields: self.unknown_tagged_fields.to_tagged_fields(),
+        }
+    }
+
+    /// Hands every value to `visitor`, in wire order, reading each array's items in one pass.
+    pub fn visit<V: ValueVisitor>(&self, visitor: &mut V) {
+        self.user_endpoint.visit(visitor);
+        self.partitions.visit_items(visitor);
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+
+    /// Hands the values of [`Self::visit`] to `visitor`, reading them through the fields and array iteration.
+    pub fn visit_fields<V: ValueVisitor>(&self, visitor: &mut V) {
+        self.user_endpoint.visit_fields(visitor);
+        visitor.array(self.partitions.len());
+        for item in self.partitions.iter() {
+            item.visit_fields(visitor);
+        }
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+}
+
+impl<'a> ViewItem<'a> for EndpointToPartitionsView<'a> {
+    fn parse(cursor: &mut Cursor<'a>, version: i16) -> Option<Self> {
+        let user_endpoint = EndpointView::parse(cursor, version)?;
+        let partitions = cursor.array::<TopicPartitionView<'a>>(version)?;
+        let unknown_tagged_fields = cursor.tagged_fields()?;
+        Some(Self {
+            user_endpoint,
+            partitions,
+            unknown_tagged_fields,
+        })
+    }
+
+    fn skip(cursor: &mut Cursor<'a>, version: i16) -> Option<()> {
+        EndpointView::skip(cursor, version)?;
+        cursor.skip_array::<TopicPartitionView<'a>>(version)?;
+        cursor.skip_tagged_fields()
+    }
+
+    fn visit_bytes<V: ValueVisitor>(
+        cursor: &mut Cursor<'a>,
+        version: i16,
+        visitor: &mut V,
+    ) -> Option<()> {
+        EndpointView::visit_bytes(cursor, version, visitor)?;
+        cursor.visit_array::<TopicPartitionView<'a>, V>(version, visitor)?;
+        for (tag, data) in cursor.tagged_fields()?.iter() {
+            visitor.tagged_field(tag, data);
+        }
+        Some(())
+    }
+}
+
+/// [`Status`] borrowed from the bytes it was decoded from: strings point into them and arrays are read when iterated.
+#[non_exhaustive]
+#[derive(Debug, Clone)]
+pub struct StatusView<'a> {
+    /// See [`Status::status_code`].
+    pub status_code: i8,
+    /// See [`Status::status_detail`].
+    pub status_detail: &'a str,
+    /// Tagged fields this schema does not declare, as they lie in the input.
+    pub unknown_tagged_fields: RawTaggedFields<'a>,
+}
+
+impl Default for StatusView<'_> {
+    fn default() -> Self {
+        StatusView {
+            status_code: 0,
+            status_detail: "",
+            unknown_tagged_fields: RawTaggedFields::default(),
+        }
+    }
+}
+
+impl<'a> StatusView<'a> {
+    pub(crate) fn read(decoder: &mut Decoder<'a>, _version: i16) -> DecodeResult<Self> {
+        let status_code = decoder.field("status_code", |decoder| decoder.i8())?;
+        let status_detail = decoder.field("status_detail", |decoder| decoder.str())?;
+        let unknown_tagged_fields = decoder.raw_tagged_fields()?;
+        Ok(Self {
+            status_code,
+            status_detail,
+            unknown_tagged_fields,
+        })
+    }
+
+    /// The owned [`Status`] with the same values.
+    pub fn to_owned(&self) -> Status {
+        Status {
+            status_code: self.status_code,
+            status_detail: String::from(self.status_detail),
+            unknown_tagged_fields: self.unknown_tagged_fields.to_tagged_fields(),
+        }
+    }
+
+    /// Hands every value to `visitor`, in wire order, reading each array's items in one pass.
+    pub fn visit<V: ValueVisitor>(&self, visitor: &mut V) {
+        visitor.integer(i64::from(self.status_code));
+        visitor.string(self.status_detail);
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+
+    /// Hands the values of [`Self::visit`] to `visitor`, reading them through the fields and array iteration.
+    pub fn visit_fields<V: ValueVisitor>(&self, visitor: &mut V) {
+        visitor.integer(i64::from(self.status_code));
+        visitor.string(self.status_detail);
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+}
+
+impl<'a> ViewItem<'a> for StatusView<'a> {
+    fn parse(cursor: &mut Cursor<'a>, _version: i16) -> Option<Self> {
+        let status_code = cursor.i8()?;
+        let status_detail = cursor.string()?;
+        let unknown_tagged_fields = cursor.tagged_fields()?;
+        Some(Self {
+            status_code,
+            status_detail,
+            unknown_tagged_fields,
+        })
+    }
+
+    fn skip(cursor: &mut Cursor<'a>, _version: i16) -> Option<()> {
+        cursor.skip(1)?;
+        cursor.skip_string()?;
+        cursor.skip_tagged_fields()
+    }
+
+    fn visit_bytes<V: ValueVisitor>(
+        cursor: &mut Cursor<'a>,
+        _version: i16,
+        visitor: &mut V,
+    ) -> Option<()> {
+        visitor.integer(i64::from(cursor.i8()?));
+        visitor.string(cursor.string()?);
+        for (tag, data) in cursor.tagged_fields()?.iter() {
+            visitor.tagged_field(tag, data);
+        }
+        Some(())
+    }
+}
+
+/// [`TopicPartition`] borrowed from the bytes it was decoded from: strings point into them and arrays are read when iterated.
+#[non_exhaustive]
+#[derive(Debug, Clone)]
+pub struct TopicPartitionView<'a> {
+    /// See [`TopicPartition::topic`].
+    pub topic: &'a str,
+    /// See [`TopicPartition::partitions`].
+    pub partitions: ArrayView<'a, i32>,
+    /// Tagged fields this schema does not declare, as they lie in the input.
+    pub unknown_tagged_fields: RawTaggedFields<'a>,
+}
+
+impl Default for TopicPartitionView<'_> {
+    fn default() -> Self {
+        TopicPartitionView {
+            topic: "",
+            partitions: ArrayView::default(),
+            unknown_tagged_fields: RawTaggedFields::default(),
+        }
+    }
+}
+
+impl<'a> TopicPartitionView<'a> {
+    pub(crate) fn read(decoder: &mut Decoder<'a>, version: i16) -> DecodeResult<Self> {
+        let topic = decoder.field("topic", |decoder| decoder.str())?;
+        let partitions = decoder.field("partitions", |decoder| {
+            decoder.fixed_array_view::<i32, 4>(version)
+        })?;
+        let unknown_tagged_fields = decoder.raw_tagged_fields()?;
+        Ok(Self {
+            topic,
+            partitions,
+            unknown_tagged_fields,
+        })
+    }
+
+    /// The owned [`TopicPartition`] with the same values.
+    pub fn to_owned(&self) -> TopicPartition {
+        TopicPartition {
+            topic: String::from(self.topic),
+            partitions: self.partitions.iter().collect(),
+            unknown_tagged_fields: self.unknown_tagged_fields.to_tagged_fields(),
+        }
+    }
+
+    /// Hands every value to `visitor`, in wire order, reading each array's items in one pass.
+    pub fn visit<V: ValueVisitor>(&self, visitor: &mut V) {
+        visitor.string(self.topic);
+        self.partitions.visit_items(visitor);
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+
+    /// Hands the values of [`Self::visit`] to `visitor`, reading them through the fields and array iteration.
+    pub fn visit_fields<V: ValueVisitor>(&self, visitor: &mut V) {
+        visitor.string(self.topic);
+        visitor.array(self.partitions.len());
+        for item in self.partitions.iter() {
+            visitor.integer(i64::from(item));
+        }
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+}
+
+impl<'a> ViewItem<'a> for TopicPartitionView<'a> {
+    fn parse(cursor: &mut Cursor<'a>, version: i16) -> Option<Self> {
+        let topic = cursor.string()?;
+        let partitions = cursor.array::<i32>(version)?;
+        let unknown_tagged_fields = cursor.tagged_fields()?;
+        Some(Self {
+            topic,
+            partitions,
+            unknown_tagged_fields,
+        })
+    }
+
+    fn skip(cursor: &mut Cursor<'a>, version: i16) -> Option<()> {
+        cursor.skip_string()?;
+        cursor.skip_array::<i32>(version)?;
+        cursor.skip_tagged_fields()
+    }
+
+    fn visit_bytes<V: ValueVisitor>(
+        cursor: &mut Cursor<'a>,
+        version: i16,
+        visitor: &mut V,
+    ) -> Option<()> {
+        visitor.string(cursor.string()?);
+        cursor.visit_array::<i32, V>(version, visitor)?;
+        for (tag, data) in cursor.tagged_fields()?.iter() {
+            visitor.tagged_field(tag, data);
+        }
+        Some(())
+    }
+}
+
+/// [`TaskIds`] borrowed from the bytes it was decoded from: strings point into them and arrays are read when iterated.
+#[non_exhaustive]
+#[derive(Debug, Clone)]
+pub struct TaskIdsView<'a> {
+    /// See [`TaskIds::subtopology_id`].
+    pub subtopology_id: &'a str,
+    /// See [`TaskIds::partitions`].
+    pub partitions: ArrayView<'a, i32>,
+    /// Tagged fields this schema does not declare, as they lie in the input.
+    pub unknown_tagged_fields: RawTaggedFields<'a>,
+}
+
+impl Default for TaskIdsView<'_> {
+    fn default() -> Self {
+        TaskIdsView {
+            subtopology_id: "",
+            partitions: ArrayView::default(),
+            unknown_tagged_fields: RawTaggedFields::default(),
+        }
+    }
+}
+
+impl<'a> TaskIdsView<'a> {
+    pub(crate) fn read(decoder: &mut Decoder<'a>, version: i16) -> DecodeResult<Self> {
+        let subtopology_id = decoder.field("subtopology_id", |decoder| decoder.str())?;
+        let partitions = decoder.field("partitions", |decoder| {
+            decoder.fixed_array_view::<i32, 4>(version)
+        })?;
+        let unknown_tagged_fields = decoder.raw_tagged_fields()?;
+        Ok(Self {
+            subtopology_id,
+            partitions,
+            unknown_tagged_fields,
+        })
+    }
+
+    /// The owned [`TaskIds`] with the same values.
+    pub fn to_owned(&self) -> TaskIds {
+        TaskIds {
+            subtopology_id: String::from(self.subtopology_id),
+            partitions: self.partitions.iter().collect(),
+            unknown_tagged_fields: self.unknown_tagged_fields.to_tagged_fields(),
+        }
+    }
+
+    /// Hands every value to `visitor`, in wire order, reading each array's items in one pass.
+    pub fn visit<V: ValueVisitor>(&self, visitor: &mut V) {
+        visitor.string(self.subtopology_id);
+        self.partitions.visit_items(visitor);
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+
+    /// Hands the values of [`Self::visit`] to `visitor`, reading them through the fields and array iteration.
+    pub fn visit_fields<V: ValueVisitor>(&self, visitor: &mut V) {
+        visitor.string(self.subtopology_id);
+        visitor.array(self.partitions.len());
+        for item in self.partitions.iter() {
+            visitor.integer(i64::from(item));
+        }
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+}
+
+impl<'a> ViewItem<'a> for TaskIdsView<'a> {
+    fn parse(cursor: &mut Cursor<'a>, version: i16) -> Option<Self> {
+        let subtopology_id = cursor.string()?;
+        let partitions = cursor.array::<i32>(version)?;
+        let unknown_tagged_fields = cursor.tagged_fields()?;
+        Some(Self {
+            subtopology_id,
+            partitions,
+            unknown_tagged_fields,
+        })
+    }
+
+    fn skip(cursor: &mut Cursor<'a>, version: i16) -> Option<()> {
+        cursor.skip_string()?;
+        cursor.skip_array::<i32>(version)?;
+        cursor.skip_tagged_fields()
+    }
+
+    fn visit_bytes<V: ValueVisitor>(
+        cursor: &mut Cursor<'a>,
+        version: i16,
+        visitor: &mut V,
+    ) -> Option<()> {
+        visitor.string(cursor.string()?);
+        cursor.visit_array::<i32, V>(version, visitor)?;
+        for (tag, data) in cursor.tagged_fields()?.iter() {
+            visitor.tagged_field(tag, data);
+        }
+        Some(())
+    }
+}
+
+/// [`Endpoint`] borrowed from the bytes it was decoded from: strings point into them and arrays are read when iterated.
+#[non_exhaustive]
+#[derive(Debug, Clone)]
+pub struct EndpointView<'a> {
+    /// See [`Endpoint::host`].
+    pub host: &'a str,
+    /// See [`Endpoint::port`].
+    pub port: i32,
+    /// Tagged fields this schema does not declare, as they lie in the input.
+    pub unknown_tagged_fields: RawTaggedFields<'a>,
+}
+
+impl Default for EndpointView<'_> {
+    fn default() -> Self {
+        EndpointView {
+            host: "",
+            port: 0,
+            unknown_tagged_fields: RawTaggedFields::default(),
+        }
+    }
+}
+
+impl<'a> EndpointView<'a> {
+    pub(crate) fn read(decoder: &mut Decoder<'a>, _version: i16) -> DecodeResult<Self> {
+        let host = decoder.field("host", |decoder| decoder.str())?;
+        let port = decoder.field("port", |decoder| decoder.i32())?;
+        let unknown_tagged_fields = decoder.raw_tagged_fields()?;
+        Ok(Self {
+            host,
+            port,
+            unknown_tagged_fields,
+        })
+    }
+
+    /// The owned [`Endpoint`] with the same values.
+    pub fn to_owned(&self) -> Endpoint {
+        Endpoint {
+            host: String::from(self.host),
+            port: self.port,
+            unknown_tagged_fields: self.unknown_tagged_fields.to_tagged_fields(),
+        }
+    }
+
+    /// Hands every value to `visitor`, in wire order, reading each array's items in one pass.
+    pub fn visit<V: ValueVisitor>(&self, visitor: &mut V) {
+        visitor.string(self.host);
+        visitor.integer(i64::from(self.port));
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+
+    /// Hands the values of [`Self::visit`] to `visitor`, reading them through the fields and array iteration.
+    pub fn visit_fields<V: ValueVisitor>(&self, visitor: &mut V) {
+        visitor.string(self.host);
+        visitor.integer(i64::from(self.port));
+        for (tag, data) in self.unknown_tagged_fields.iter() {
+            visitor.tagged_field(tag, data);
+        }
+    }
+}
+
+impl<'a> ViewItem<'a> for EndpointView<'a> {
+    fn parse(cursor: &mut Cursor<'a>, _version: i16) -> Option<Self> {
+        let host = cursor.string()?;
+        let port = cursor.i32()?;
+        let unknown_tagged_fields = cursor.tagged_fields()?;
+        Some(Self {
+            host,
+            port,
+            unknown_tagged_fields,
+        })
+    }
+
+    fn skip(cursor: &mut Cursor<'a>, _version: i16) -> Option<()> {
+        cursor.skip_string()?;
+        cursor.skip(4)?;
+        cursor.skip_tagged_fields()
+    }
+
+    fn visit_bytes<V: ValueVisitor>(
+        cursor: &mut Cursor<'a>,
+        _version: i16,
+        visitor: &mut V,
+    ) -> Option<()> {
+        visitor.string(cursor.string()?);
+        visitor.integer(i64::from(cursor.i32()?));
+        for (tag, data) in cursor.tagged_fields()?.iter() {
+            visitor.tagged_field(tag, data);
+        }
+        Some(())
+    }
 }
 
 impl crate::WireMessage for StreamsGroupHeartbeatResponse {
