@@ -57,7 +57,7 @@ fn the_reference_against_itself_is_clean_and_compares_every_exchange() {
         deferred += comparison.timing_sensitive;
         assert_eq!(comparison.known, None, "run {run}");
     }
-    assert_eq!(deferred, 82, "what seed 1 gives");
+    assert_eq!(deferred, 94, "what seed 1 gives");
 }
 
 /// How long the slow target's clock moves while it answers, in all.
