@@ -246,7 +246,7 @@ impl Report {
 
     /// What the command's outcomes are, singular and plural: a campaign's are invariants, a
     /// proxy's the properties it judges live, the others' scenarios.
-    fn unit(&self) -> (&'static str, &'static str) {
+    pub(super) fn unit(&self) -> (&'static str, &'static str) {
         match self.command.as_str() {
             "fuzz" => ("invariant", "invariants"),
             "proxy" => ("property", "properties"),

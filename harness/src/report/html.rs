@@ -166,7 +166,8 @@ impl Report {
         out
     }
 
-    /// Rules and scenarios counted by verdict, each count in an element a test can read.
+    /// Rules and the command's outcomes (scenarios, a campaign's invariants, a proxy's
+    /// properties) counted by verdict, each count in an element a test can read.
     fn write_counts(&self, out: &mut String, rules: &[RuleLine]) {
         out.push_str("<table id=\"counts\">\n<tr><th></th>");
         for verdict in RULE_VERDICTS {
@@ -184,8 +185,9 @@ impl Report {
         }
         write!(
             out,
-            "<td data-rules=\"total\">{}</td></tr>\n<tr><th>scenarios</th>",
-            rules.len()
+            "<td data-rules=\"total\">{}</td></tr>\n<tr><th>{}</th>",
+            rules.len(),
+            self.unit().1
         )
         .unwrap();
         for verdict in RULE_VERDICTS {
@@ -636,5 +638,22 @@ mod tests {
             "&lt;script&gt;&quot;a&quot; &amp; &#39;b&#39;&lt;/script&gt;"
         );
         assert_eq!(anchor("scenario", "R25 join/a"), "scenario-R25-join-a");
+    }
+
+    #[test]
+    fn the_counts_name_what_the_command_judged() {
+        for (command, unit) in [
+            ("check", "scenarios"),
+            ("fuzz", "invariants"),
+            ("proxy", "properties"),
+        ] {
+            let report = Report::new(command, "t".to_owned(), "r".to_owned(), false, Vec::new());
+            assert!(
+                report
+                    .html()
+                    .contains(&format!("<tr><th>{unit}</th><td class=")),
+                "{command}"
+            );
+        }
     }
 }
