@@ -14,6 +14,18 @@ const LOST_SCENARIOS_LIMIT: usize = 3;
 /// coordinator loading its partition, or a stock Kafka's 3 s initial rebalance delay.
 pub const SHORT_TIMEOUT: Duration = Duration::from_millis(5_000);
 
+/// For a wait of `timeout` that ran out: when it is short for a broker, that it may be too
+/// short, and what to run instead.
+pub fn short_timeout_hint(timeout: Duration) -> Option<String> {
+    (timeout < SHORT_TIMEOUT).then(|| {
+        format!(
+            "hint: --timeout-ms {} may be too short for this target: a wait can hold a heartbeat round trip behind Kafka's own (a topic's creation, a coordinator loading, an initial rebalance delay of 3 s); run again with --timeout-ms {} or more (the default is 15000)",
+            timeout.as_millis(),
+            SHORT_TIMEOUT.as_millis()
+        )
+    })
+}
+
 /// A circuit breaker over a run: a target that answered the preflight and then stopped answering
 /// (or answers only what cannot be read) would otherwise cost every remaining scenario a full
 /// `--timeout-ms`, or fill the report with the same error.
@@ -93,14 +105,9 @@ impl Breaker {
             0 => String::new(),
             lost => format!(", {lost} more already running got none"),
         };
-        let hint = if state.timed_out_last && timeout < SHORT_TIMEOUT {
-            format!(
-                "; hint: --timeout-ms {} may be too short for this target: a wait can hold a heartbeat round trip behind Kafka's own (a topic's creation, a coordinator loading, an initial rebalance delay of 3 s); run again with --timeout-ms {} or more (the default is 15000)",
-                timeout.as_millis(),
-                SHORT_TIMEOUT.as_millis()
-            )
-        } else {
-            String::new()
+        let hint = match short_timeout_hint(timeout) {
+            Some(hint) if state.timed_out_last => format!("; {hint}"),
+            _ => String::new(),
         };
         state.open.then(|| {
             format!(

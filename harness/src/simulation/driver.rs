@@ -20,6 +20,7 @@ use crate::backend::{self, Backend, BackendError, BackendExt, Connect};
 use crate::differential::Comparison;
 use crate::embedded::EmbeddedTarget;
 use crate::interrupt::Interrupt;
+use crate::transport::TransportError;
 
 /// Heartbeat rounds allowed for the group to settle once faults stop and sessions of crashed
 /// members have expired.
@@ -241,9 +242,19 @@ impl<B: Backend> Simulation<B> {
     /// A call that failed (no answer, an answer that does not decode, time that cannot pass): a
     /// finding with no exchange to show.
     fn failed_call(&self, error: &BackendError, detail: String) -> Violation {
+        // A wait shorter than a broker may need reads as a target that does not answer.
+        let hint = match error {
+            BackendError::Transport(TransportError::Timeout { .. }) => {
+                crate::runner::short_timeout_hint(self.io_timeout)
+            }
+            _ => None,
+        };
         Violation {
             property: oracle::failed_call(error),
-            detail,
+            detail: match hint {
+                Some(hint) => format!("{detail}; {hint}"),
+                None => detail,
+            },
             at_operation: self.operation,
             events: Vec::new(),
         }

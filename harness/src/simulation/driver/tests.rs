@@ -349,6 +349,31 @@ fn an_unanswered_heartbeat_fires() {
         "{}",
         violation.detail
     );
+    assert!(!violation.detail.contains("hint:"), "{}", violation.detail);
+    // Under a short --timeout-ms the target may only be slower than the wait: the report says so.
+    let bounds = RunBounds {
+        io_timeout: Duration::from_millis(200),
+        ..RunBounds::default()
+    };
+    let cluster = Faulty::new(3, Fault::Silence);
+    let mut simulation = block_on(Simulation::new(
+        cluster,
+        Setup::default(),
+        Names::new(""),
+        &bounds,
+    ))
+    .unwrap();
+    block_on(simulation.step(Operation::Join { member: 0 })).unwrap();
+    let Err(Halt::Violation(violation)) =
+        block_on(simulation.step(Operation::Heartbeat { member: 0 }))
+    else {
+        panic!("the heartbeat breaks an invariant");
+    };
+    assert!(
+        violation.detail.ends_with("; hint: --timeout-ms 200 may be too short for this target: a wait can hold a heartbeat round trip behind Kafka's own (a topic's creation, a coordinator loading, an initial rebalance delay of 3 s); run again with --timeout-ms 5000 or more (the default is 15000)"),
+        "{}",
+        violation.detail
+    );
 }
 
 #[test]
