@@ -1243,15 +1243,36 @@ fn replay<C: Connect>(
                     issue.reason
                 );
             }
+            let divergence = record
+                .comparison
+                .as_ref()
+                .and_then(|comparison| comparison.known.as_ref());
+            if let Some(divergence) = divergence {
+                outln!(
+                    "met the divergence recorded in {} for {} (rules {}), after which nothing was compared: {}",
+                    divergence.source,
+                    divergence.field.as_deref().unwrap_or_default(),
+                    divergence.rules.join(", "),
+                    divergence.reason
+                );
+            }
             outln!(
                 "{} operations, {} exchanges, no violation",
                 trace.input.operations.len(),
                 record.history.len()
             );
-            outln!(
-                "did not reproduce: the violation the trace recorded ({}) was not found again",
-                trace.violation
-            );
+            if record.known_issue.is_some() || divergence.is_some() {
+                // A waived run still shows the target's known behaviour: not a fix.
+                outln!(
+                    "not told: the run met the known behaviour above, which waives what it breaks, so this replay cannot say whether the violation the trace recorded ({}) is gone",
+                    trace.violation
+                );
+            } else {
+                outln!(
+                    "did not reproduce: the violation the trace recorded ({}) was not found again",
+                    trace.violation
+                );
+            }
             Ok(ExitCode::SUCCESS)
         }
         Some(violation) => {

@@ -721,3 +721,38 @@ fn a_timeout_kafka_cannot_take_and_a_run_id_kafka_cannot_name_with_are_refused_b
         ["streamspec: --first-run 18446744073709551613 --runs 3: runs are numbered below 18446744073709551615"]
     );
 }
+
+/// Seed 3's run 1094 meets Kafka 4.4.0's known issue of a member taking a released instance,
+/// which the reference shares: a replay that meets it cannot tell whether the trace's violation
+/// is gone, and says so rather than "did not reproduce".
+#[test]
+fn a_replay_that_meets_a_known_issue_does_not_claim_the_violation_is_gone() {
+    let config = streamspec::CampaignConfig {
+        seed: 3,
+        ..streamspec::CampaignConfig::default()
+    };
+    let trace = streamspec::campaign::Trace {
+        seed: 3,
+        run: 1094,
+        target: "embedded".to_owned(),
+        violation: "settles".to_owned(),
+        differential: false,
+        input: config.input(1094),
+    };
+    let dir = std::env::temp_dir().join(format!("streamspec-known-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("trace.json");
+    std::fs::write(&file, serde_json::to_string(&trace).unwrap()).unwrap();
+    let output = streamspec(&["replay", file.to_str().unwrap()]);
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert_eq!(output.status.code(), Some(0), "{stdout}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert!(
+        lines.iter().any(|line| line.starts_with("known issue kafka-member-takes-a-released-instance (waives \"eventually: the group settles with every task owned once\")")),
+        "{stdout}"
+    );
+    assert_eq!(
+        lines.last().copied(),
+        Some("not told: the run met the known behaviour above, which waives what it breaks, so this replay cannot say whether the violation the trace recorded (settles) is gone")
+    );
+}
