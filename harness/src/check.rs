@@ -193,6 +193,24 @@ impl Selection {
                     ));
                 }
             }
+            // Two entries for one scenario and target would let one stand in for the other,
+            // so a stale entry would no longer fail the run.
+            for divergence in theirs.iter().filter(|d| d.field.is_none()) {
+                if let Some(twin) = divergences.iter().chain(&theirs).find(|other| {
+                    other.field.is_none()
+                        && !std::ptr::eq(*other, divergence)
+                        && other.scenario == divergence.scenario
+                        && other.target == divergence.target
+                        && other.condition == divergence.condition
+                }) {
+                    return Err(format!(
+                        "{}: scenario {} has two divergences for the same target (the other in {}); keep one",
+                        file.display(),
+                        divergence.scenario,
+                        twin.source
+                    ));
+                }
+            }
             divergences.extend(theirs);
         }
         Ok(divergences)

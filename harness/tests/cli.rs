@@ -370,6 +370,20 @@ fn a_divergence_whose_rules_are_not_its_scenarios_is_refused_with_both() {
         stderr_lines(&output),
         [format!("streamspec: {}: the divergence of scenario R46-endpoint-member-while-source-topics-missing names rules [R45, R46], but the scenario checks [R46]; give it the scenario's rules", file.display())]
     );
+    // Named twice for one target, one entry would stand in for the other, and a stale one would
+    // no longer fail the run.
+    std::fs::write(
+        &file,
+        r#"[{"scenario": "R25-join-first-assignment", "rules": ["R25"], "reason": "x", "evidence": "e"},
+            {"scenario": "R25-join-first-assignment", "rules": ["R25"], "reason": "y", "evidence": "e"}]"#,
+    )
+    .unwrap();
+    let output = streamspec(&["check", "--divergences", file.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        stderr_lines(&output),
+        [format!("streamspec: {0}: scenario R25-join-first-assignment has two divergences for the same target (the other in {0}); keep one", file.display())]
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
