@@ -641,6 +641,21 @@ fn outcome_hash(run: u64, record: &RunRecord) -> u64 {
     hasher.finish()
 }
 
+/// The runs' set-up errors, one after another, with a hint at a short `--timeout-ms` given once
+/// rather than in each run's error.
+fn setup_errors_text(errors: &[String], io_timeout: Duration) -> String {
+    let text = errors.join("; ");
+    let Some(hint) = crate::runner::short_timeout_hint(io_timeout) else {
+        return text;
+    };
+    let hint = format!("; {hint}");
+    if text.contains(&hint) {
+        text.replace(&hint, "") + &hint
+    } else {
+        text
+    }
+}
+
 /// The campaign as a report of `check`'s kind: an entry per `always` and `eventually` property,
 /// one for runs that could not be carried out (an error, never blamed on a property), and the
 /// count of each `sometimes` property, with a warning for each that no run reached.
@@ -672,7 +687,7 @@ pub fn report_with_flags(
             grade: Grade::Must,
             source: "fuzz".to_owned(),
             verdict: Verdict::Error,
-            reason: Some(result.setup_errors.join("; ")),
+            reason: Some(setup_errors_text(&result.setup_errors, config.io_timeout)),
             step: None,
             wire: None,
             cleanup: None,

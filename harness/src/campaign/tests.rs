@@ -96,6 +96,29 @@ fn runs_that_could_not_be_set_up_are_an_error_never_a_violation() {
 }
 
 #[test]
+fn a_short_timeout_is_hinted_at_once_after_the_runs_set_up_errors() {
+    let hint = crate::runner::short_timeout_hint(Duration::from_millis(30)).unwrap();
+    let errors = [
+        format!("run 0: h:1 did not answer CreateTopics within 30 ms; {hint}"),
+        "run 1: CreateTopics failed with error 44 POLICY_VIOLATION".to_owned(),
+        format!("run 2: h:1 did not answer DeleteTopics within 30 ms; {hint}"),
+    ];
+    assert_eq!(
+        setup_errors_text(&errors, Duration::from_millis(30)),
+        format!("run 0: h:1 did not answer CreateTopics within 30 ms; run 1: CreateTopics failed with error 44 POLICY_VIOLATION; run 2: h:1 did not answer DeleteTopics within 30 ms; {hint}")
+    );
+    // No run timed out: no hint, whatever the bound.
+    assert_eq!(
+        setup_errors_text(&errors[1..2], Duration::from_millis(30)),
+        "run 1: CreateTopics failed with error 44 POLICY_VIOLATION"
+    );
+    assert_eq!(
+        setup_errors_text(&errors[1..2], Duration::from_secs(15)),
+        "run 1: CreateTopics failed with error 44 POLICY_VIOLATION"
+    );
+}
+
+#[test]
 fn a_sometimes_property_never_reached_warns_in_every_report_without_failing() {
     let mut coverage = Coverage::default();
     let fenced = simulation::Event {

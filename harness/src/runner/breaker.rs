@@ -4,7 +4,8 @@
 use std::sync::Mutex;
 use std::time::Duration;
 
-use crate::transport::Loss;
+use crate::backend::BackendError;
+use crate::transport::{Loss, TransportError};
 
 /// Scenarios in a row without an answer the harness can use after which no further one starts.
 const LOST_SCENARIOS_LIMIT: usize = 3;
@@ -24,6 +25,17 @@ pub fn short_timeout_hint(timeout: Duration) -> Option<String> {
             SHORT_TIMEOUT.as_millis()
         )
     })
+}
+
+/// `error` as text, followed by [`short_timeout_hint`] when it is a wait of `timeout` that ran
+/// out.
+pub fn with_short_timeout_hint(error: &BackendError, timeout: Duration) -> String {
+    match (error, short_timeout_hint(timeout)) {
+        (BackendError::Transport(TransportError::Timeout { .. }), Some(hint)) => {
+            format!("{error}; {hint}")
+        }
+        _ => error.to_string(),
+    }
 }
 
 /// A circuit breaker over a run: a target that answered the preflight and then stopped answering

@@ -20,6 +20,7 @@ use crate::backend::{self, Backend, BackendError, BackendExt, Connect};
 use crate::differential::Comparison;
 use crate::embedded::EmbeddedTarget;
 use crate::interrupt::Interrupt;
+use crate::runner::with_short_timeout_hint;
 use crate::transport::TransportError;
 
 /// Heartbeat rounds allowed for the group to settle once faults stop and sessions of crashed
@@ -464,7 +465,12 @@ impl<B: Backend> Simulation<B> {
             }
             // A backend that cannot grow topics keeps them as they are; the run goes on.
             Err(BackendError::Unsupported { .. }) => {}
-            Err(error) => return Err(format!("growing topic {topic} to {wanted}: {error}")),
+            Err(error) => {
+                return Err(format!(
+                    "growing topic {topic} to {wanted}: {}",
+                    with_short_timeout_hint(&error, self.io_timeout)
+                ))
+            }
         }
         Ok(())
     }
@@ -482,7 +488,12 @@ impl<B: Backend> Simulation<B> {
             self.io_timeout,
         )
         .await
-        .map_err(|error| format!("creating topic {name}: {error}"))?;
+        .map_err(|error| {
+            format!(
+                "creating topic {name}: {}",
+                with_short_timeout_hint(&error, self.io_timeout)
+            )
+        })?;
         self.late_topic_created = true;
         Ok(())
     }
@@ -500,7 +511,12 @@ impl<B: Backend> Simulation<B> {
             self.io_timeout,
         )
         .await
-        .map_err(|error| format!("deleting topic {name}: {error}"))?;
+        .map_err(|error| {
+            format!(
+                "deleting topic {name}: {}",
+                with_short_timeout_hint(&error, self.io_timeout)
+            )
+        })?;
         self.late_topic_created = false;
         Ok(())
     }

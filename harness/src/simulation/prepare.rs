@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use super::setup::{Names, Setup};
 use crate::backend::{self, Backend, BackendError, BackendResult};
+use crate::runner::with_short_timeout_hint;
 use crate::scenario::listed_baseline_group_configs;
 
 /// The group configs of the run's timing.
@@ -49,14 +50,28 @@ pub async fn prepare<B: Backend>(
     probe_group: &str,
     io_timeout: Duration,
 ) -> Result<Prepared, String> {
-    let group_configs = set_up(backend, names, setup, probe_group, io_timeout)
-        .await
-        .map_err(|error| error.to_string())?;
-    let timing = timing(backend, &names.group).await?;
-    Ok(Prepared {
-        timing,
-        group_configs,
-    })
+    let (error, group_configs) = match set_up(backend, names, setup, probe_group, io_timeout).await
+    {
+        Ok(group_configs) => match timing(backend, &names.group, io_timeout).await {
+            Ok(timing) => {
+                return Ok(Prepared {
+                    timing,
+                    group_configs,
+                })
+            }
+            Err(error) => (error, group_configs),
+        },
+        Err(error) => (with_short_timeout_hint(&error, io_timeout), Vec::new()),
+    };
+    // What the set-up made before it failed (a topic a broker created after the wait for it ran
+    // out, among others) is taken back as after a run, or named.
+    match finish(backend, names, setup, &group_configs).await {
+        Ok(()) => Err(error),
+        Err(cleanup) => Err(format!(
+            "{error}; clean-up: {cleanup} (streamspec clean --prefix {} removes what is left)",
+            names.prefix()
+        )),
+    }
 }
 
 async fn set_up<B: Backend>(
@@ -98,7 +113,11 @@ async fn set_up<B: Backend>(
 
 /// The group's timing as the backend reports it: its group configs, else its broker configs,
 /// else Kafka's defaults.
-async fn timing<B: Backend>(backend: &mut B, group: &str) -> Result<Timing, String> {
+async fn timing<B: Backend>(
+    backend: &mut B,
+    group: &str,
+    io_timeout: Duration,
+) -> Result<Timing, String> {
     let names = [SESSION_TIMEOUT.to_owned(), HEARTBEAT_INTERVAL.to_owned()];
     let (values, source, names) = match backend.group_configs(group, &names).await {
         Ok(values) => (values, "the group", [SESSION_TIMEOUT, HEARTBEAT_INTERVAL]),
@@ -110,7 +129,7 @@ async fn timing<B: Backend>(backend: &mut B, group: &str) -> Result<Timing, Stri
             let values = backend
                 .broker_configs(&names)
                 .await
-                .map_err(|error| error.to_string())?;
+                .map_err(|error| with_short_timeout_hint(&error, io_timeout))?;
             if values.iter().all(Option::is_none) {
                 return Ok(KAFKA_DEFAULT_TIMING);
             }
@@ -120,7 +139,7 @@ async fn timing<B: Backend>(backend: &mut B, group: &str) -> Result<Timing, Stri
                 [BROKER_SESSION_TIMEOUT, BROKER_HEARTBEAT_INTERVAL],
             )
         }
-        Err(error) => return Err(error.to_string()),
+        Err(error) => return Err(with_short_timeout_hint(&error, io_timeout)),
     };
     let millis = |index: usize| -> Result<u64, String> {
         values[index]

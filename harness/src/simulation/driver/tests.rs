@@ -240,13 +240,16 @@ enum Fault {
     Truncation,
 }
 
-/// The reference, except that heartbeats after the first `intact` meet `fault`, and
-/// creating `refused_topic` fails.
+/// The reference, except that heartbeats after the first `intact` meet `fault`, creating
+/// `refused_topic` fails, and deleting topics fails when `deletions_refused`; the names of the
+/// topics it deleted are kept in `deleted`.
 struct Faulty {
     inner: EmbeddedTarget,
     intact: usize,
     fault: Fault,
     refused_topic: Option<&'static str>,
+    deletions_refused: bool,
+    deleted: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
 }
 
 impl Faulty {
@@ -256,6 +259,8 @@ impl Faulty {
             intact,
             fault,
             refused_topic: None,
+            deletions_refused: false,
+            deleted: std::sync::Arc::default(),
         }
     }
 }
@@ -299,6 +304,14 @@ impl Backend for Faulty {
         self.inner.create_topics(topics).await
     }
     async fn delete_topics(&mut self, names: &[String]) -> BackendResult<()> {
+        if self.deletions_refused {
+            return Err(BackendError::Refused {
+                what: "DeleteTopics".to_owned(),
+                error_code: 41,
+                message: None,
+            });
+        }
+        self.deleted.lock().unwrap().extend_from_slice(names);
         self.inner.delete_topics(names).await
     }
     async fn sleep(&mut self, duration: Duration) -> BackendResult<()> {
@@ -307,6 +320,65 @@ impl Backend for Faulty {
     fn now_ms(&self) -> u64 {
         self.inner.now_ms()
     }
+}
+
+#[test]
+fn a_run_whose_set_up_fails_takes_back_its_topics_or_says_what_is_left() {
+    // The probe join that waits for the coordinator to see the topics is never answered.
+    let input = RunInput {
+        setup: Setup::default(),
+        operations: vec![Operation::Join { member: 0 }],
+    };
+    let topics = input.setup.all_topics(&Names::new("p-"));
+    let cluster = Faulty::new(0, Fault::Silence);
+    let deleted = cluster.deleted.clone();
+    let error = block_on(execute(
+        cluster,
+        Names::new("p-"),
+        &input,
+        &RunBounds::default(),
+    ))
+    .unwrap_err();
+    assert_eq!(
+        error,
+        "h:1 did not answer StreamsGroupHeartbeatRequest v1 within 15000 ms"
+    );
+    assert_eq!(*deleted.lock().unwrap(), topics);
+
+    let cluster = Faulty {
+        deletions_refused: true,
+        ..Faulty::new(0, Fault::Silence)
+    };
+    let error = block_on(execute(
+        cluster,
+        Names::new("p-"),
+        &input,
+        &RunBounds::default(),
+    ))
+    .unwrap_err();
+    assert_eq!(
+        error,
+        "h:1 did not answer StreamsGroupHeartbeatRequest v1 within 15000 ms; clean-up: DeleteTopics failed with error 41 NOT_CONTROLLER (streamspec clean --prefix p- removes what is left)"
+    );
+    // Under a short --timeout-ms the error says the wait may be what is too short.
+    let short = RunBounds {
+        io_timeout: Duration::from_millis(200),
+        ..RunBounds::default()
+    };
+    let error = block_on(execute(
+        Faulty::new(0, Fault::Silence),
+        Names::new("p-"),
+        &input,
+        &short,
+    ))
+    .unwrap_err();
+    assert_eq!(
+        error,
+        format!(
+            "h:1 did not answer StreamsGroupHeartbeatRequest v1 within 15000 ms; {}",
+            crate::runner::short_timeout_hint(short.io_timeout).unwrap()
+        )
+    );
 }
 
 #[test]
