@@ -120,6 +120,18 @@ pub fn parse_duration(text: &str) -> Result<std::time::Duration, String> {
     }
 }
 
+/// As [`parse_duration`], for a bound on how long a command runs: zero would end it before
+/// anything ran.
+pub fn parse_run_duration(text: &str) -> Result<std::time::Duration, String> {
+    let duration = parse_duration(text)?;
+    if duration.is_zero() {
+        return Err(format!(
+            "{text:?} would end the run before anything ran: give a duration above zero, e.g. 60s"
+        ));
+    }
+    Ok(duration)
+}
+
 pub use backend::{Backend, BackendError, BackendExt, Connect, StreamsApi};
 pub use campaign::{CampaignConfig, CampaignResult};
 pub use check::CheckOptions;

@@ -24,7 +24,7 @@ use streamspec::draft::Dialect;
 use streamspec::embedded::EmbeddedConnector;
 use streamspec::interrupt::Interrupt;
 use streamspec::kafka::KafkaConnector;
-use streamspec::parse_duration;
+use streamspec::{parse_duration, parse_run_duration};
 use streamspec::report::{Console, Detail, Report};
 use streamspec::runner::load_divergences;
 use streamspec::scenario::{Profile, Scenario};
@@ -279,7 +279,7 @@ enum Command {
         target: String,
         /// How long to run, e.g. 60s or 2m; a run in progress finishes [default: 10s, no limit
         /// with --runs].
-        #[arg(long, value_parser = parse_duration)]
+        #[arg(long, value_parser = parse_run_duration)]
         duration: Option<Duration>,
         /// Carry out this many runs and stop (also stops at --duration when given).
         #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
@@ -407,7 +407,7 @@ enum Command {
         #[arg(long)]
         refuse_default_replication_factor: bool,
         /// Stops after this long, e.g. 60s; runs until interrupted without it.
-        #[arg(long, value_parser = parse_duration)]
+        #[arg(long, value_parser = parse_run_duration)]
         duration: Option<Duration>,
         /// The dialect of StreamsGroupHeartbeat clients speak: with `kip-draft`, each draft
         /// heartbeat is carried to the broker in Kafka's dialect and its answer brought back in

@@ -770,3 +770,18 @@ fn a_replay_that_meets_a_known_issue_does_not_claim_the_violation_is_gone() {
         Some("not told: the run met the known behaviour above, which waives what it breaks, so this replay cannot say whether the violation the trace recorded (settles) is gone")
     );
 }
+
+#[test]
+fn a_zero_duration_is_refused() {
+    for command in ["fuzz", "proxy"] {
+        let output = streamspec(&[command, "--duration", "0s"]);
+        assert_eq!(output.status.code(), Some(2), "{command}");
+        assert!(
+            String::from_utf8_lossy(&output.stderr).contains(
+                "invalid value '0s' for '--duration <DURATION>': \"0s\" would end the run before anything ran: give a duration above zero, e.g. 60s"
+            ),
+            "{command}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+}
