@@ -200,7 +200,7 @@ impl Selection {
                     other.field.is_none()
                         && !std::ptr::eq(*other, divergence)
                         && other.scenario == divergence.scenario
-                        && other.target == divergence.target
+                        && other.names_the_target_of(divergence)
                         && other.condition == divergence.condition
                 }) {
                     return Err(format!(
@@ -296,6 +296,7 @@ async fn run_local<C: Connect + 'static>(connector: C, options: CheckOptions) ->
     let mut outcomes: Vec<_> = outcomes.into_iter().map(|(_, outcome)| outcome).collect();
     apply_divergences(&mut outcomes, &target, &options.divergences);
     let mut report = Report::new("check", target.clone(), run_id, options.strict, outcomes);
+    report.warnings = crate::runner::divergences_for_other_targets(&options.divergences, &target);
     report.interrupted = options.interrupt.is_raised();
     report.target_lost = settings.breaker.tripped(&target, options.io_timeout);
     report.elapsed_ms = Some(started.elapsed().as_millis() as u64);

@@ -235,7 +235,7 @@ fn explaining(
     let first = differences.first()?;
     recorded
         .iter()
-        .filter(|d| d.target.as_ref().is_none_or(|t| t == target))
+        .filter(|d| d.applies_to(target))
         .find(|d| {
             d.field.as_deref() == Some(first.field().as_str())
                 && d.rules.iter().any(|rule| rules.contains(rule))

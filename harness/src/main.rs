@@ -24,11 +24,11 @@ use streamspec::draft::Dialect;
 use streamspec::embedded::EmbeddedConnector;
 use streamspec::interrupt::Interrupt;
 use streamspec::kafka::KafkaConnector;
-use streamspec::{parse_duration, parse_run_duration};
 use streamspec::report::{Console, Detail, Report};
 use streamspec::runner::load_divergences;
 use streamspec::scenario::{Profile, Scenario};
 use streamspec::transport::Connection;
+use streamspec::{parse_duration, parse_run_duration};
 
 /// Campaigns allocate and free on every exchange; mimalloc's per-thread heaps make the embedded
 /// campaign about a quarter faster than glibc's malloc (README, the campaign's speed).

@@ -18,7 +18,10 @@ mod steps;
 mod tasks;
 
 pub use breaker::{short_timeout_hint, with_short_timeout_hint, Breaker};
-pub use divergences::{apply_divergences, divergences, load_divergences, Condition, Divergence};
+pub use divergences::{
+    apply_divergences, divergences, divergences_for_other_targets, load_divergences, Condition,
+    Divergence,
+};
 pub use requirements::{set_initial_group_configs, unmet_requirement, InitialGroupConfigs};
 
 use names::kafka_name;

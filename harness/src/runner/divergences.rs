@@ -41,6 +41,79 @@ pub struct Divergence {
     pub source: String,
 }
 
+impl Divergence {
+    /// Whether it holds for `target`: it names no target, or names this one, however its host is
+    /// written (host names without case; `localhost`, `127.x.x.x` and `[::1]` as one loopback).
+    pub fn applies_to(&self, target: &str) -> bool {
+        self.target
+            .as_deref()
+            .is_none_or(|named| target_key(named) == target_key(target))
+    }
+
+    /// Whether it names the same target as `other` (or neither names one), as
+    /// [`Divergence::applies_to`] compares them.
+    pub fn names_the_target_of(&self, other: &Divergence) -> bool {
+        match (&self.target, &other.target) {
+            (None, None) => true,
+            (Some(mine), Some(theirs)) => target_key(mine) == target_key(theirs),
+            _ => false,
+        }
+    }
+}
+
+/// A target as compared: `embedded` as it is, HOST:PORT with its host in one spelling.
+fn target_key(target: &str) -> (String, &str) {
+    let Some((host, port)) = target.rsplit_once(':') else {
+        return (target.to_ascii_lowercase(), "");
+    };
+    let host = host
+        .trim_start_matches('[')
+        .trim_end_matches(']')
+        .to_ascii_lowercase();
+    let loopback = host == "localhost"
+        || host
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|address| address.is_loopback());
+    (
+        if loopback {
+            "loopback".to_owned()
+        } else {
+            host
+        },
+        port,
+    )
+}
+
+/// For each file of `divergences` whose entries all name targets other than `target`, a warning
+/// that none of them applied: a file recorded against the same broker under another address
+/// would otherwise waive nothing without a word.
+pub fn divergences_for_other_targets(divergences: &[Divergence], target: &str) -> Vec<String> {
+    let mut sources: Vec<&str> = divergences.iter().map(|d| d.source.as_str()).collect();
+    sources.dedup();
+    sources
+        .into_iter()
+        .filter(|source| *source != BUILT_IN_DIVERGENCES)
+        .filter_map(|source| {
+            let of_file: Vec<&Divergence> =
+                divergences.iter().filter(|d| d.source == source).collect();
+            if of_file.iter().any(|d| d.applies_to(target)) {
+                return None;
+            }
+            let mut named: Vec<&str> = of_file.iter().filter_map(|d| d.target.as_deref()).collect();
+            named.sort_unstable();
+            named.dedup();
+            let (entries, they) = match of_file.len() {
+                1 => ("the divergence".to_owned(), "it names"),
+                count => (format!("the {count} divergences"), "they name"),
+            };
+            Some(format!(
+                "{entries} in {source} did not apply: {they} {}, not {target}",
+                named.join(", ")
+            ))
+        })
+        .collect()
+}
+
 /// A state of the reference's group a divergence of answers is matched in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -97,7 +170,7 @@ fn parse_divergences(source: &str, text: &str) -> Result<Vec<Divergence>, String
 /// Marks the failures a recorded divergence explains, and fails a recorded divergence that no
 /// longer fires, so that the list stays true.
 pub fn apply_divergences(outcomes: &mut [Outcome], target: &str, divergences: &[Divergence]) {
-    let applies = |d: &&Divergence| d.target.as_ref().is_none_or(|named| *named == target);
+    let applies = |d: &&Divergence| d.applies_to(target);
     let of_scenarios = |d: &&Divergence| d.field.is_none();
     for divergence in divergences.iter().filter(applies).filter(of_scenarios) {
         let Some(outcome) = outcomes
@@ -193,6 +266,43 @@ mod tests {
         let mut outcomes = vec![outcome("s", Verdict::Fail)];
         apply_divergences(&mut outcomes, kafka, &[anywhere]);
         assert_eq!(outcomes[0].verdict, Verdict::Divergent);
+    }
+
+    #[test]
+    fn a_divergence_applies_to_its_target_however_the_host_is_written() {
+        let divergence = |target: &str| Divergence {
+            scenario: "s".to_owned(),
+            field: None,
+            target_value: None,
+            reference_value: None,
+            condition: None,
+            rules: vec!["R46".to_owned()],
+            target: Some(target.to_owned()),
+            reason: "why".to_owned(),
+            evidence: "how we know".to_owned(),
+            source: "mine.json".to_owned(),
+        };
+        let local = divergence("localhost:9296");
+        assert!(local.applies_to("127.0.0.1:9296"));
+        assert!(local.applies_to("[::1]:9296"));
+        assert!(local.applies_to("LocalHost:9296"));
+        assert!(!local.applies_to("127.0.0.1:9092"));
+        assert!(!local.applies_to("10.0.0.1:9296"));
+        assert!(!local.applies_to("embedded"));
+        assert!(divergence("Broker.Example:9092").applies_to("broker.example:9092"));
+        assert!(!divergence("broker.example:9092").applies_to("other.example:9092"));
+        assert!(divergence("embedded").applies_to("embedded"));
+        assert!(local.names_the_target_of(&divergence("127.0.0.1:9296")));
+        assert!(!local.names_the_target_of(&divergence("127.0.0.1:9297")));
+
+        let file = [divergence("10.0.0.1:9092"), divergence("10.0.0.2:9092")];
+        assert_eq!(
+            divergences_for_other_targets(&file, "localhost:9092"),
+            ["the 2 divergences in mine.json did not apply: they name 10.0.0.1:9092, 10.0.0.2:9092, not localhost:9092"]
+        );
+        assert!(divergences_for_other_targets(&file, "10.0.0.2:9092").is_empty());
+        // Ours name targets of their own and warn of nothing.
+        assert!(divergences_for_other_targets(&divergences(), "10.0.0.1:9092").is_empty());
     }
 
     #[test]
