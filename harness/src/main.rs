@@ -546,15 +546,21 @@ fn differential_connector<C: Connect>(
     }
     let mut recorded = Vec::new();
     for file in files {
-        let theirs = load_divergences(file)?;
-        if let Some(scenario) = theirs.iter().find(|d| d.field.is_none()) {
+        // A file may hold both kinds, as ours does: the scenarios' are check's.
+        let (answers, scenarios): (Vec<_>, Vec<_>) = load_divergences(file)?
+            .into_iter()
+            .partition(|d| d.field.is_some());
+        if answers.is_empty() {
             return Err(format!(
-                "{}: a divergence of a differential run names a field, not a scenario ({:?})",
+                "{}: no divergence of answers (an entry with a `field`) to waive in a differential run; its {}, which only check waives",
                 file.display(),
-                scenario.scenario
+                match scenarios.len() {
+                    1 => "one entry names a scenario".to_owned(),
+                    count => format!("{count} entries name scenarios"),
+                }
             ));
         }
-        recorded.extend(theirs);
+        recorded.extend(answers);
     }
     Ok(DifferentialConnector::new(inner).with_recorded(recorded))
 }

@@ -785,3 +785,46 @@ fn a_zero_duration_is_refused() {
         );
     }
 }
+
+#[test]
+fn a_differential_run_takes_the_answer_divergences_of_a_mixed_file_and_refuses_a_file_without_any()
+{
+    let ours = concat!(env!("CARGO_MANIFEST_DIR"), "/divergences.json");
+    let output = streamspec(&[
+        "fuzz",
+        "--runs",
+        "2",
+        "--differential",
+        "--divergences",
+        ours,
+        "-q",
+    ]);
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+
+    let dir = std::env::temp_dir().join(format!("streamspec-divergences-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let scenarios_only = dir.join("scenarios.json");
+    std::fs::write(
+        &scenarios_only,
+        r#"[{"scenario":"R01-blank-member-id","rules":["R1"],"reason":"r","evidence":"e"}]"#,
+    )
+    .unwrap();
+    let output = streamspec(&[
+        "fuzz",
+        "--runs",
+        "1",
+        "--differential",
+        "--divergences",
+        scenarios_only.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        stderr_lines(&output),
+        [format!("streamspec: {}: no divergence of answers (an entry with a `field`) to waive in a differential run; its one entry names a scenario, which only check waives", scenarios_only.display())]
+    );
+}
