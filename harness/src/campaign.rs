@@ -282,6 +282,13 @@ impl ComparisonTotals {
         line
     }
 
+    /// What run `run` alone compared.
+    pub fn of_run(run: u64, comparison: &Comparison) -> ComparisonTotals {
+        let mut totals = ComparisonTotals::default();
+        totals.add(run, comparison);
+        totals
+    }
+
     fn add(&mut self, run: u64, comparison: &Comparison) {
         self.heartbeats += comparison.heartbeats;
         self.describes += comparison.describes;

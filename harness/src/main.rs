@@ -1267,6 +1267,13 @@ fn replay<C: Connect>(
                 trace.input.operations.len(),
                 record.history.len()
             );
+            if let Some(comparison) = &record.comparison {
+                outln!(
+                    "{}",
+                    campaign::ComparisonTotals::of_run(trace.run, comparison)
+                        .summary(record.history.len() as u64)
+                );
+            }
             if record.known_issue.is_some() || divergence.is_some() {
                 // A waived run still shows the target's known behaviour: not a fix.
                 outln!(
