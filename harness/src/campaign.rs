@@ -701,6 +701,7 @@ pub fn report_with_flags(
             mismatch: None,
             exchanges: Vec::new(),
             duration_ms,
+            stale_divergence: false,
         });
     }
     outcomes.extend(oracle::invariants().map(|property| {
@@ -804,6 +805,7 @@ pub fn report_with_flags(
             mismatch: None,
             exchanges: Vec::new(),
             duration_ms,
+            stale_divergence: false,
         }
     }));
     let mut report = Report::new(

@@ -100,8 +100,12 @@ impl RunVerdict {
 /// at all, and a grade says how much a judgement weighs, not whether one may be missing. An unmet
 /// precondition does not count: the scenario's rules were never reached, and what the set-up
 /// step is about has scenarios of its own (the first join's answer is R25's), which fail the
-/// run where that behaviour is wrong.
+/// run where that behaviour is wrong. A recorded divergence that no longer fires counts whatever
+/// the grade: the record, not the target, is wrong.
 pub fn counts_against_run(outcome: &Outcome, strict: bool) -> bool {
+    if outcome.stale_divergence {
+        return true;
+    }
     match outcome.verdict {
         Verdict::Error | Verdict::Timeout => true,
         Verdict::Fail => match outcome.grade {

@@ -92,6 +92,10 @@ pub struct Outcome {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub exchanges: Vec<String>,
     pub duration_ms: u64,
+    /// The scenario passed where a recorded divergence says it fails: the record is wrong, which
+    /// fails the run whatever the scenario's grade, so that the file stays true.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub stale_divergence: bool,
 }
 
 /// An answer that did not match: the step's pattern (variables filled in) and the answer as JSON.
@@ -118,6 +122,7 @@ impl Outcome {
             mismatch: None,
             exchanges: Vec::new(),
             duration_ms: 0,
+            stale_divergence: false,
         }
     }
 }

@@ -463,6 +463,7 @@ fn outcome(
         mismatch: None,
         exchanges: Vec::new(),
         duration_ms,
+        stale_divergence: false,
     }
 }
 

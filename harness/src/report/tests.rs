@@ -17,6 +17,7 @@ fn outcome(name: &str, rules: &[&str], grade: Grade, verdict: Verdict) -> Outcom
         mismatch: None,
         exchanges: Vec::new(),
         duration_ms: 1500,
+        stale_divergence: false,
     }
 }
 

@@ -187,6 +187,7 @@ pub fn apply_divergences(outcomes: &mut [Outcome], target: &str, divergences: &[
             }
             Verdict::Pass => {
                 outcome.verdict = Verdict::Fail;
+                outcome.stale_divergence = true;
                 outcome.reason = Some(format!(
                     "a divergence recorded in {} no longer fires: remove it",
                     divergence.source
@@ -216,6 +217,7 @@ mod tests {
             mismatch: None,
             exchanges: Vec::new(),
             duration_ms: 0,
+            stale_divergence: false,
         }
     }
 
@@ -257,6 +259,9 @@ mod tests {
             outcomes[0].reason.as_deref(),
             Some("a divergence recorded in mine.json no longer fires: remove it")
         );
+        // The record is wrong whatever the scenario weighs: an INFORMATIONAL one fails the run.
+        assert!(outcomes[0].stale_divergence);
+        assert!(crate::report::counts_against_run(&outcomes[0], false));
 
         // A divergence that names no target holds for every target.
         let anywhere = Divergence {
