@@ -127,6 +127,41 @@ pub fn expectation_hint(connection: &Connection, profile: Profile) -> Option<Str
     })
 }
 
+/// Why the broker of `connection` cannot be checked as a target of the KIP draft's dialect
+/// (`--dialect kip-draft`), if it cannot: a draft heartbeat that cannot be valid (no member id,
+/// epoch 5, so that no group is made) gets no answer the draft's schema reads. Kafka 4.x reads
+/// such a request as malformed and closes the connection, which a run would only see as a target
+/// that stopped answering.
+pub async fn draft_unspoken(connection: &mut Connection) -> Option<String> {
+    use streamspec_protocol::kip_draft;
+    let request = kip_draft::StreamsGroupHeartbeatRequest::default()
+        .with_group_id("streamspec-preflight")
+        .with_member_epoch(5);
+    let body = request
+        .encode_to_vec(0)
+        .expect("the draft's heartbeat encodes at v0");
+    let answer = connection
+        .call_streams(
+            88,
+            0,
+            &body,
+            "StreamsGroupHeartbeat in the KIP draft's dialect",
+        )
+        .await;
+    let unread = match answer {
+        Ok(bytes) => kip_draft::StreamsGroupHeartbeatResponse::decode_exact(&bytes, 0)
+            .err()
+            .map(|error| format!("answered bytes the draft's schema does not read ({error})")),
+        Err(error) => Some(error.to_string()),
+    };
+    unread.map(|why| {
+        format!(
+            "{} does not speak the KIP draft's dialect of StreamsGroupHeartbeat (--dialect kip-draft): to a draft heartbeat, {why}; leave --dialect out for a broker that speaks Kafka's released schema (as Kafka 4.x does), or put `streamspec proxy --dialect kip-draft` in front of it",
+            connection.address()
+        )
+    })
+}
+
 /// Why the Streams protocol cannot be used at all at the broker of `connection`, if it cannot:
 /// from its ApiVersions answer, then from a StreamsGroupDescribe of a group nobody uses.
 pub async fn streams_unusable(connection: &mut Connection) -> Option<String> {

@@ -735,12 +735,19 @@ fn interrupted_line(not_finished: String, cleanup_failures: usize) -> String {
 async fn preflight(
     target: &TargetSpec,
     timeout: Duration,
+    dialect: Dialect,
 ) -> Result<Option<streamspec::transport::Connection>, String> {
     match target {
         TargetSpec::Embedded => Ok(None),
-        TargetSpec::Kafka(address) => streamspec::doctor::preflight(address, timeout)
-            .await
-            .map(Some),
+        TargetSpec::Kafka(address) => {
+            let mut connection = streamspec::doctor::preflight(address, timeout).await?;
+            if dialect == Dialect::KipDraft {
+                if let Some(reason) = streamspec::doctor::draft_unspoken(&mut connection).await {
+                    return Err(reason);
+                }
+            }
+            Ok(Some(connection))
+        }
     }
 }
 
@@ -798,7 +805,12 @@ async fn doctor(
         ),
     };
     let unusable = match &mut connection {
-        Some(connection) => streamspec::doctor::streams_unusable(connection).await,
+        Some(connection) => match streamspec::doctor::streams_unusable(connection).await {
+            None if dialect == Dialect::KipDraft => {
+                streamspec::doctor::draft_unspoken(connection).await
+            }
+            unusable => unusable,
+        },
         None => None,
     };
     let surroundings = match &connection {
@@ -887,7 +899,7 @@ fn check(flags: CheckFlags, runtime: &tokio::runtime::Runtime) -> Result<ExitCod
     let selection = flags.source.select()?;
     let divergences = selection.divergences(&flags.divergences)?;
     let scenarios = selection.scenarios;
-    let checked = runtime.block_on(preflight(&flags.target, flags.timeout))?;
+    let checked = runtime.block_on(preflight(&flags.target, flags.timeout, flags.dialect))?;
     if let (Some(run_id), TargetSpec::Kafka(address)) = (&flags.run_id, &flags.target) {
         runtime.block_on(refuse_a_run_id_in_use(
             address,
@@ -1399,7 +1411,7 @@ fn main() -> ExitCode {
             };
             runs_exist
                 .and_then(|()| reports.check_folders())
-                .and_then(|()| runtime.block_on(preflight(&target, timeout)))
+                .and_then(|()| runtime.block_on(preflight(&target, timeout, dialect)))
                 .and_then(|_| {
                     with_connector!(dialect: dialect, &target, timeout, replication_factor, |inner| {
                         with_differential!(differential, &divergences, dialect, inner, |connector| {
@@ -1494,7 +1506,7 @@ fn main() -> ExitCode {
                 }
             }
             runtime
-                .block_on(preflight(&target, timeout))
+                .block_on(preflight(&target, timeout, dialect))
                 .and_then(|_| read_trace(&file))
                 .and_then(|trace| {
                     let differential = differential || trace.differential;

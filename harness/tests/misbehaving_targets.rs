@@ -322,17 +322,15 @@ fn assert_doctor_shows_a_missing_api(address: &str, row: &str, why: &str) {
     );
 }
 
-/// A StreamsGroupDescribe answer frame (response header v1) naming one group with
-/// UNSUPPORTED_VERSION, as Kafka 4.4.0 answers with `streams` left out of
-/// group.coordinator.rebalance.protocols.
-fn describe_unsupported(header: &RequestHeader) -> Option<Vec<u8>> {
+/// A StreamsGroupDescribe answer frame (response header v1) naming one group with `error_code`.
+fn describe_answer(header: &RequestHeader, error_code: i16) -> Option<Vec<u8>> {
     if header.request_api_key != 89 {
         return None;
     }
     let response =
         StreamsGroupDescribeResponse::default().with_groups(vec![DescribedGroup::default()
             .with_group_id("streamspec-preflight")
-            .with_error_code(35)]);
+            .with_error_code(error_code)]);
     let body = response
         .encode_to_vec(header.request_api_version)
         .expect("a describe answer encodes");
@@ -341,6 +339,12 @@ fn describe_unsupported(header: &RequestHeader) -> Option<Vec<u8>> {
     frame.push(0);
     frame.extend(body);
     Some(frame)
+}
+
+/// UNSUPPORTED_VERSION, as Kafka 4.4.0 answers with `streams` left out of
+/// group.coordinator.rebalance.protocols.
+fn describe_unsupported(header: &RequestHeader) -> Option<Vec<u8>> {
+    describe_answer(header, 35)
 }
 
 #[test]
@@ -515,6 +519,50 @@ fn fuzz_against_a_target_that_goes_silent_after_api_versions() {
         run.stdout
             .lines()
             .any(|line| line.ends_with("; FAILED (1 fail the run)")),
+        "{}",
+        run.stdout
+    );
+}
+
+/// GROUP_ID_NOT_FOUND, as a broker with the Streams protocol on answers for a group nobody uses.
+fn describe_not_found(header: &RequestHeader) -> Option<Vec<u8>> {
+    describe_answer(header, 69)
+}
+
+/// `--dialect kip-draft` against a broker that does not answer the draft's heartbeat (as Kafka
+/// 4.x closes the connection on it) is refused before anything runs, and doctor says so: both
+/// had gone on, check to end TARGET LOST and doctor to predict scenarios that would run.
+#[test]
+fn a_target_that_does_not_speak_the_draft_is_refused_under_dialect_kip_draft() {
+    let address = serve(|stream| answer_api_versions_then(stream, true, 0, describe_not_found));
+    let reason = format!(
+        "{address} does not speak the KIP draft's dialect of StreamsGroupHeartbeat (--dialect kip-draft): to a draft heartbeat, {address} did not answer StreamsGroupHeartbeat in the KIP draft's dialect within {TIMEOUT_MS} ms; leave --dialect out for a broker that speaks Kafka's released schema (as Kafka 4.x does), or put `streamspec proxy --dialect kip-draft` in front of it"
+    );
+    for command in ["check", "fuzz"] {
+        let run = streamspec(&[
+            command,
+            "--target",
+            &address,
+            "--timeout-ms",
+            TIMEOUT_MS,
+            "--dialect",
+            "kip-draft",
+        ]);
+        assert_refused(&run, &format!("streamspec: {reason}"));
+    }
+    let run = streamspec(&[
+        "doctor",
+        "--target",
+        &address,
+        "--timeout-ms",
+        TIMEOUT_MS,
+        "--dialect",
+        "kip-draft",
+    ]);
+    assert_eq!(run.code, Some(1), "{}", run.stdout);
+    assert!(
+        run.stdout
+            .ends_with(&format!("\nno scenario can run: {reason}\n")),
         "{}",
         run.stdout
     );
