@@ -93,22 +93,6 @@ fn missing_apis(connection: &Connection) -> Vec<String> {
         .collect()
 }
 
-/// ConsumerGroupHeartbeat, which only a `consumer_group` step (R19) calls.
-const CONSUMER_GROUP_HEARTBEAT: i16 = 68;
-
-/// Why a broker whose ApiVersions answer is `connection`'s cannot run a `consumer_group` step,
-/// if it cannot: `check` skips the scenario with this reason when it reaches the step.
-pub(crate) fn consumer_groups_unsupported(connection: &Connection) -> Option<BackendError> {
-    connection
-        .versions(CONSUMER_GROUP_HEARTBEAT)
-        .is_none()
-        .then(|| {
-            BackendError::unsupported(
-                format!("make a consumer group: it does not offer ConsumerGroupHeartbeat (api key {CONSUMER_GROUP_HEARTBEAT})"),
-            )
-        })
-}
-
 /// A hint for a run that expects a release speaking StreamsGroupHeartbeat v0 alone (`--expect
 /// kafka-4.2` or `kafka-4.3`) of a broker that speaks v1 (`connection`'s, from the preflight): that release's v0-only scenarios fail
 /// there, as they should, and the flag is the likelier mistake.
@@ -266,7 +250,7 @@ pub async fn diagnose<C: Connect>(
                 }
                 return Ok(Diagnosis { text, runnable: 0 });
             }
-            no_consumer_groups = consumer_groups_unsupported(connection);
+            no_consumer_groups = crate::kafka::consumer_groups_unsupported(connection);
         }
         Surroundings::InProcess(what) => writeln!(text, "\n{what}").unwrap(),
     }

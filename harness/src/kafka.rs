@@ -34,6 +34,7 @@ mod backend;
 mod clean;
 mod configs;
 mod coordinators;
+pub(crate) use backend::consumer_groups_unsupported;
 pub use backend::KafkaConnector;
 pub use clean::{AclResourcePattern, ACL_PATTERN_PREFIXED};
 

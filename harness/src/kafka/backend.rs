@@ -7,7 +7,8 @@ use std::time::Duration;
 use streamspec_protocol::access::{Operation, Resource};
 
 use super::KafkaTarget;
-use crate::backend::{Backend, BackendResult, Connect, StreamsApi};
+use crate::backend::{Backend, BackendError, BackendResult, Connect, StreamsApi};
+use crate::transport::Connection;
 
 impl Backend for KafkaTarget {
     fn heartbeat_version(&self) -> i16 {
@@ -106,7 +107,7 @@ impl Backend for KafkaTarget {
     ) -> BackendResult<()> {
         // A Streams-only broker cannot hold R19's consumer group: the scenario is skipped,
         // naming the api, rather than failed on a closed connection.
-        if let Some(unsupported) = crate::doctor::consumer_groups_unsupported(&self.bootstrap) {
+        if let Some(unsupported) = consumer_groups_unsupported(&self.bootstrap) {
             return Err(unsupported);
         }
         Ok(KafkaTarget::create_consumer_group(self, group_id, topics).await?)
@@ -164,4 +165,20 @@ impl Connect for KafkaConnector {
             format!(" --replication-factor {}", self.replication_factor)
         }
     }
+}
+
+/// ConsumerGroupHeartbeat, which only a `consumer_group` step (R19) calls.
+const CONSUMER_GROUP_HEARTBEAT: i16 = 68;
+
+/// Why a broker whose ApiVersions answer is `connection`'s cannot run a `consumer_group` step,
+/// if it cannot: `check` skips the scenario with this reason when it reaches the step.
+pub(crate) fn consumer_groups_unsupported(connection: &Connection) -> Option<BackendError> {
+    connection
+        .versions(CONSUMER_GROUP_HEARTBEAT)
+        .is_none()
+        .then(|| {
+            BackendError::unsupported(
+                format!("make a consumer group: it does not offer ConsumerGroupHeartbeat (api key {CONSUMER_GROUP_HEARTBEAT})"),
+            )
+        })
 }
