@@ -829,7 +829,7 @@ async fn doctor(
         )
         .await
     })
-    .map_err(|error| error.to_string())?;
+    .map_err(|error| streamspec::runner::with_short_timeout_hint(&error, timeout))?;
     out!("{}", diagnosis.text);
     Ok(if diagnosis.runnable > 0 {
         ExitCode::SUCCESS

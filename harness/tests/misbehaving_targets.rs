@@ -567,3 +567,15 @@ fn a_target_that_does_not_speak_the_draft_is_refused_under_dialect_kip_draft() {
         run.stdout
     );
 }
+
+/// doctor against a target that stops answering after the preflight, under a short
+/// `--timeout-ms`: the error says the bound may be what is too short, as check's does.
+#[test]
+fn doctor_hints_at_a_short_timeout() {
+    let address = serve(|stream| answer_api_versions_then(stream, true, 0, describe_not_found));
+    let run = streamspec(&["doctor", "--target", &address, "--timeout-ms", TIMEOUT_MS]);
+    assert_refused(
+        &run,
+        &format!("streamspec: {address} did not answer FindCoordinator within {TIMEOUT_MS} ms; hint: --timeout-ms {TIMEOUT_MS} may be too short for this target: a wait can hold a heartbeat round trip behind Kafka's own (a topic's creation, a coordinator loading, an initial rebalance delay of 3 s); run again with --timeout-ms 5000 or more (the default is 15000)"),
+    );
+}
