@@ -741,32 +741,13 @@ fn a_timeout_kafka_cannot_take_and_a_run_id_kafka_cannot_name_with_are_refused_b
 /// is gone, and says so rather than "did not reproduce".
 #[test]
 fn a_replay_that_meets_a_known_issue_does_not_claim_the_violation_is_gone() {
-    let config = streamspec::CampaignConfig {
-        seed: 3,
-        ..streamspec::CampaignConfig::default()
-    };
-    let trace = streamspec::campaign::Trace {
-        seed: 3,
-        run: 1094,
-        target: "embedded".to_owned(),
-        violation: "settles".to_owned(),
-        differential: false,
-        input: config.input(1094),
-    };
-    let dir = std::env::temp_dir().join(format!("streamspec-known-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("trace.json");
-    std::fs::write(&file, serde_json::to_string(&trace).unwrap()).unwrap();
-    let output = streamspec(&["replay", file.to_str().unwrap()]);
-    let stdout = String::from_utf8(output.stdout).unwrap();
-    assert_eq!(output.status.code(), Some(0), "{stdout}");
-    let lines: Vec<&str> = stdout.lines().collect();
+    let (stdout, lines) = replay_campaign_run(3, 1094, "settles", false);
     assert!(
         lines.iter().any(|line| line.starts_with("known issue kafka-member-takes-a-released-instance (waives \"eventually: the group settles with every task owned once\")")),
         "{stdout}"
     );
     assert_eq!(
-        lines.last().copied(),
+        lines.last().map(String::as_str),
         Some("not told: the run met the known behaviour above, which waives what it breaks, so this replay cannot say whether the violation the trace recorded (settles) is gone")
     );
 }
@@ -833,26 +814,7 @@ fn a_differential_run_takes_the_answer_divergences_of_a_mixed_file_and_refuses_a
 /// is the run `fuzz --runs 1 --seed 7 --differential` carries out (79 heartbeats, 92 describes).
 #[test]
 fn a_differential_replay_says_what_it_compared() {
-    let config = streamspec::CampaignConfig {
-        seed: 7,
-        ..streamspec::CampaignConfig::default()
-    };
-    let trace = streamspec::campaign::Trace {
-        seed: 7,
-        run: 0,
-        target: "embedded".to_owned(),
-        violation: "answers".to_owned(),
-        differential: true,
-        input: config.input(0),
-    };
-    let dir = std::env::temp_dir().join(format!("streamspec-compared-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("trace.json");
-    std::fs::write(&file, serde_json::to_string(&trace).unwrap()).unwrap();
-    let output = streamspec(&["replay", file.to_str().unwrap()]);
-    let stdout = String::from_utf8(output.stdout).unwrap();
-    assert_eq!(output.status.code(), Some(0), "{stdout}");
-    let lines: Vec<&str> = stdout.lines().collect();
+    let (_, lines) = replay_campaign_run(7, 0, "answers", true);
     assert_eq!(
         lines[lines.len() - 3..],
         [
@@ -861,4 +823,38 @@ fn a_differential_replay_says_what_it_compared() {
             "did not reproduce: the violation the trace recorded (answers) was not found again"
         ]
     );
+}
+
+/// Replays run `run` of the in-process campaign of `seed` from a trace recording `violation`:
+/// its output (exit 0 asserted) and the output's lines.
+fn replay_campaign_run(
+    seed: u64,
+    run: u64,
+    violation: &str,
+    differential: bool,
+) -> (String, Vec<String>) {
+    let config = streamspec::CampaignConfig {
+        seed,
+        ..streamspec::CampaignConfig::default()
+    };
+    let trace = streamspec::campaign::Trace {
+        seed,
+        run,
+        target: "embedded".to_owned(),
+        violation: violation.to_owned(),
+        differential,
+        input: config.input(run),
+    };
+    let dir = std::env::temp_dir().join(format!(
+        "streamspec-replay-{seed}-{run}-{}",
+        std::process::id()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("trace.json");
+    std::fs::write(&file, serde_json::to_string(&trace).unwrap()).unwrap();
+    let output = streamspec(&["replay", file.to_str().unwrap()]);
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert_eq!(output.status.code(), Some(0), "{stdout}");
+    let lines = stdout.lines().map(str::to_owned).collect();
+    (stdout, lines)
 }

@@ -221,20 +221,25 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_divergence_explains_its_failure_and_fails_when_it_no_longer_fires() {
-        let divergence = Divergence {
+    /// A divergence of scenario `s` recorded in mine.json for `target`.
+    fn divergence(target: Option<&str>) -> Divergence {
+        Divergence {
             scenario: "s".to_owned(),
             field: None,
             target_value: None,
             reference_value: None,
             condition: None,
             rules: vec!["R46".to_owned()],
-            target: Some("embedded".to_owned()),
+            target: target.map(str::to_owned),
             reason: "why".to_owned(),
             evidence: "how we know".to_owned(),
             source: "mine.json".to_owned(),
-        };
+        }
+    }
+
+    #[test]
+    fn a_divergence_explains_its_failure_and_fails_when_it_no_longer_fires() {
+        let divergence = divergence(Some("embedded"));
         let mut outcomes = vec![outcome("s", Verdict::Fail), outcome("t", Verdict::Fail)];
         apply_divergences(&mut outcomes, "embedded", std::slice::from_ref(&divergence));
         assert_eq!(
@@ -275,18 +280,7 @@ mod tests {
 
     #[test]
     fn a_divergence_applies_to_its_target_however_the_host_is_written() {
-        let divergence = |target: &str| Divergence {
-            scenario: "s".to_owned(),
-            field: None,
-            target_value: None,
-            reference_value: None,
-            condition: None,
-            rules: vec!["R46".to_owned()],
-            target: Some(target.to_owned()),
-            reason: "why".to_owned(),
-            evidence: "how we know".to_owned(),
-            source: "mine.json".to_owned(),
-        };
+        let divergence = |target: &str| divergence(Some(target));
         let local = divergence("localhost:9296");
         assert!(local.applies_to("127.0.0.1:9296"));
         assert!(local.applies_to("[::1]:9296"));

@@ -329,54 +329,38 @@ fn a_run_whose_set_up_fails_takes_back_its_topics_or_says_what_is_left() {
         setup: Setup::default(),
         operations: vec![Operation::Join { member: 0 }],
     };
-    let topics = input.setup.all_topics(&Names::new("p-"));
+    let set_up_error = |cluster: Faulty, io_timeout: u64| {
+        let bounds = RunBounds {
+            io_timeout: Duration::from_millis(io_timeout),
+            ..RunBounds::default()
+        };
+        block_on(execute(cluster, Names::new("p-"), &input, &bounds)).unwrap_err()
+    };
     let cluster = Faulty::new(0, Fault::Silence);
     let deleted = cluster.deleted.clone();
-    let error = block_on(execute(
-        cluster,
-        Names::new("p-"),
-        &input,
-        &RunBounds::default(),
-    ))
-    .unwrap_err();
     assert_eq!(
-        error,
+        set_up_error(cluster, 15_000),
         "h:1 did not answer StreamsGroupHeartbeatRequest v1 within 15000 ms"
     );
-    assert_eq!(*deleted.lock().unwrap(), topics);
+    assert_eq!(
+        *deleted.lock().unwrap(),
+        input.setup.all_topics(&Names::new("p-"))
+    );
 
     let cluster = Faulty {
         deletions_refused: true,
         ..Faulty::new(0, Fault::Silence)
     };
-    let error = block_on(execute(
-        cluster,
-        Names::new("p-"),
-        &input,
-        &RunBounds::default(),
-    ))
-    .unwrap_err();
     assert_eq!(
-        error,
+        set_up_error(cluster, 15_000),
         "h:1 did not answer StreamsGroupHeartbeatRequest v1 within 15000 ms; clean-up: DeleteTopics failed with error 41 NOT_CONTROLLER (streamspec clean --prefix p- removes what is left)"
     );
     // Under a short --timeout-ms the error says the wait may be what is too short.
-    let short = RunBounds {
-        io_timeout: Duration::from_millis(200),
-        ..RunBounds::default()
-    };
-    let error = block_on(execute(
-        Faulty::new(0, Fault::Silence),
-        Names::new("p-"),
-        &input,
-        &short,
-    ))
-    .unwrap_err();
     assert_eq!(
-        error,
+        set_up_error(Faulty::new(0, Fault::Silence), 200),
         format!(
             "h:1 did not answer StreamsGroupHeartbeatRequest v1 within 15000 ms; {}",
-            crate::runner::short_timeout_hint(short.io_timeout).unwrap()
+            crate::runner::short_timeout_hint(Duration::from_millis(200)).unwrap()
         )
     );
 }
