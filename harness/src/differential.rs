@@ -41,13 +41,16 @@ pub mod compare;
 
 use compare::{Comparable, FieldDifference};
 
-/// The broker configs the reference is started with, as the target reports them.
-/// (The recovery lag and the task offset interval are in every answer to a join.)
-const MIRRORED_BROKER_CONFIGS: [&str; 7] = [
+/// The broker configs the reference is started with, as the target reports them (a live trace
+/// records them too). (The recovery lag and the task offset interval are in every answer to a
+/// join.)
+pub const MIRRORED_BROKER_CONFIGS: [&str; 9] = [
     "authorizer.class.name",
     "group.streams.max.size",
     "group.streams.session.timeout.ms",
     "group.streams.heartbeat.interval.ms",
+    "group.streams.initial.rebalance.delay.ms",
+    "group.streams.assignment.interval.ms",
     "group.streams.num.standby.replicas",
     "group.streams.acceptable.recovery.lag",
     "group.streams.task.offset.interval.ms",

@@ -295,6 +295,14 @@ impl EmbeddedTarget {
                     config.heartbeat_interval_ms =
                         value.parse().unwrap_or(config.heartbeat_interval_ms)
                 }
+                "group.streams.initial.rebalance.delay.ms" => {
+                    config.initial_rebalance_delay_ms =
+                        value.parse().unwrap_or(config.initial_rebalance_delay_ms)
+                }
+                "group.streams.assignment.interval.ms" => {
+                    config.assignment_interval_ms =
+                        value.parse().unwrap_or(config.assignment_interval_ms)
+                }
                 "group.streams.num.standby.replicas" => {
                     config.num_standby_replicas =
                         value.parse().unwrap_or(config.num_standby_replicas)

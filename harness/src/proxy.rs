@@ -819,6 +819,41 @@ fn cap_versions(answer: &mut ApiVersionsResponse, caps: &BTreeMap<i16, i16>) {
 
 /// `streamspec proxy`: serves until `duration` has passed or Ctrl-C, then reports what it judged
 /// of the traffic it passed on.
+/// How long reading the upstream broker's configs may take at start.
+const CONFIGS_TIMEOUT: Duration = Duration::from_secs(15);
+
+/// The configs of the broker at `upstream` that decide its answers besides the group's
+/// ([`crate::differential::MIRRORED_BROKER_CONFIGS`]), those it reports, for the traces: a
+/// replay answers with them.
+async fn upstream_broker_configs(upstream: &str) -> Result<BTreeMap<String, String>, String> {
+    use crate::backend::Connect;
+    let connector = crate::kafka::KafkaConnector {
+        address: upstream.to_owned(),
+        timeout: CONFIGS_TIMEOUT,
+        replication_factor: -1,
+    };
+    let names: Vec<String> = crate::differential::MIRRORED_BROKER_CONFIGS
+        .iter()
+        .map(|name| (*name).to_owned())
+        .collect();
+    let mut broker = connector
+        .open(
+            &format!("{}proxy-configs", crate::NAME_PREFIX),
+            &BTreeMap::new(),
+        )
+        .await
+        .map_err(|error| error.to_string())?;
+    let values = broker
+        .broker_configs(&names)
+        .await
+        .map_err(|error| error.to_string())?;
+    Ok(names
+        .into_iter()
+        .zip(values)
+        .filter_map(|(name, value)| Some((name, value?)))
+        .collect())
+}
+
 pub async fn run(
     listen: &str,
     config: ProxyConfig,
@@ -854,6 +889,12 @@ pub async fn run(
         proxy.config.faults.describe()
     );
     let observer = proxy.observer();
+    match upstream_broker_configs(&upstream).await {
+        Ok(configs) => observer.record_broker_configs(configs),
+        Err(error) => eprintln!(
+            "streamspec proxy: cannot read the configs of {upstream} ({error}): a replay of its traces assumes the test broker's timing"
+        ),
+    }
     let address = proxy.address();
     let capture = proxy.config.capture;
     let until = async {

@@ -105,6 +105,7 @@ fn trace_of(exchanges: Vec<Passed>) -> LiveTrace {
             partitions: Some(2),
         }],
         group_configs: Vec::new(),
+        broker_configs: Default::default(),
     }
 }
 
@@ -726,5 +727,35 @@ fn without_the_times_requests_went_on_the_joins_are_answered_in_the_wrong_order(
             "\n145 of 152 exchanges answered otherwise than the reference (the first 5 shown); "
         ),
         "{out}"
+    );
+}
+
+/// A broker with Kafka's 3000 ms initial rebalance delay, which no answer carries: the replay
+/// answers with the configs the proxy recorded in the trace, and without them names the test
+/// broker's it assumed.
+#[test]
+fn the_broker_configs_the_trace_recorded_are_the_references() {
+    let delayed = || {
+        EmbeddedTarget::with_broker_configs([("group.streams.initial.rebalance.delay.ms", "3000")])
+    };
+    let mut trace = captured_by(delayed());
+    let (code, out, err) = replay("unrecorded", &trace, &["--differential"]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(
+        out.starts_with(&format!("{OPENING}the reference answered as a broker with heartbeat interval 500 ms (the broker's, from its answers), session timeout 6000 ms, initial rebalance delay 0 ms and assignment interval 0 ms (the test broker's, scripts/kafka/start.sh), and the group configs the trace recorded: ")),
+        "{out}"
+    );
+    trace.broker_configs = [
+        ("group.streams.initial.rebalance.delay.ms", "3000"),
+        ("group.streams.session.timeout.ms", "6000"),
+    ]
+    .into_iter()
+    .map(|(name, value)| (name.to_owned(), value.to_owned()))
+    .collect();
+    let (code, out, err) = replay("recorded", &trace, &["--differential"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert_eq!(
+        out,
+        format!("{OPENING}3 exchanges, every answer equal to the reference's\n")
     );
 }

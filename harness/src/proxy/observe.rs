@@ -54,6 +54,11 @@ pub struct LiveTrace {
     /// Every change of the group's group-level configs the proxy saw, oldest first.
     #[serde(default)]
     pub group_configs: Vec<GroupConfigSeen>,
+    /// The broker's configs that decide its answers besides the group's
+    /// ([`crate::differential::MIRRORED_BROKER_CONFIGS`]), as the proxy read them when it
+    /// started; empty when it could not, and in traces written before it did.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub broker_configs: BTreeMap<String, String>,
 }
 
 /// The first violation of one property in one group, and how often it was seen.
@@ -93,6 +98,8 @@ pub struct Observer {
     /// The user declared the groups settled when the proxy stops (`--settled-at-exit`).
     settled_at_exit: bool,
     state: Mutex<State>,
+    /// The upstream broker's configs, read once as the proxy starts, for the traces.
+    broker_configs: std::sync::OnceLock<BTreeMap<String, String>>,
 }
 
 /// Whether the proxy records exchanges of `api_key`.
@@ -124,7 +131,13 @@ impl Observer {
             trace_dir: trace_dir.to_owned(),
             settled_at_exit,
             state: Mutex::new(State::default()),
+            broker_configs: std::sync::OnceLock::new(),
         }
+    }
+
+    /// Keeps the upstream broker's configs for the traces written from now on.
+    pub fn record_broker_configs(&self, configs: BTreeMap<String, String>) {
+        let _ = self.broker_configs.set(configs);
     }
 
     /// Follows the topics' partition counts a Metadata, CreateTopics or DeleteTopics answer
@@ -318,6 +331,7 @@ impl Observer {
             exchanges: record.passed.clone(),
             topics: state.topics.changes().to_vec(),
             group_configs: state.topics.config_changes(group),
+            broker_configs: self.broker_configs.get().cloned().unwrap_or_default(),
         };
         let text = serde_json::to_string_pretty(&trace).map_err(|error| error.to_string())?;
         std::fs::write(&path, text).map_err(|error| format!("{}: {error}", path.display()))?;

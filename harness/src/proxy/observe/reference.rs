@@ -39,21 +39,100 @@ fn answered_heartbeat_interval(trace: &LiveTrace) -> Option<i32> {
         .map(|answer| answer.heartbeat_interval_ms)
 }
 
-/// The line naming the settings the reference answered with: the heartbeat interval
-/// `answered`, where the trace showed one, and otherwise the test broker's.
-fn assumed_settings(answered: Option<i32>) -> String {
+/// Where a setting the reference answers with came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum SettingSource {
+    /// The broker's configs, which the proxy read as it started and the trace recorded.
+    Recorded,
+    /// The heartbeat interval of the broker's answers.
+    Answered,
+    /// The test broker's (`scripts/kafka/start.sh`): neither the trace nor the answers tell.
+    TestBroker,
+}
+
+impl SettingSource {
+    fn says(self) -> &'static str {
+        match self {
+            SettingSource::Recorded => "the broker's, recorded in the trace",
+            SettingSource::Answered => "the broker's, from its answers",
+            SettingSource::TestBroker => "the test broker's, scripts/kafka/start.sh",
+        }
+    }
+}
+
+/// The settings of a broker that decide when answers change (the heartbeat interval is also in
+/// them): each with its broker config and the test broker's value.
+fn timing_settings() -> [(&'static str, &'static str, i64); 4] {
     let test = crate::embedded::test_config();
+    [
+        (
+            "heartbeat interval",
+            "group.streams.heartbeat.interval.ms",
+            i64::from(test.heartbeat_interval_ms),
+        ),
+        (
+            "session timeout",
+            "group.streams.session.timeout.ms",
+            test.session_timeout_ms as i64,
+        ),
+        (
+            "initial rebalance delay",
+            "group.streams.initial.rebalance.delay.ms",
+            test.initial_rebalance_delay_ms as i64,
+        ),
+        (
+            "assignment interval",
+            "group.streams.assignment.interval.ms",
+            test.assignment_interval_ms as i64,
+        ),
+    ]
+}
+
+/// The broker configs the reference answers `trace` with: those the trace recorded, else the
+/// heartbeat interval `answered`; with where each timing setting came from, in
+/// [`timing_settings`]' order.
+fn reference_configs(
+    trace: &LiveTrace,
+    answered: Option<i32>,
+) -> (BTreeMap<String, String>, Vec<(String, SettingSource)>) {
+    let mut configs = trace.broker_configs.clone();
+    let mut sources = Vec::new();
+    for (name, config, test_value) in timing_settings() {
+        let (value, source) = match (configs.get(config), answered) {
+            (Some(value), _) => (value.clone(), SettingSource::Recorded),
+            (None, Some(interval)) if config == "group.streams.heartbeat.interval.ms" => {
+                configs.insert(config.to_owned(), interval.to_string());
+                (interval.to_string(), SettingSource::Answered)
+            }
+            (None, _) => (test_value.to_string(), SettingSource::TestBroker),
+        };
+        sources.push((format!("{name} {value} ms"), source));
+    }
+    (configs, sources)
+}
+
+/// The line naming the settings the reference answered with and where each came from.
+fn assumed_settings(sources: &[(String, SettingSource)]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut run: Vec<&str> = Vec::new();
+    for (index, (setting, source)) in sources.iter().enumerate() {
+        run.push(setting);
+        if sources
+            .get(index + 1)
+            .is_none_or(|(_, next)| next != source)
+        {
+            let listed = match run.split_last() {
+                Some((last, [])) => (*last).to_owned(),
+                Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+                None => String::new(),
+            };
+            parts.push(format!("{listed} ({})", source.says()));
+            run.clear();
+        }
+    }
     format!(
-        "the reference answered as a broker with heartbeat interval {} ms ({}), session timeout {} ms, initial rebalance delay {} ms and assignment interval {} ms (the test broker's, scripts/kafka/start.sh), and the group configs the trace recorded: a broker started otherwise answers otherwise where those matter (Kafka's defaults are 45000 ms sessions and a 3000 ms initial rebalance delay)\n",
-        answered.unwrap_or(test.heartbeat_interval_ms),
-        if answered.is_some() {
-            "the broker's, from its answers"
-        } else {
-            "no successful heartbeat answer carried the broker's"
-        },
-        test.session_timeout_ms,
-        test.initial_rebalance_delay_ms,
-        test.assignment_interval_ms
+        "the reference answered as a broker with {}, and the group configs the trace recorded: a broker started otherwise answers otherwise where those matter (Kafka's defaults are 45000 ms sessions and a 3000 ms initial rebalance delay)\n",
+        parts.join(", ")
     )
 }
 
@@ -470,16 +549,14 @@ pub fn answer_again(trace: &LiveTrace) -> Result<Answered, String> {
         .map(|passed| passed.at_ms.saturating_sub(sent_ms(passed)))
         .max()
         .unwrap_or(0);
-    // Every successful heartbeat answer carries the broker's interval; the other settings
-    // the reference assumes are the test broker's, and said so.
-    let interval = answered_heartbeat_interval(trace);
-    let reference = match interval {
-        Some(interval) => EmbeddedTarget::with_broker_configs([(
-            "group.streams.heartbeat.interval.ms",
-            interval.to_string().as_str(),
-        )]),
-        None => EmbeddedTarget::default(),
-    };
+    // The broker's configs as the proxy recorded them; else every successful heartbeat answer
+    // carries the broker's interval; the other settings are the test broker's, and said so.
+    let (configs, sources) = reference_configs(trace, answered_heartbeat_interval(trace));
+    let reference = EmbeddedTarget::with_broker_configs(
+        configs
+            .iter()
+            .map(|(name, value)| (name.as_str(), value.as_str())),
+    );
     let mut replaying = Replaying {
         reference: reference.deferring_internal_topics(),
         topics: 0,
@@ -549,7 +626,7 @@ pub fn answer_again(trace: &LiveTrace) -> Result<Answered, String> {
     if differing > 0 {
         write_timeline(&mut text, trace, &shown);
         // Differences may come from the broker's settings rather than its coordinator.
-        text.insert_str(opening, &assumed_settings(interval));
+        text.insert_str(opening, &assumed_settings(&sources));
     }
     if differing == 0 {
         let _ = writeln!(
@@ -571,4 +648,42 @@ pub fn answer_again(trace: &LiveTrace) -> Result<Answered, String> {
         );
     }
     Ok(Answered { text, differing })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_setting_is_named_with_where_it_came_from() {
+        let trace = LiveTrace {
+            kind: super::super::LIVE_TRACE_KIND.to_owned(),
+            upstream: "b:1".to_owned(),
+            group: "g".to_owned(),
+            property: String::new(),
+            violation: String::new(),
+            dropped: 0,
+            exchanges: Vec::new(),
+            topics: Vec::new(),
+            group_configs: Vec::new(),
+            broker_configs: [
+                ("group.streams.session.timeout.ms", "45000"),
+                ("group.streams.initial.rebalance.delay.ms", "3000"),
+            ]
+            .into_iter()
+            .map(|(name, value)| (name.to_owned(), value.to_owned()))
+            .collect(),
+        };
+        let (configs, sources) = reference_configs(&trace, Some(5000));
+        assert_eq!(
+            configs
+                .get("group.streams.heartbeat.interval.ms")
+                .map(String::as_str),
+            Some("5000")
+        );
+        assert_eq!(
+            assumed_settings(&sources),
+            "the reference answered as a broker with heartbeat interval 5000 ms (the broker's, from its answers), session timeout 45000 ms and initial rebalance delay 3000 ms (the broker's, recorded in the trace), assignment interval 0 ms (the test broker's, scripts/kafka/start.sh), and the group configs the trace recorded: a broker started otherwise answers otherwise where those matter (Kafka's defaults are 45000 ms sessions and a 3000 ms initial rebalance delay)\n"
+        );
+    }
 }
