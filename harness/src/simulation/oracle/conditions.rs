@@ -375,8 +375,8 @@ pub(super) fn roles_apart(view: &GroupView<'_>) -> Result<(), Found> {
                 other.holdings.standby.contains(*task) || other.holdings.warmup.contains(*task)
             });
             let Some(task) = conflict else { continue };
-            if took_across_since_lists(view.history, member.id, other.id)
-                || took_across_since_lists(view.history, other.id, member.id)
+            if cross_process_take_unsettled(view.history, member.id, other.id)
+                || cross_process_take_unsettled(view.history, other.id, member.id)
             {
                 continue;
             }
@@ -391,13 +391,14 @@ pub(super) fn roles_apart(view: &GroupView<'_>) -> Result<(), Found> {
     Ok(())
 }
 
-/// Whether `taker` last joined (accepted, epoch 0) naming a static instance that a member of
-/// another process held before, and the roles may still be the take's: the taker has not been
+/// Whether the window of a take across processes is still open: `taker` last joined (accepted,
+/// epoch 0) naming a static instance that a member of another process held before, and the
+/// roles may still be the take's: the taker has not been
 /// answered since (an answer, null lists too, confirms the copy as its assignment at that epoch)
 /// or `other` has not been sent task lists since (a member keeps its roles until it is sent
 /// lists: Kafka answers null lists to a member that lost the answer taking a standby away and
 /// still reports it).
-fn took_across_since_lists(history: &[Event], taker: &str, other: &str) -> bool {
+fn cross_process_take_unsettled(history: &[Event], taker: &str, other: &str) -> bool {
     let Some(taken_at) = history.iter().rposition(|event| {
         event.member == taker && event.request.member_epoch == 0 && event.response.error_code == 0
     }) else {
