@@ -889,12 +889,14 @@ pub async fn run(
         proxy.config.faults.describe()
     );
     let observer = proxy.observer();
-    match upstream_broker_configs(&upstream).await {
-        Ok(configs) => observer.record_broker_configs(configs),
-        Err(error) => eprintln!(
-            "streamspec proxy: cannot read the configs of {upstream} ({error}): a replay of its traces assumes the test broker's timing"
-        ),
-    }
+    // Read beside serving: clients are not kept waiting on a slow broker's configs.
+    let reading = {
+        let observer = observer.clone();
+        let upstream = upstream.clone();
+        tokio::spawn(async move {
+            observer.record_broker_configs(upstream_broker_configs(&upstream).await);
+        })
+    };
     let address = proxy.address();
     let capture = proxy.config.capture;
     let until = async {
@@ -912,7 +914,13 @@ pub async fn run(
         }
     }
     observer.finish();
+    reading.abort();
     if capture {
+        if let Some(missing) = observer.broker_configs_missing() {
+            eprintln!(
+                "streamspec proxy: the captures do not record the configs of {upstream} ({missing}): a replay of them assumes the test broker's timing"
+            );
+        }
         for written in observer.capture() {
             match written {
                 Ok(path) => eprintln!("streamspec proxy: captured {}", path.display()),

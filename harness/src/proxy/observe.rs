@@ -98,8 +98,9 @@ pub struct Observer {
     /// The user declared the groups settled when the proxy stops (`--settled-at-exit`).
     settled_at_exit: bool,
     state: Mutex<State>,
-    /// The upstream broker's configs, read once as the proxy starts, for the traces.
-    broker_configs: std::sync::OnceLock<BTreeMap<String, String>>,
+    /// The upstream broker's configs, read once as the proxy starts, for the traces, or why
+    /// they could not be read.
+    broker_configs: std::sync::OnceLock<Result<BTreeMap<String, String>, String>>,
 }
 
 /// Whether the proxy records exchanges of `api_key`.
@@ -135,9 +136,19 @@ impl Observer {
         }
     }
 
-    /// Keeps the upstream broker's configs for the traces written from now on.
-    pub fn record_broker_configs(&self, configs: BTreeMap<String, String>) {
+    /// Keeps the upstream broker's configs for the traces written from now on, or why they
+    /// could not be read.
+    pub fn record_broker_configs(&self, configs: Result<BTreeMap<String, String>, String>) {
         let _ = self.broker_configs.set(configs);
+    }
+
+    /// Why the traces carry no broker configs, when they do not.
+    pub fn broker_configs_missing(&self) -> Option<String> {
+        match self.broker_configs.get() {
+            Some(Ok(_)) => None,
+            Some(Err(error)) => Some(error.clone()),
+            None => Some("not read yet when the proxy stopped".to_owned()),
+        }
     }
 
     /// Follows the topics' partition counts a Metadata, CreateTopics or DeleteTopics answer
@@ -331,7 +342,12 @@ impl Observer {
             exchanges: record.passed.clone(),
             topics: state.topics.changes().to_vec(),
             group_configs: state.topics.config_changes(group),
-            broker_configs: self.broker_configs.get().cloned().unwrap_or_default(),
+            broker_configs: self
+                .broker_configs
+                .get()
+                .and_then(|read| read.as_ref().ok())
+                .cloned()
+                .unwrap_or_default(),
         };
         let text = serde_json::to_string_pretty(&trace).map_err(|error| error.to_string())?;
         std::fs::write(&path, text).map_err(|error| format!("{}: {error}", path.display()))?;
