@@ -337,6 +337,29 @@ pub fn replay_command(file: &str, target: &str, flags: &str) -> String {
     format!("streamspec replay {file} --target {target}{flags}")
 }
 
+/// How the violation a replay found stands to the one its trace recorded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reproduction {
+    /// The very violation.
+    Same,
+    /// The same property violated at the same operation, with another detail: on a broker's
+    /// real time, times and what depends on them vary from run to run.
+    SameHeading,
+    /// Another one.
+    Other,
+}
+
+/// Whether `found` is the violation `recorded` (a trace's text) says.
+pub fn reproduction(found: &Violation, recorded: &str) -> Reproduction {
+    if found.to_string() == recorded {
+        Reproduction::Same
+    } else if recorded.starts_with(&format!("{}: ", found.heading())) {
+        Reproduction::SameHeading
+    } else {
+        Reproduction::Other
+    }
+}
+
 /// Runs `input` once against a fresh backend of `connector` under `names`, on this thread.
 pub fn run_once<C: Connect>(
     config: &CampaignConfig,

@@ -1303,13 +1303,18 @@ fn replay<C: Connect>(
         Some(violation) => {
             outln!("VIOLATION: {violation}");
             out!("{}", violation.slice(&record.history));
-            if violation.to_string() == trace.violation {
-                outln!("reproduced: the violation the trace recorded");
-            } else {
-                outln!(
+            match campaign::reproduction(violation, &trace.violation) {
+                campaign::Reproduction::Same => {
+                    outln!("reproduced: the violation the trace recorded");
+                }
+                campaign::Reproduction::SameHeading => outln!(
+                    "reproduced: the violation the trace recorded, of the same property at the same operation (its detail differs: {})",
+                    trace.violation
+                ),
+                campaign::Reproduction::Other => outln!(
                     "did not reproduce the violation the trace recorded ({}): the one above was found instead",
                     trace.violation
-                );
+                ),
             }
             Ok(ExitCode::from(1))
         }

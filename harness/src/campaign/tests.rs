@@ -521,3 +521,32 @@ fn the_readmes_digest_check_prints_the_digest_the_readme_states() {
         .expect("the README is beside the harness");
     assert!(readme.contains(&format!("outcome digest `{digest}`")));
 }
+
+#[test]
+fn a_replay_reproduces_a_violation_of_the_same_property_at_the_same_operation() {
+    let found = Violation {
+        property: &oracle::ANSWERS_EQUAL,
+        detail: "StreamsGroupHeartbeat v1 at 14903 ms differs from the reference's".to_owned(),
+        at_operation: 31,
+        events: Vec::new(),
+    };
+    let heading = found.heading();
+    assert_eq!(
+        heading,
+        "always: answers equal the reference's (every rule; the report cites the differing fields') violated at operation 31"
+    );
+    assert_eq!(reproduction(&found, &found.to_string()), Reproduction::Same);
+    // On a broker's real time the time in the detail moved.
+    assert_eq!(
+        reproduction(
+            &found,
+            &format!(
+                "{heading}: StreamsGroupHeartbeat v1 at 15192 ms differs from the reference's"
+            )
+        ),
+        Reproduction::SameHeading
+    );
+    let elsewhere = found.to_string().replace("operation 31", "operation 30");
+    assert_eq!(reproduction(&found, &elsewhere), Reproduction::Other);
+    assert_eq!(reproduction(&found, "settles"), Reproduction::Other);
+}

@@ -340,15 +340,20 @@ pub struct Violation {
 
 impl fmt::Display for Violation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{} ({}) violated at operation {}: {}",
-            self.property, self.property.rules, self.at_operation, self.detail
-        )
+        write!(f, "{}: {}", self.heading(), self.detail)
     }
 }
 
 impl Violation {
+    /// What was violated and where, without the detail (which on a broker's real time varies
+    /// from run to run, in its times above all).
+    pub fn heading(&self) -> String {
+        format!(
+            "{} ({}) violated at operation {}",
+            self.property, self.property.rules, self.at_operation
+        )
+    }
+
     /// The exchanges that show the violation, one line each way.
     pub fn slice(&self, history: &[Event]) -> String {
         let mut out = String::new();
