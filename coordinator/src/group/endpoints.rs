@@ -9,15 +9,6 @@ use super::Group;
 use crate::metadata::ClusterMetadata;
 use crate::tasks::{self, Tasks};
 
-impl Group {
-    /// R46: the endpoint epoch moves whenever an endpoint member's tasks or endpoint change.
-    pub(super) fn endpoint_news_of(&mut self, member_id: &str) {
-        if self.members[member_id].metadata.user_endpoint.is_some() {
-            self.endpoint_epoch += 1;
-        }
-    }
-}
-
 /// `answer` with the group's endpoint epoch, and the partitions of every endpoint member when the
 /// requester's copy is from another epoch.
 pub(super) fn with_endpoint_information(

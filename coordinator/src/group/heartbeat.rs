@@ -251,20 +251,28 @@ impl Heartbeat<'_> {
             topology,
             reconfigured,
         } = admission;
-        // R46: whether the request changes the member's endpoint (one cannot be cleared): a new
-        // member has none, a replacement the released member's.
-        let endpoint_before = match &arrival {
-            Arrival::Known => group.members[&request.member_id]
-                .metadata
-                .user_endpoint
-                .as_ref(),
-            Arrival::New => None,
-            Arrival::Replacing(previous) => group.members[previous].metadata.user_endpoint.as_ref(),
+        // R46: whether the request changes the member's endpoint: a known member's cannot be
+        // cleared (no endpoint in the request keeps it), a new member has none before, and a
+        // replacement has the request's alone, compared with the released member's (Kafka 4.4.0:
+        // harness/scenarios/static-and-v1/R46-static-replacement-takes-no-endpoint.json).
+        let differs = |before: Option<&(String, u16)>| {
+            request.user_endpoint.as_ref().is_some_and(|endpoint| {
+                before.is_none_or(|(host, port)| *host != endpoint.host || *port != endpoint.port)
+            })
         };
-        let endpoint_changed = request.user_endpoint.as_ref().is_some_and(|endpoint| {
-            endpoint_before
-                .is_none_or(|(host, port)| *host != endpoint.host || *port != endpoint.port)
-        });
+        let endpoint_changed = match &arrival {
+            Arrival::Known => differs(
+                group.members[&request.member_id]
+                    .metadata
+                    .user_endpoint
+                    .as_ref(),
+            ),
+            Arrival::New => differs(None),
+            Arrival::Replacing(previous) => {
+                let released = group.members[previous].metadata.user_endpoint.as_ref();
+                differs(released) || (released.is_some() && request.user_endpoint.is_none())
+            }
+        };
         let joins_now = !matches!(arrival, Arrival::Known);
         let replaced = match &arrival {
             Arrival::Replacing(previous_id) => Some(previous_id.clone()),
@@ -317,9 +325,13 @@ impl Heartbeat<'_> {
             }
             _ => Vec::new(),
         };
-        // R46: Kafka 4.4.0 moves the endpoint epoch when the member's endpoint or tasks change;
-        // a rejoin or a static replacement that keeps both leaves it as it is.
-        let endpoint_news = endpoint_changed || assigned_changed;
+        // R46: Kafka 4.4.0 moves the endpoint epoch when the member's endpoint changes, or its
+        // tasks while it has one; a rejoin or a static replacement that keeps both leaves it.
+        let has_endpoint = group.members[&request.member_id]
+            .metadata
+            .user_endpoint
+            .is_some();
+        let endpoint_news = endpoint_changed || (assigned_changed && has_endpoint);
         let response = self.respond(group, send_tasks, endpoint_news);
         if replacement_empties_group {
             group.shutdown_requested_by = None;
@@ -355,7 +367,10 @@ impl Heartbeat<'_> {
                     .take_member(&previous_id)
                     .expect("admission found the member");
                 group.targets.rename(&previous_id, &request.member_id);
-                group.put_member(previous.renamed(&request.member_id));
+                let mut copy = previous.renamed(&request.member_id);
+                // R46: the copy's endpoint is the request's alone, as Kafka 4.4.0 keeps it.
+                copy.metadata.user_endpoint = None;
+                group.put_member(copy);
             }
         }
         let change = group.update_metadata(request, self.context);
@@ -472,7 +487,7 @@ impl Heartbeat<'_> {
                 .with_warmup_tasks(Some(tasks::to_response(&member.assigned.warmup)));
         }
         if endpoint_news {
-            group.endpoint_news_of(&self.request.member_id);
+            group.endpoint_epoch += 1;
         }
         with_endpoint_information(out, group, self.metadata, self.request)
     }
