@@ -688,14 +688,36 @@ impl<B: BufMut> Sink for BufSink<'_, B> {
     }
 }
 
-/// Appends to a `Vec`, which `encode_to_vec` sizes beforehand.
+/// Fills a slice that a counting pass sized, as `encode_to_vec` does. The sink keeps its own
+/// position: a `Vec`'s length behind a reference is stored and loaded again around every byte
+/// written (a byte store may alias it), while this position stays in a register.
 #[derive(Debug)]
-pub struct VecSink<'b>(pub &'b mut Vec<u8>);
+pub struct SliceSink<'b> {
+    bytes: &'b mut [u8],
+    written: usize,
+}
 
-impl Sink for VecSink<'_> {
+impl<'b> SliceSink<'b> {
+    pub fn new(bytes: &'b mut [u8]) -> Self {
+        SliceSink { bytes, written: 0 }
+    }
+
+    /// Whether exactly the whole slice was written: it was sized by the same code that wrote it,
+    /// so anything else is a bug in that code.
+    pub fn is_full(&self) -> bool {
+        self.written == self.bytes.len()
+    }
+}
+
+impl Sink for SliceSink<'_> {
     #[inline(always)]
     fn put_slice(&mut self, bytes: &[u8]) {
-        self.0.extend_from_slice(bytes);
+        let end = self.written + bytes.len();
+        // Past the end nothing is written, but counted, so that `is_full` says so.
+        if let Some(target) = self.bytes.get_mut(self.written..end) {
+            target.copy_from_slice(bytes);
+        }
+        self.written = end;
     }
 }
 
@@ -822,7 +844,8 @@ impl<S: Sink> Encoder<S> {
         Ok(())
     }
 
-    #[inline]
+    /// Inline, as every string field calls it: called, it keeps the encoder's position in memory.
+    #[inline(always)]
     pub fn nullable_string(&mut self, value: Option<&str>) -> EncodeResult {
         match value {
             None => self.uvarint(0),
@@ -839,7 +862,7 @@ impl<S: Sink> Encoder<S> {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn string(&mut self, value: &str) -> EncodeResult {
         self.nullable_string(Some(value))
     }

@@ -131,9 +131,20 @@ pub trait WireMessage: Sized {
     }
 
     /// The encoding in a `Vec` allocated once, at the size a counting pass computes.
+    /// Inline, so that the `Vec` is handed back in registers rather than through memory.
+    #[inline]
     fn encode_to_vec(&self, version: i16) -> Result<Vec<u8>, EncodeError> {
-        let mut bytes = Vec::with_capacity(self.encoded_size(version)?);
-        self.encode_into(&mut Encoder::new(codec::VecSink(&mut bytes)), version)?;
+        // Not `vec![0; size]`: glibc's calloc bypasses its per-thread cache, malloc does not.
+        let size = self.encoded_size(version)?;
+        let mut bytes = Vec::with_capacity(size);
+        bytes.resize(size, 0);
+        let mut encoder = Encoder::new(codec::SliceSink::new(&mut bytes));
+        self.encode_into(&mut encoder, version)?;
+        assert!(
+            encoder.into_sink().is_full(),
+            "the counting pass and the writing pass of {} disagree on its size",
+            Self::NAME
+        );
         Ok(bytes)
     }
 }
