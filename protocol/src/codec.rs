@@ -664,6 +664,12 @@ fn plural(count: usize, noun: &str) -> String {
 /// Where encoded bytes go: a buffer, or a counter that only measures.
 pub trait Sink {
     fn put_slice(&mut self, bytes: &[u8]);
+
+    /// True once bytes did not fit: the encoding is then abandoned at the next array item.
+    #[inline(always)]
+    fn overflowed(&self) -> bool {
+        false
+    }
 }
 
 /// Counts bytes, so that `compute_size` runs the same code as `encode`.
@@ -688,7 +694,7 @@ impl<B: BufMut> Sink for BufSink<'_, B> {
     }
 }
 
-/// Fills a slice that a counting pass sized, as `encode_to_vec` does. The sink keeps its own
+/// Fills a slice, as `encode_to_vec` does. The sink keeps its own
 /// position: a `Vec`'s length behind a reference is stored and loaded again around every byte
 /// written (a byte store may alias it), while this position stays in a register.
 #[derive(Debug)]
@@ -702,10 +708,9 @@ impl<'b> SliceSink<'b> {
         SliceSink { bytes, written: 0 }
     }
 
-    /// Whether exactly the whole slice was written: it was sized by the same code that wrote it,
-    /// so anything else is a bug in that code.
-    pub fn is_full(&self) -> bool {
-        self.written == self.bytes.len()
+    /// The bytes written so far.
+    pub fn written(&self) -> usize {
+        self.written
     }
 }
 
@@ -713,11 +718,16 @@ impl Sink for SliceSink<'_> {
     #[inline(always)]
     fn put_slice(&mut self, bytes: &[u8]) {
         let end = self.written + bytes.len();
-        // Past the end nothing is written, but counted, so that `is_full` says so.
+        // Past the end nothing is written, and `overflowed` says so.
         if let Some(target) = self.bytes.get_mut(self.written..end) {
             target.copy_from_slice(bytes);
         }
         self.written = end;
+    }
+
+    #[inline(always)]
+    fn overflowed(&self) -> bool {
+        self.written > self.bytes.len()
     }
 }
 
@@ -887,6 +897,11 @@ impl<S: Sink> Encoder<S> {
     ) -> EncodeResult {
         self.compact_length(Some(items.len()))?;
         for (index, item) in items.iter().enumerate() {
+            // What did not fit is written again at its counted size: stop writing it here, where
+            // large messages spend their bytes.
+            if self.sink.overflowed() {
+                return Ok(());
+            }
             write_item(self, item)
                 .map_err(|error| encode_error_within(error, PathSegment::Index(index)))?;
         }

@@ -49,6 +49,10 @@ pub enum Dialect {
     KipDraft,
 }
 
+/// The largest encoding [`WireMessage::encode_to_vec`] writes on the stack first: a steady
+/// heartbeat and its response fit, and zeroing the buffer costs less than a counting pass.
+pub const SMALL_MESSAGE: usize = 128;
+
 /// A message of this crate: the codec entry points shared by every generated type.
 pub trait WireMessage: Sized {
     /// The message's name in its schema.
@@ -130,19 +134,30 @@ pub trait WireMessage: Sized {
         Ok(encoder.into_sink().0)
     }
 
-    /// The encoding in a `Vec` allocated once, at the size a counting pass computes.
-    /// Inline, so that the `Vec` is handed back in registers rather than through memory.
+    /// The encoding in a `Vec` allocated once, at its size. A message that fits in
+    /// [`SMALL_MESSAGE`] bytes, as a steady heartbeat does, is written on the stack and copied
+    /// out, without a counting pass; a larger one is abandoned when it overflows, then counted
+    /// and written into a `Vec` of its size. Inline, so that the `Vec` comes back in registers
+    /// rather than through memory.
     #[inline]
     fn encode_to_vec(&self, version: i16) -> Result<Vec<u8>, EncodeError> {
-        // Not `vec![0; size]`: glibc's calloc bypasses its per-thread cache, malloc does not.
+        let mut small = [0; SMALL_MESSAGE];
+        let mut encoder = Encoder::new(codec::SliceSink::new(&mut small));
+        self.encode_into(&mut encoder, version)?;
+        let written = encoder.into_sink().written();
+        if let Some(bytes) = small.get(..written) {
+            return Ok(bytes.to_vec());
+        }
         let size = self.encoded_size(version)?;
+        // Not `vec![0; size]`: glibc's calloc bypasses its per-thread cache, malloc does not.
         let mut bytes = Vec::with_capacity(size);
         bytes.resize(size, 0);
         let mut encoder = Encoder::new(codec::SliceSink::new(&mut bytes));
         self.encode_into(&mut encoder, version)?;
-        assert!(
-            encoder.into_sink().is_full(),
-            "the counting pass and the writing pass of {} disagree on its size",
+        assert_eq!(
+            encoder.into_sink().written(),
+            size,
+            "the counting and the writing of one {} differ in size",
             Self::NAME
         );
         Ok(bytes)
