@@ -293,28 +293,12 @@ impl<'a, R: Recorder> Decoder<'a, R> {
                 self.position += 1;
                 Ok(u32::from(byte))
             }
-            _ => self.long_uvarint(),
-        }
-    }
-
-    #[inline(never)]
-    fn long_uvarint(&mut self) -> DecodeResult<u32> {
-        let start = self.position;
-        let mut value: u32 = 0;
-        for index in 0..5 {
-            let byte = self.take_array::<1>()?[0];
-            let group = u32::from(byte & 0x7f);
-            let last = byte & 0x80 == 0;
-            // The fifth group may only hold the top four bits; a last group of zero is redundant.
-            if (index == 4 && (!last || group > 0x0f)) || (last && index > 0 && group == 0) {
-                return Err(self.error_at(start, DecodeErrorKind::InvalidVarint));
-            }
-            value |= group << (7 * index);
-            if last {
-                return Ok(value);
+            _ => {
+                let (value, end) = long_uvarint(self.input, self.position)?;
+                self.position = end;
+                Ok(value)
             }
         }
-        unreachable!("the fifth byte either ends the varint or is refused")
     }
 
     /// A compact length: `None` for null, else the length, which must not exceed `i32::MAX`.
@@ -651,6 +635,37 @@ impl<'a> Decoder<'a> {
             count,
         ))
     }
+}
+
+/// The varint of more than one byte at `start` and where it ends, or the error the decoder
+/// reports for it. A function of the input, not of the decoder: after a call that may write the
+/// decoder, its callers reload their position from memory, on every field after it.
+#[inline(never)]
+fn long_uvarint(input: &[u8], start: usize) -> DecodeResult<(u32, usize)> {
+    let mut value: u32 = 0;
+    for index in 0..5 {
+        let position = start + index;
+        let Some(&byte) = input.get(position) else {
+            return Err(DecodeError::new(
+                position,
+                DecodeErrorKind::Truncated {
+                    needed: 1,
+                    remaining: input.len().saturating_sub(position),
+                },
+            ));
+        };
+        let group = u32::from(byte & 0x7f);
+        let last = byte & 0x80 == 0;
+        // The fifth group may only hold the top four bits; a last group of zero is redundant.
+        if (index == 4 && (!last || group > 0x0f)) || (last && index > 0 && group == 0) {
+            return Err(DecodeError::new(start, DecodeErrorKind::InvalidVarint));
+        }
+        value |= group << (7 * index);
+        if last {
+            return Ok((value, position + 1));
+        }
+    }
+    unreachable!("the fifth byte either ends the varint or is refused")
 }
 
 fn plural(count: usize, noun: &str) -> String {
