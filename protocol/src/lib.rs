@@ -149,9 +149,7 @@ pub trait WireMessage: Sized {
             return Ok(bytes.to_vec());
         }
         let size = self.encoded_size(version)?;
-        // Not `vec![0; size]`: glibc's calloc bypasses its per-thread cache, malloc does not.
-        let mut bytes = Vec::with_capacity(size);
-        bytes.resize(size, 0);
+        let mut bytes = vec![0; size];
         let mut encoder = Encoder::new(codec::SliceSink::new(&mut bytes));
         self.encode_into(&mut encoder, version)?;
         assert_eq!(
