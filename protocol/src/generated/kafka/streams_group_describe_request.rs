@@ -149,7 +149,7 @@ impl Default for StreamsGroupDescribeRequestView<'_> {
 
 impl<'a> StreamsGroupDescribeRequestView<'a> {
     /// Decodes exactly one message filling `bytes`, refusing what [`crate::WireMessage::decode_exact`] refuses for [`StreamsGroupDescribeRequest`], with the same error, and allocating nothing.
-    #[inline]
+    #[inline(always)]
     pub fn decode(bytes: &'a [u8], version: i16) -> Result<Self, DecodeError> {
         let versions = <StreamsGroupDescribeRequest as crate::WireMessage>::VERSIONS;
         if version < versions.min || version > versions.max {
@@ -265,7 +265,7 @@ impl<'a> ViewItem<'a> for StreamsGroupDescribeRequestView<'a> {
 
 impl<'a> MessageView<'a> for StreamsGroupDescribeRequestView<'a> {
     type Owned = StreamsGroupDescribeRequest;
-    #[inline]
+    #[inline(always)]
     fn decode(bytes: &'a [u8], version: i16) -> Result<Self, DecodeError> {
         StreamsGroupDescribeRequestView::decode(bytes, version)
     }

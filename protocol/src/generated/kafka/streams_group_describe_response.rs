@@ -1916,7 +1916,7 @@ impl Default for StreamsGroupDescribeResponseView<'_> {
 
 impl<'a> StreamsGroupDescribeResponseView<'a> {
     /// Decodes exactly one message filling `bytes`, refusing what [`crate::WireMessage::decode_exact`] refuses for [`StreamsGroupDescribeResponse`], with the same error, and allocating nothing.
-    #[inline]
+    #[inline(always)]
     pub fn decode(bytes: &'a [u8], version: i16) -> Result<Self, DecodeError> {
         let versions = <StreamsGroupDescribeResponse as crate::WireMessage>::VERSIONS;
         if version < versions.min || version > versions.max {
@@ -2017,7 +2017,7 @@ impl<'a> ViewItem<'a> for StreamsGroupDescribeResponseView<'a> {
 
 impl<'a> MessageView<'a> for StreamsGroupDescribeResponseView<'a> {
     type Owned = StreamsGroupDescribeResponse;
-    #[inline]
+    #[inline(always)]
     fn decode(bytes: &'a [u8], version: i16) -> Result<Self, DecodeError> {
         StreamsGroupDescribeResponseView::decode(bytes, version)
     }

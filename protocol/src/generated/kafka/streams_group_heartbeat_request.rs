@@ -1279,7 +1279,7 @@ impl Default for StreamsGroupHeartbeatRequestView<'_> {
 
 impl<'a> StreamsGroupHeartbeatRequestView<'a> {
     /// Decodes exactly one message filling `bytes`, refusing what [`crate::WireMessage::decode_exact`] refuses for [`StreamsGroupHeartbeatRequest`], with the same error, and allocating nothing.
-    #[inline]
+    #[inline(always)]
     pub fn decode(bytes: &'a [u8], version: i16) -> Result<Self, DecodeError> {
         let versions = <StreamsGroupHeartbeatRequest as crate::WireMessage>::VERSIONS;
         if version < versions.min || version > versions.max {
@@ -1720,7 +1720,7 @@ impl<'a> ViewItem<'a> for StreamsGroupHeartbeatRequestView<'a> {
 
 impl<'a> MessageView<'a> for StreamsGroupHeartbeatRequestView<'a> {
     type Owned = StreamsGroupHeartbeatRequest;
-    #[inline]
+    #[inline(always)]
     fn decode(bytes: &'a [u8], version: i16) -> Result<Self, DecodeError> {
         StreamsGroupHeartbeatRequestView::decode(bytes, version)
     }

@@ -782,7 +782,7 @@ impl Default for StreamsGroupHeartbeatResponseView<'_> {
 
 impl<'a> StreamsGroupHeartbeatResponseView<'a> {
     /// Decodes exactly one message filling `bytes`, refusing what [`crate::WireMessage::decode_exact`] refuses for [`StreamsGroupHeartbeatResponse`], with the same error, and allocating nothing.
-    #[inline]
+    #[inline(always)]
     pub fn decode(bytes: &'a [u8], version: i16) -> Result<Self, DecodeError> {
         let versions = <StreamsGroupHeartbeatResponse as crate::WireMessage>::VERSIONS;
         if version < versions.min || version > versions.max {
@@ -1135,7 +1135,7 @@ impl<'a> ViewItem<'a> for StreamsGroupHeartbeatResponseView<'a> {
 
 impl<'a> MessageView<'a> for StreamsGroupHeartbeatResponseView<'a> {
     type Owned = StreamsGroupHeartbeatResponse;
-    #[inline]
+    #[inline(always)]
     fn decode(bytes: &'a [u8], version: i16) -> Result<Self, DecodeError> {
         StreamsGroupHeartbeatResponseView::decode(bytes, version)
     }
