@@ -709,9 +709,11 @@ impl<B: BufMut> Sink for BufSink<'_, B> {
     }
 }
 
-/// Fills a slice, as `encode_to_vec` does. The sink keeps its own
-/// position: a `Vec`'s length behind a reference is stored and loaded again around every byte
-/// written (a byte store may alias it), while this position stays in a register.
+/// Fills a slice, as `encode_to_vec` does, with a position of its own: a `Vec`'s length behind a
+/// reference is stored and loaded again around every byte written (a byte store may alias it),
+/// besides a capacity check per write. When the bytes do not fit, [`Sink::overflowed`] turns
+/// true and [`Encoder::array`] stops writing items: the encoding is then incomplete, and
+/// `written` is not its size.
 #[derive(Debug)]
 pub struct SliceSink<'b> {
     bytes: &'b mut [u8],
