@@ -293,28 +293,12 @@ impl<'a, R: Recorder> Decoder<'a, R> {
                 self.position += 1;
                 Ok(u32::from(byte))
             }
-            _ => self.long_uvarint(),
-        }
-    }
-
-    #[inline(never)]
-    fn long_uvarint(&mut self) -> DecodeResult<u32> {
-        let start = self.position;
-        let mut value: u32 = 0;
-        for index in 0..5 {
-            let byte = self.take_array::<1>()?[0];
-            let group = u32::from(byte & 0x7f);
-            let last = byte & 0x80 == 0;
-            // The fifth group may only hold the top four bits; a last group of zero is redundant.
-            if (index == 4 && (!last || group > 0x0f)) || (last && index > 0 && group == 0) {
-                return Err(self.error_at(start, DecodeErrorKind::InvalidVarint));
-            }
-            value |= group << (7 * index);
-            if last {
-                return Ok(value);
+            _ => {
+                let (value, end) = long_uvarint(self.input, self.position)?;
+                self.position = end;
+                Ok(value)
             }
         }
-        unreachable!("the fifth byte either ends the varint or is refused")
     }
 
     /// A compact length: `None` for null, else the length, which must not exceed `i32::MAX`.
@@ -653,6 +637,37 @@ impl<'a> Decoder<'a> {
     }
 }
 
+/// The varint of more than one byte at `start` and where it ends, or the error the decoder
+/// reports for it. A function of the input, not of the decoder: after a call that may write the
+/// decoder, its callers reload their position from memory, on every field after it.
+#[inline(never)]
+fn long_uvarint(input: &[u8], start: usize) -> DecodeResult<(u32, usize)> {
+    let mut value: u32 = 0;
+    for index in 0..5 {
+        let position = start + index;
+        let Some(&byte) = input.get(position) else {
+            return Err(DecodeError::new(
+                position,
+                DecodeErrorKind::Truncated {
+                    needed: 1,
+                    remaining: input.len().saturating_sub(position),
+                },
+            ));
+        };
+        let group = u32::from(byte & 0x7f);
+        let last = byte & 0x80 == 0;
+        // The fifth group may only hold the top four bits; a last group of zero is redundant.
+        if (index == 4 && (!last || group > 0x0f)) || (last && index > 0 && group == 0) {
+            return Err(DecodeError::new(start, DecodeErrorKind::InvalidVarint));
+        }
+        value |= group << (7 * index);
+        if last {
+            return Ok((value, position + 1));
+        }
+    }
+    unreachable!("the fifth byte either ends the varint or is refused")
+}
+
 fn plural(count: usize, noun: &str) -> String {
     if count == 1 {
         format!("1 {noun}")
@@ -664,6 +679,12 @@ fn plural(count: usize, noun: &str) -> String {
 /// Where encoded bytes go: a buffer, or a counter that only measures.
 pub trait Sink {
     fn put_slice(&mut self, bytes: &[u8]);
+
+    /// True once bytes did not fit: the encoding is then abandoned at the next array item.
+    #[inline(always)]
+    fn overflowed(&self) -> bool {
+        false
+    }
 }
 
 /// Counts bytes, so that `compute_size` runs the same code as `encode`.
@@ -688,14 +709,42 @@ impl<B: BufMut> Sink for BufSink<'_, B> {
     }
 }
 
-/// Appends to a `Vec`, which `encode_to_vec` sizes beforehand.
+/// Fills a slice, as `encode_to_vec` does, with a position of its own: a `Vec`'s length behind a
+/// reference is stored and loaded again around every byte written (a byte store may alias it),
+/// besides a capacity check per write. When the bytes do not fit, [`Sink::overflowed`] turns
+/// true and [`Encoder::array`] stops writing items: the encoding is then incomplete, and
+/// `written` is not its size.
 #[derive(Debug)]
-pub struct VecSink<'b>(pub &'b mut Vec<u8>);
+pub struct SliceSink<'b> {
+    bytes: &'b mut [u8],
+    written: usize,
+}
 
-impl Sink for VecSink<'_> {
+impl<'b> SliceSink<'b> {
+    pub fn new(bytes: &'b mut [u8]) -> Self {
+        SliceSink { bytes, written: 0 }
+    }
+
+    /// The bytes written so far.
+    pub fn written(&self) -> usize {
+        self.written
+    }
+}
+
+impl Sink for SliceSink<'_> {
     #[inline(always)]
     fn put_slice(&mut self, bytes: &[u8]) {
-        self.0.extend_from_slice(bytes);
+        let end = self.written + bytes.len();
+        // Past the end nothing is written, and `overflowed` says so.
+        if let Some(target) = self.bytes.get_mut(self.written..end) {
+            target.copy_from_slice(bytes);
+        }
+        self.written = end;
+    }
+
+    #[inline(always)]
+    fn overflowed(&self) -> bool {
+        self.written > self.bytes.len()
     }
 }
 
@@ -822,7 +871,8 @@ impl<S: Sink> Encoder<S> {
         Ok(())
     }
 
-    #[inline]
+    /// Inline, as every string field calls it: called, it keeps the encoder's position in memory.
+    #[inline(always)]
     pub fn nullable_string(&mut self, value: Option<&str>) -> EncodeResult {
         match value {
             None => self.uvarint(0),
@@ -839,7 +889,7 @@ impl<S: Sink> Encoder<S> {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn string(&mut self, value: &str) -> EncodeResult {
         self.nullable_string(Some(value))
     }
@@ -864,6 +914,11 @@ impl<S: Sink> Encoder<S> {
     ) -> EncodeResult {
         self.compact_length(Some(items.len()))?;
         for (index, item) in items.iter().enumerate() {
+            // What did not fit is written again at its counted size: stop writing it here, where
+            // large messages spend their bytes.
+            if self.sink.overflowed() {
+                return Ok(());
+            }
             write_item(self, item)
                 .map_err(|error| encode_error_within(error, PathSegment::Index(index)))?;
         }

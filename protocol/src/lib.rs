@@ -49,6 +49,10 @@ pub enum Dialect {
     KipDraft,
 }
 
+/// The largest encoding [`WireMessage::encode_to_vec`] writes on the stack first: a steady
+/// heartbeat and its response fit, and zeroing the buffer costs less than a counting pass.
+pub const SMALL_MESSAGE: usize = 128;
+
 /// A message of this crate: the codec entry points shared by every generated type.
 pub trait WireMessage: Sized {
     /// The message's name in its schema.
@@ -130,10 +134,30 @@ pub trait WireMessage: Sized {
         Ok(encoder.into_sink().0)
     }
 
-    /// The encoding in a `Vec` allocated once, at the size a counting pass computes.
+    /// The encoding in a `Vec` allocated once, at its size. A message that fits in
+    /// [`SMALL_MESSAGE`] bytes, as a steady heartbeat does, is written on the stack and copied
+    /// out, without a counting pass; a larger one is abandoned when it overflows, then counted
+    /// and written into a `Vec` of its size. Inline, so that the `Vec` comes back in registers
+    /// rather than through memory.
+    #[inline]
     fn encode_to_vec(&self, version: i16) -> Result<Vec<u8>, EncodeError> {
-        let mut bytes = Vec::with_capacity(self.encoded_size(version)?);
-        self.encode_into(&mut Encoder::new(codec::VecSink(&mut bytes)), version)?;
+        let mut small = [0; SMALL_MESSAGE];
+        let mut encoder = Encoder::new(codec::SliceSink::new(&mut small));
+        self.encode_into(&mut encoder, version)?;
+        let written = encoder.into_sink().written();
+        if let Some(bytes) = small.get(..written) {
+            return Ok(bytes.to_vec());
+        }
+        let size = self.encoded_size(version)?;
+        let mut bytes = vec![0; size];
+        let mut encoder = Encoder::new(codec::SliceSink::new(&mut bytes));
+        self.encode_into(&mut encoder, version)?;
+        assert_eq!(
+            encoder.into_sink().written(),
+            size,
+            "the counting and the writing of one {} differ in size",
+            Self::NAME
+        );
         Ok(bytes)
     }
 }

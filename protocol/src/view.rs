@@ -289,10 +289,10 @@ impl<'a> Cursor<'a> {
             let size = self.uvarint()?;
             self.skip(size as usize)?;
         }
-        Some(RawTaggedFields {
-            entries: &start[..start.len() - self.rest.len()],
+        Some(RawTaggedFields::new(
+            &start[..start.len() - self.rest.len()],
             count,
-        })
+        ))
     }
 
     #[inline(always)]
@@ -514,18 +514,23 @@ impl<'a, T: ViewItem<'a>> std::iter::FusedIterator for ArrayViewIter<'a, T> {}
 pub struct RawTaggedFields<'a> {
     /// The entries (tag, size, data each), without the count in front of them.
     entries: &'a [u8],
-    count: u32,
+    /// A `usize`, not the wire's `u32`: an empty section's count is then written with one store
+    /// as wide as the load that reads it back (a narrower store stalls that load).
+    count: usize,
 }
 
 impl<'a> RawTaggedFields<'a> {
     #[inline(always)]
     pub(crate) fn new(entries: &'a [u8], count: u32) -> Self {
-        RawTaggedFields { entries, count }
+        RawTaggedFields {
+            entries,
+            count: count as usize,
+        }
     }
 
     #[inline]
     pub fn len(&self) -> usize {
-        self.count as usize
+        self.count
     }
 
     #[inline]

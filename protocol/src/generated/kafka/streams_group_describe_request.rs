@@ -149,6 +149,7 @@ impl Default for StreamsGroupDescribeRequestView<'_> {
 
 impl<'a> StreamsGroupDescribeRequestView<'a> {
     /// Decodes exactly one message filling `bytes`, refusing what [`crate::WireMessage::decode_exact`] refuses for [`StreamsGroupDescribeRequest`], with the same error, and allocating nothing.
+    #[inline(always)]
     pub fn decode(bytes: &'a [u8], version: i16) -> Result<Self, DecodeError> {
         let versions = <StreamsGroupDescribeRequest as crate::WireMessage>::VERSIONS;
         if version < versions.min || version > versions.max {
@@ -163,6 +164,7 @@ impl<'a> StreamsGroupDescribeRequestView<'a> {
         Self::read(&mut Decoder::exact(bytes), version)
     }
 
+    #[inline(always)]
     pub(crate) fn read(decoder: &mut Decoder<'a>, version: i16) -> DecodeResult<Self> {
         let group_ids = decoder.field("group_ids", |decoder| {
             decoder.array_view(version, 1, |decoder| decoder.str().map(drop))
@@ -263,6 +265,7 @@ impl<'a> ViewItem<'a> for StreamsGroupDescribeRequestView<'a> {
 
 impl<'a> MessageView<'a> for StreamsGroupDescribeRequestView<'a> {
     type Owned = StreamsGroupDescribeRequest;
+    #[inline(always)]
     fn decode(bytes: &'a [u8], version: i16) -> Result<Self, DecodeError> {
         StreamsGroupDescribeRequestView::decode(bytes, version)
     }

@@ -1916,6 +1916,7 @@ impl Default for StreamsGroupDescribeResponseView<'_> {
 
 impl<'a> StreamsGroupDescribeResponseView<'a> {
     /// Decodes exactly one message filling `bytes`, refusing what [`crate::WireMessage::decode_exact`] refuses for [`StreamsGroupDescribeResponse`], with the same error, and allocating nothing.
+    #[inline(always)]
     pub fn decode(bytes: &'a [u8], version: i16) -> Result<Self, DecodeError> {
         let versions = <StreamsGroupDescribeResponse as crate::WireMessage>::VERSIONS;
         if version < versions.min || version > versions.max {
@@ -1930,6 +1931,7 @@ impl<'a> StreamsGroupDescribeResponseView<'a> {
         Self::read(&mut Decoder::exact(bytes), version)
     }
 
+    #[inline(always)]
     pub(crate) fn read(decoder: &mut Decoder<'a>, version: i16) -> DecodeResult<Self> {
         let throttle_time_ms = decoder.field("throttle_time_ms", |decoder| decoder.i32())?;
         let groups = decoder.field("groups", |decoder| {
@@ -2015,6 +2017,7 @@ impl<'a> ViewItem<'a> for StreamsGroupDescribeResponseView<'a> {
 
 impl<'a> MessageView<'a> for StreamsGroupDescribeResponseView<'a> {
     type Owned = StreamsGroupDescribeResponse;
+    #[inline(always)]
     fn decode(bytes: &'a [u8], version: i16) -> Result<Self, DecodeError> {
         StreamsGroupDescribeResponseView::decode(bytes, version)
     }

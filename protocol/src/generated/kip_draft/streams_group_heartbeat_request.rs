@@ -1245,6 +1245,7 @@ impl Default for StreamsGroupHeartbeatRequestView<'_> {
 
 impl<'a> StreamsGroupHeartbeatRequestView<'a> {
     /// Decodes exactly one message filling `bytes`, refusing what [`crate::WireMessage::decode_exact`] refuses for [`StreamsGroupHeartbeatRequest`], with the same error, and allocating nothing.
+    #[inline(always)]
     pub fn decode(bytes: &'a [u8], version: i16) -> Result<Self, DecodeError> {
         let versions = <StreamsGroupHeartbeatRequest as crate::WireMessage>::VERSIONS;
         if version < versions.min || version > versions.max {
@@ -1259,6 +1260,7 @@ impl<'a> StreamsGroupHeartbeatRequestView<'a> {
         Self::read(&mut Decoder::exact(bytes), version)
     }
 
+    #[inline(always)]
     pub(crate) fn read(decoder: &mut Decoder<'a>, version: i16) -> DecodeResult<Self> {
         let group_id = decoder.field("group_id", |decoder| decoder.str())?;
         let member_id = decoder.field("member_id", |decoder| decoder.str())?;
@@ -1674,6 +1676,7 @@ impl<'a> ViewItem<'a> for StreamsGroupHeartbeatRequestView<'a> {
 
 impl<'a> MessageView<'a> for StreamsGroupHeartbeatRequestView<'a> {
     type Owned = StreamsGroupHeartbeatRequest;
+    #[inline(always)]
     fn decode(bytes: &'a [u8], version: i16) -> Result<Self, DecodeError> {
         StreamsGroupHeartbeatRequestView::decode(bytes, version)
     }

@@ -782,6 +782,7 @@ impl Default for StreamsGroupHeartbeatResponseView<'_> {
 
 impl<'a> StreamsGroupHeartbeatResponseView<'a> {
     /// Decodes exactly one message filling `bytes`, refusing what [`crate::WireMessage::decode_exact`] refuses for [`StreamsGroupHeartbeatResponse`], with the same error, and allocating nothing.
+    #[inline(always)]
     pub fn decode(bytes: &'a [u8], version: i16) -> Result<Self, DecodeError> {
         let versions = <StreamsGroupHeartbeatResponse as crate::WireMessage>::VERSIONS;
         if version < versions.min || version > versions.max {
@@ -796,6 +797,7 @@ impl<'a> StreamsGroupHeartbeatResponseView<'a> {
         Self::read(&mut Decoder::exact(bytes), version)
     }
 
+    #[inline(always)]
     pub(crate) fn read(decoder: &mut Decoder<'a>, version: i16) -> DecodeResult<Self> {
         let throttle_time_ms = decoder.field("throttle_time_ms", |decoder| decoder.i32())?;
         let error_code = decoder.field("error_code", |decoder| decoder.i16())?;
@@ -1133,6 +1135,7 @@ impl<'a> ViewItem<'a> for StreamsGroupHeartbeatResponseView<'a> {
 
 impl<'a> MessageView<'a> for StreamsGroupHeartbeatResponseView<'a> {
     type Owned = StreamsGroupHeartbeatResponse;
+    #[inline(always)]
     fn decode(bytes: &'a [u8], version: i16) -> Result<Self, DecodeError> {
         StreamsGroupHeartbeatResponseView::decode(bytes, version)
     }
