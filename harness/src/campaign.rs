@@ -143,13 +143,15 @@ impl CampaignConfig {
     /// coordinator of its own (which keeps in-process runs deterministic).
     fn names<C: Connect>(&self, connector: &C, run: u64, attempt: &str) -> Names {
         if connector.shares_state() {
-            Names::new(&format!(
-                "{NAME_PREFIX}fuzz-{}-{run}{attempt}-",
-                self.run_id
-            ))
+            Names::new(&format!("{}{run}{attempt}-", self.names_prefix()))
         } else {
             Names::new("")
         }
+    }
+
+    /// What the names of every run of the campaign start with, where backends share state.
+    fn names_prefix(&self) -> String {
+        format!("{NAME_PREFIX}fuzz-{}-", self.run_id)
     }
 
     fn bounds(&self) -> RunBounds {
@@ -671,11 +673,18 @@ fn outcome_hash(run: u64, record: &RunRecord) -> u64 {
     hasher.finish()
 }
 
-/// The runs' set-up errors, one after another, with a hint at a short `--timeout-ms` given once
-/// rather than in each run's error.
-fn setup_errors_text(errors: &[String], io_timeout: Duration) -> String {
-    let text = errors.join("; ");
-    let Some(hint) = crate::runner::short_timeout_hint(io_timeout) else {
+/// The runs' set-up errors, one after another, then the command that removes what a failed
+/// clean-up left (the campaign's names share one prefix), and a hint at a short `--timeout-ms`,
+/// each given once rather than in each run's error.
+fn setup_errors_text(errors: &[String], config: &CampaignConfig, target: &str) -> String {
+    let mut text = errors.join("; ");
+    if errors.iter().any(|error| error.contains("; clean-up: ")) {
+        text.push_str(&format!(
+            "; `streamspec clean --target {target} --prefix {}` removes what the runs left",
+            config.names_prefix()
+        ));
+    }
+    let Some(hint) = crate::runner::short_timeout_hint(config.io_timeout) else {
         return text;
     };
     let hint = format!("; {hint}");
@@ -717,7 +726,7 @@ pub fn report_with_flags(
             grade: Grade::Must,
             source: "fuzz".to_owned(),
             verdict: Verdict::Error,
-            reason: Some(setup_errors_text(&result.setup_errors, config.io_timeout)),
+            reason: Some(setup_errors_text(&result.setup_errors, config, target)),
             step: None,
             wire: None,
             cleanup: None,

@@ -97,23 +97,32 @@ fn runs_that_could_not_be_set_up_are_an_error_never_a_violation() {
 
 #[test]
 fn a_short_timeout_is_hinted_at_once_after_the_runs_set_up_errors() {
-    let hint = crate::runner::short_timeout_hint(Duration::from_millis(30)).unwrap();
+    let short = CampaignConfig {
+        io_timeout: Duration::from_millis(30),
+        run_id: "r1".to_owned(),
+        ..config()
+    };
+    let hint = crate::runner::short_timeout_hint(short.io_timeout).unwrap();
     let errors = [
         format!("run 0: h:1 did not answer CreateTopics within 30 ms; {hint}"),
         "run 1: CreateTopics failed with error 44 POLICY_VIOLATION".to_owned(),
-        format!("run 2: h:1 did not answer DeleteTopics within 30 ms; {hint}"),
+        format!("run 2: h:1 did not answer CreateTopics within 30 ms; clean-up: h:1 did not answer DeleteTopics within 30 ms (what is left starts with streamspec-fuzz-r1-2-); {hint}"),
     ];
     assert_eq!(
-        setup_errors_text(&errors, Duration::from_millis(30)),
-        format!("run 0: h:1 did not answer CreateTopics within 30 ms; run 1: CreateTopics failed with error 44 POLICY_VIOLATION; run 2: h:1 did not answer DeleteTopics within 30 ms; {hint}")
+        setup_errors_text(&errors, &short, "h:1"),
+        format!("run 0: h:1 did not answer CreateTopics within 30 ms; run 1: CreateTopics failed with error 44 POLICY_VIOLATION; run 2: h:1 did not answer CreateTopics within 30 ms; clean-up: h:1 did not answer DeleteTopics within 30 ms (what is left starts with streamspec-fuzz-r1-2-); `streamspec clean --target h:1 --prefix streamspec-fuzz-r1-` removes what the runs left; {hint}")
     );
-    // No run timed out: no hint, whatever the bound.
+    // No run timed out and none left anything: neither the hint nor the command.
     assert_eq!(
-        setup_errors_text(&errors[1..2], Duration::from_millis(30)),
+        setup_errors_text(&errors[1..2], &short, "h:1"),
         "run 1: CreateTopics failed with error 44 POLICY_VIOLATION"
     );
+    let long = CampaignConfig {
+        io_timeout: Duration::from_secs(15),
+        ..short
+    };
     assert_eq!(
-        setup_errors_text(&errors[1..2], Duration::from_secs(15)),
+        setup_errors_text(&errors[1..2], &long, "h:1"),
         "run 1: CreateTopics failed with error 44 POLICY_VIOLATION"
     );
 }

@@ -68,7 +68,7 @@ pub async fn prepare<B: Backend>(
     match finish(backend, names, setup, &group_configs).await {
         Ok(()) => Err(error),
         Err(cleanup) => Err(format!(
-            "{error}; clean-up: {cleanup} (streamspec clean --prefix {} removes what is left)",
+            "{error}; clean-up: {cleanup} (what is left starts with {})",
             names.prefix()
         )),
     }

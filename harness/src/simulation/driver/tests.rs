@@ -353,7 +353,7 @@ fn a_run_whose_set_up_fails_takes_back_its_topics_or_says_what_is_left() {
     };
     assert_eq!(
         set_up_error(cluster, 15_000),
-        "h:1 did not answer StreamsGroupHeartbeatRequest v1 within 15000 ms; clean-up: DeleteTopics failed with error 41 NOT_CONTROLLER (streamspec clean --prefix p- removes what is left)"
+        "h:1 did not answer StreamsGroupHeartbeatRequest v1 within 15000 ms; clean-up: DeleteTopics failed with error 41 NOT_CONTROLLER (what is left starts with p-)"
     );
     // Under a short --timeout-ms the error says the wait may be what is too short.
     assert_eq!(
