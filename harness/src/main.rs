@@ -1425,6 +1425,9 @@ fn main() -> ExitCode {
                                 "--jobs {jobs}: jobs run in-process runs; against a broker, --groups runs groups at once"
                             ));
                         }
+                        if check_determinism && connector.shares_state() {
+                            return Err("--check-determinism runs each input twice and compares the traces, which only a coordinator on a virtual clock can repeat; a broker runs on real time, where no two runs are alike: use it with --target embedded or a coordinator of your own in process".to_owned());
+                        }
                         let operations =
                             operations.unwrap_or(if connector.shares_state() { 40 } else { 200 });
                         let duration = duration.unwrap_or(if runs.is_some() {

@@ -571,3 +571,22 @@ fn doctor_hints_at_a_short_timeout() {
         &format!("streamspec: {address} did not answer FindCoordinator within {TIMEOUT_MS} ms; hint: --timeout-ms {TIMEOUT_MS} may be too short for this target: a wait can hold a heartbeat round trip behind Kafka's own (a topic's creation, a coordinator loading, an initial rebalance delay of 3 s); run again with --timeout-ms 5000 or more (the default is 15000)"),
     );
 }
+
+/// `--check-determinism` against a broker is refused before anything runs: two runs on real
+/// time are never alike, so the property failed every broker.
+#[test]
+fn check_determinism_is_refused_against_a_broker() {
+    let address = serve(|stream| answer_api_versions_then(stream, true, 0, describe_not_found));
+    let run = streamspec(&[
+        "fuzz",
+        "--target",
+        &address,
+        "--timeout-ms",
+        TIMEOUT_MS,
+        "--check-determinism",
+    ]);
+    assert_refused(
+        &run,
+        "streamspec: --check-determinism runs each input twice and compares the traces, which only a coordinator on a virtual clock can repeat; a broker runs on real time, where no two runs are alike: use it with --target embedded or a coordinator of your own in process",
+    );
+}
