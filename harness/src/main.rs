@@ -1240,12 +1240,42 @@ fn replay<C: Connect>(
         trace.target,
         trace.violation
     );
-    let names = streamspec::simulation::setup::Names::new(&if connector.shares_state() {
-        format!("{}replay-{}-", streamspec::NAME_PREFIX, config.run_id)
-    } else {
-        String::new()
-    });
-    let record = campaign::run_once(&config, &connector, names, &trace.input)?;
+    let names_of = |attempt: &str| {
+        streamspec::simulation::setup::Names::new(&if connector.shares_state() {
+            format!(
+                "{}replay-{}{attempt}-",
+                streamspec::NAME_PREFIX,
+                config.run_id
+            )
+        } else {
+            String::new()
+        })
+    };
+    // A trace of nondeterminism is judged as the campaign found it: by a second run.
+    let determinism = streamspec::simulation::oracle::DETERMINISTIC;
+    let of_determinism = trace
+        .violation
+        .starts_with(&format!("{determinism} ({}) ", determinism.rules));
+    if of_determinism && connector.shares_state() {
+        return Err("the trace records two runs of one input that differed, which only a coordinator on a virtual clock can repeat alike; a broker's real time makes no two runs alike: replay it in process".to_owned());
+    }
+    let names = names_of("");
+    let prefix = names.prefix().to_owned();
+    let mut record = campaign::run_once(&config, &connector, names, &trace.input)?;
+    if of_determinism && record.violation.is_none() {
+        let again_names = names_of("again-");
+        let again_prefix = again_names.prefix().to_owned();
+        let again = campaign::run_once(&config, &connector, again_names, &trace.input)?;
+        record = campaign::compare_runs(record, &prefix, &again, &again_prefix);
+        outln!(
+            "ran the input twice, as --check-determinism does: the traces {}",
+            if record.violation.is_some() {
+                "differ"
+            } else {
+                "agree"
+            }
+        );
+    }
     if history {
         for event in &record.history {
             out!("{}", event.render());

@@ -845,8 +845,11 @@ fn replay_campaign_run(
         differential,
         input: config.input(run),
     };
+    // A folder of each call's own: tests run in parallel.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let dir = std::env::temp_dir().join(format!(
-        "streamspec-replay-{seed}-{run}-{}",
+        "streamspec-replay-{seed}-{run}-{}-{call}",
         std::process::id()
     ));
     std::fs::create_dir_all(&dir).unwrap();
@@ -857,4 +860,24 @@ fn replay_campaign_run(
     assert_eq!(output.status.code(), Some(0), "{stdout}");
     let lines = stdout.lines().map(str::to_owned).collect();
     (stdout, lines)
+}
+
+/// A trace of two runs that differed is replayed as the campaign judged it, by two runs: the
+/// reference's agree, so it is not reproduced (one run could not have told).
+#[test]
+fn a_replay_of_nondeterminism_runs_the_input_twice() {
+    let (_, lines) = replay_campaign_run(
+        7,
+        0,
+        "always: a seed gives one trace (streamspec) violated at operation 0: trace hashes 1 and 2 differ",
+        false,
+    );
+    assert_eq!(
+        lines[lines.len() - 3..],
+        [
+            "ran the input twice, as --check-determinism does: the traces agree",
+            "155 operations, 79 exchanges, no violation",
+            "did not reproduce: the violation the trace recorded (always: a seed gives one trace (streamspec) violated at operation 0: trace hashes 1 and 2 differ) was not found again"
+        ]
+    );
 }
