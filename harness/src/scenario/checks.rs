@@ -396,10 +396,43 @@ fn check_expected_fields(
     answer: &Value,
     path: &mut Vec<Segment>,
 ) -> Result<(), Invalid> {
+    // A pattern of another kind than the answer's field can never match: `"110"` or
+    // `"FENCED_MEMBER_EPOCH"` for an error code, `"x"` or `{...}` for a list, would fail every
+    // target.
+    let wanted = kind_of(answer);
+    let refuse = |path: &Vec<Segment>, what: String| {
+        Err(invalid(
+            path.clone(),
+            format!(
+                "the answer's field is {}, and {what}",
+                wanted.unwrap_or("null")
+            ),
+        ))
+    };
     match pattern {
         Value::Object(map) if crate::matcher::is_operator_object(pattern) => {
             for (operator, operand) in map {
                 path.push(operator.as_str().into());
+                let applies_to: &[&str] = match operator.as_str() {
+                    "$any" | "$all" | "$none" | "$sameItems" => &["a list"],
+                    "$gt" | "$ge" | "$lt" | "$le" => &["a number"],
+                    "$startsWith" | "$contains" => &["a text"],
+                    "$len" => &["a list", "a text"],
+                    _ => &[],
+                };
+                if wanted.is_some_and(|kind| !applies_to.is_empty() && !applies_to.contains(&kind))
+                {
+                    return refuse(
+                        path,
+                        format!("{operator} applies to {}", applies_to.join(" or ")),
+                    );
+                }
+                if matches!(operator.as_str(), "$in" | "$sameItems") && !operand.is_array() {
+                    return Err(invalid(
+                        path.clone(),
+                        format!("{operator} takes a list of patterns, and {operand} is none"),
+                    ));
+                }
                 let shape = match operator.as_str() {
                     "$eq" | "$ne" | "$not" | "$in" => answer,
                     "$any" | "$all" | "$none" | "$sameItems" => item_of(answer),
@@ -422,7 +455,10 @@ fn check_expected_fields(
         }
         Value::Object(map) => {
             let Value::Object(fields) = answer else {
-                return Ok(());
+                return match wanted {
+                    Some(_) => refuse(path, "the pattern is an object".to_owned()),
+                    None => Ok(()),
+                };
             };
             for (key, item) in map {
                 path.push(key.as_str().into());
@@ -443,6 +479,9 @@ fn check_expected_fields(
             Ok(())
         }
         Value::Array(items) => {
+            if wanted.is_some_and(|kind| kind != "a list") {
+                return refuse(path, "the pattern is a list".to_owned());
+            }
             let shape = item_of(answer);
             for (index, item) in items.iter().enumerate() {
                 path.push(index.into());
@@ -451,24 +490,26 @@ fn check_expected_fields(
             }
             Ok(())
         }
-        // A literal of another type than the answer's field can never match: `"110"` or
-        // `"FENCED_MEMBER_EPOCH"` for an error code would fail every target. A text with a
-        // `${...}` reference becomes a value of its own at run time.
-        scalar => {
-            let kind = |value: &Value| match value {
-                Value::Number(_) => Some("a number"),
-                Value::String(text) if !text.contains("${") => Some("a text"),
-                Value::Bool(_) => Some("true or false"),
-                _ => None,
-            };
-            match (kind(scalar), kind(answer)) {
-                (Some(found), Some(wanted)) if found != wanted => Err(invalid(
-                    path.clone(),
-                    format!("the answer's field is {wanted}, and {scalar} is {found}"),
-                )),
-                _ => Ok(()),
+        scalar => match (kind_of(scalar), wanted) {
+            (Some(found), Some(wanted)) if found != wanted => {
+                refuse(path, format!("{scalar} is {found}"))
             }
-        }
+            _ => Ok(()),
+        },
+    }
+}
+
+/// The kind of JSON value `value` is, as messages name it; `None` for null (a field left null
+/// in an exemplar has no known shape) and for a text with a `${...}` reference, which becomes a
+/// value of its own at run time.
+fn kind_of(value: &Value) -> Option<&'static str> {
+    match value {
+        Value::Number(_) => Some("a number"),
+        Value::String(text) if !text.contains("${") => Some("a text"),
+        Value::Bool(_) => Some("true or false"),
+        Value::Array(_) => Some("a list"),
+        Value::Object(_) => Some("an object"),
+        _ => None,
     }
 }
 
@@ -840,12 +881,51 @@ mod tests {
                 serde_json::json!({"memberId": 7}),
                 "the answer's field is a text, and 7 is a number",
             ),
+            // Lists and objects, and operators of another kind than the field, never match
+            // either.
+            (
+                serde_json::json!({"activeTasks": "x"}),
+                "the answer's field is a list, and \"x\" is a text",
+            ),
+            (
+                serde_json::json!({"status": {"statusCode": 1}}),
+                "the answer's field is a list, and the pattern is an object",
+            ),
+            (
+                serde_json::json!({"memberEpoch": [1]}),
+                "the answer's field is a number, and the pattern is a list",
+            ),
+            (
+                serde_json::json!({"errorCode": {"$any": true}}),
+                "the answer's field is a number, and $any applies to a list",
+            ),
+            (
+                serde_json::json!({"memberId": {"$gt": 1}}),
+                "the answer's field is a text, and $gt applies to a number",
+            ),
+            (
+                serde_json::json!({"memberEpoch": {"$len": 1}}),
+                "the answer's field is a number, and $len applies to a list or a text",
+            ),
+            (
+                serde_json::json!({"errorCode": {"$in": 0}}),
+                "$in takes a list of patterns, and 0 is none",
+            ),
         ] {
             let error = check_expected_fields(&expect, &heartbeat, &mut Vec::new()).unwrap_err();
             assert_eq!(error.message, message, "{expect}");
         }
-        // A reference becomes a number at run time; null fields take anything.
-        let fine = serde_json::json!({"memberEpoch": "${e+1}", "errorMessage": "x"});
+        // A reference becomes a number at run time; null fields take anything; operators of
+        // the field's kind pass.
+        let fine = serde_json::json!({
+            "memberEpoch": "${e+1}",
+            "errorMessage": "x",
+            "activeTasks": null,
+            "status": {"$len": 0},
+            "standbyTasks": {"$any": {"subtopologyId": "0"}},
+            "memberId": {"$startsWith": "m"},
+            "errorCode": {"$in": [0, 110]}
+        });
         assert!(check_expected_fields(&fine, &heartbeat, &mut Vec::new()).is_ok());
     }
 
