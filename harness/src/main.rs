@@ -635,8 +635,9 @@ fn list(source: &ScenarioSource, evidence: bool) -> Result<ExitCode, String> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Raises `interrupt` on the first Ctrl-C, so that the run stops, cleans up and reports, and ends
-/// the process at once (exit 130) on the second. Returns once the handler is in place.
+/// Raises `interrupt` on the first Ctrl-C or SIGTERM (what CI systems and `timeout` send), so
+/// that the run stops, cleans up and reports, and ends the process at once (exit 130) on the
+/// second. Returns once the handlers are in place.
 fn listen_for_ctrl_c(interrupt: Interrupt) -> Result<(), String> {
     let (ready, listening) = std::sync::mpsc::channel();
     let listener = move || {
@@ -651,6 +652,15 @@ fn listen_for_ctrl_c(interrupt: Interrupt) -> Result<(), String> {
             }
         };
         runtime.block_on(async {
+            let mut terminated = match Terminated::listen() {
+                Ok(terminated) => terminated,
+                Err(error) => {
+                    ready
+                        .send(Err(format!("cannot catch SIGTERM: {error}")))
+                        .ok();
+                    return;
+                }
+            };
             let mut first = std::pin::pin!(tokio::signal::ctrl_c());
             // The handler is installed when the future is first polled.
             let polled = std::future::poll_fn(|context| {
@@ -658,24 +668,34 @@ fn listen_for_ctrl_c(interrupt: Interrupt) -> Result<(), String> {
             })
             .await;
             let caught = match polled {
-                std::task::Poll::Ready(caught) => caught,
+                std::task::Poll::Ready(caught) => caught.map(|()| "Ctrl-C"),
                 std::task::Poll::Pending => {
                     ready.send(Ok(())).ok();
-                    first.await
+                    tokio::select! {
+                        caught = first => caught.map(|()| "Ctrl-C"),
+                        () = terminated.next() => Ok("SIGTERM"),
+                    }
                 }
             };
-            if let Err(error) = caught {
-                ready
-                    .send(Err(format!("cannot catch Ctrl-C: {error}")))
-                    .ok();
-                return;
-            }
+            let signal = match caught {
+                Ok(signal) => signal,
+                Err(error) => {
+                    ready
+                        .send(Err(format!("cannot catch Ctrl-C: {error}")))
+                        .ok();
+                    return;
+                }
+            };
             interrupt.raise();
-            eprintln!("\nstreamspec: interrupted; cleaning up (Ctrl-C again to quit at once)");
-            if tokio::signal::ctrl_c().await.is_ok() {
-                eprintln!("streamspec: interrupted again; quitting without clean-up");
-                std::process::exit(130);
+            eprintln!(
+                "\nstreamspec: interrupted ({signal}); cleaning up (Ctrl-C again to quit at once)"
+            );
+            tokio::select! {
+                _ = tokio::signal::ctrl_c() => {}
+                () = terminated.next() => {}
             }
+            eprintln!("streamspec: interrupted again; quitting without clean-up");
+            std::process::exit(130);
         });
     };
     std::thread::Builder::new()
@@ -685,6 +705,28 @@ fn listen_for_ctrl_c(interrupt: Interrupt) -> Result<(), String> {
     listening
         .recv_timeout(Duration::from_secs(5))
         .map_err(|_| "the Ctrl-C handler did not start within 5 s".to_owned())?
+}
+
+/// SIGTERM as a stream of signals (on Unix; elsewhere it never comes).
+struct Terminated {
+    #[cfg(unix)]
+    signal: tokio::signal::unix::Signal,
+}
+
+impl Terminated {
+    fn listen() -> std::io::Result<Terminated> {
+        Ok(Terminated {
+            #[cfg(unix)]
+            signal: tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?,
+        })
+    }
+
+    async fn next(&mut self) {
+        #[cfg(unix)]
+        self.signal.recv().await;
+        #[cfg(not(unix))]
+        std::future::pending::<()>().await;
+    }
 }
 
 async fn clean(

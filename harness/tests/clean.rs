@@ -122,7 +122,18 @@ fn clean_removes_topics_and_group_configs(address: &str) {
 }
 
 fn ctrl_c_cleans_up_and_writes_the_partial_report(address: &str) {
-    let run_id = unique_prefix("interrupt")
+    interrupted_by("-INT", address);
+}
+
+/// SIGTERM, which CI systems and `timeout` send, is taken as Ctrl-C is.
+fn sigterm_cleans_up_and_writes_the_partial_report(address: &str) {
+    interrupted_by("-TERM", address);
+}
+
+/// `check` sent `signal` three seconds in ends as interrupted, with its reports and nothing
+/// left on the broker.
+fn interrupted_by(signal: &str, address: &str) {
+    let run_id = unique_prefix(&format!("interrupt{}", signal.to_lowercase()))
         .trim_start_matches(streamspec::NAME_PREFIX)
         .trim_end_matches('-')
         .to_owned();
@@ -141,7 +152,7 @@ fn ctrl_c_cleans_up_and_writes_the_partial_report(address: &str) {
     assert!(first.starts_with("streamspec check --target"), "{first}");
     std::thread::sleep(Duration::from_secs(3));
     let sent = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
+        .args([signal, &child.id().to_string()])
         .status()
         .unwrap();
     assert!(sent.success());
@@ -152,7 +163,7 @@ fn ctrl_c_cleans_up_and_writes_the_partial_report(address: &str) {
         }
         if started.elapsed() > TIMEOUT * 2 {
             child.kill().ok();
-            panic!("check did not end within {:?} of Ctrl-C", TIMEOUT * 2);
+            panic!("check did not end within {:?} of {signal}", TIMEOUT * 2);
         }
         std::thread::sleep(Duration::from_millis(100));
     };
@@ -238,7 +249,7 @@ fn a_run_id_whose_topics_the_broker_has_is_refused(address: &str) {
     );
 }
 
-const TESTS: [BrokerTest; 3] = [
+const TESTS: [BrokerTest; 4] = [
     (
         "clean_removes_topics_and_group_configs",
         clean_removes_topics_and_group_configs,
@@ -246,6 +257,10 @@ const TESTS: [BrokerTest; 3] = [
     (
         "ctrl_c_cleans_up_and_writes_the_partial_report",
         ctrl_c_cleans_up_and_writes_the_partial_report,
+    ),
+    (
+        "sigterm_cleans_up_and_writes_the_partial_report",
+        sigterm_cleans_up_and_writes_the_partial_report,
     ),
     (
         "a_run_id_whose_topics_the_broker_has_is_refused",
