@@ -362,6 +362,15 @@ impl Report {
                 writeln!(out, "{}", cut(&text, console.width)).unwrap();
             }
         }
+        out.push_str(&self.warning_lines());
+        if let Some(reason) = &self.stopped_early {
+            writeln!(out, "stopped early: {reason}").unwrap();
+        }
+    }
+
+    /// A line for each failed clean-up (one per reason) and each other warning.
+    pub fn warning_lines(&self) -> String {
+        let mut out = String::new();
         // One line per reason: a broker that keeps every topic (delete.topic.enable=false)
         // fails the clean-up of every scenario the same way.
         let mut cleanups: Vec<(&str, Vec<&str>)> = Vec::new();
@@ -388,9 +397,7 @@ impl Report {
         for warning in &self.warnings {
             writeln!(out, "warning: {warning}").unwrap();
         }
-        if let Some(reason) = &self.stopped_early {
-            writeln!(out, "stopped early: {reason}").unwrap();
-        }
+        out
     }
 }
 

@@ -434,6 +434,11 @@ fn a_failed_clean_up_is_a_warning_and_keeps_the_verdict() {
     assert!(report.junit().contains(
         "<property name=\"cleanup\" value=\"deleting topics failed with error TOPIC_AUTHORIZATION_FAILED (29)\"/>"
     ));
+    // The lines a run whose target was lost prints before its summary.
+    assert_eq!(
+        report.warning_lines(),
+        "warning: a: clean-up: deleting topics failed with error TOPIC_AUTHORIZATION_FAILED (29)\n"
+    );
 }
 
 #[test]
