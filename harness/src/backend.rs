@@ -713,8 +713,9 @@ async fn await_coordinator_view<B: Backend>(
         if backend.now_ms().saturating_sub(started_ms) > deadline.as_millis() as u64 {
             return Err(BackendError::Transport(TransportError::Timeout {
                 address: "the coordinator".to_owned(),
+                // It answered, without the topics: "did not answer ... as one that sees them".
                 what: format!(
-                    "a join that sees the topics {topics:?} {}",
+                    "a join reading the topics {topics:?} as one that sees them {}",
                     view.described()
                 ),
                 after: deadline,

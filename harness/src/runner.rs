@@ -146,7 +146,7 @@ pub struct RunSettings {
 }
 
 /// Why a scenario has no verdict of its own when the run was interrupted.
-pub const NOT_RUN: &str = "not run: the run was interrupted (Ctrl-C)";
+pub const NOT_RUN: &str = "not run: the run was interrupted (Ctrl-C or SIGTERM)";
 
 /// Why a scenario did not start once the breaker had tripped: an error, since the target's loss
 /// is one.
@@ -297,7 +297,15 @@ pub async fn run_scenario<C: Connect>(
         }
         Some(Err(FailureAt { step, failure })) => {
             outcome.verdict = failure.verdict;
-            outcome.reason = Some(failure.reason);
+            // A wait shorter than a broker may need reads as a target that does not answer.
+            let hint = match failure.loss {
+                Some(crate::transport::Loss::Timeout) => short_timeout_hint(settings.io_timeout),
+                _ => None,
+            };
+            outcome.reason = Some(match hint {
+                Some(hint) => format!("{}; {hint}", failure.reason),
+                None => failure.reason,
+            });
             outcome.step = step;
             outcome.wire = failure.exchange.map(|exchange| exchange.render());
             outcome.mismatch = failure.mismatch.map(|mismatch| *mismatch);

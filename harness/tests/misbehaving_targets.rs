@@ -437,6 +437,19 @@ fn assert_check_loses_the_target(address: &str, lost: &str, hint: &str) {
     let scenarios = streamspec::scenario::catalogue().len();
     let breaker_line = format!("{lost}; {} scenarios not run{hint}", scenarios - 3);
     assert_eq!(json["target_lost"].as_str(), Some(breaker_line.as_str()));
+    // The three that tripped the breaker carry the same hint, if any.
+    let tripped: Vec<&str> = json["scenarios"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|scenario| scenario["reason"].as_str())
+        .filter(|reason| !reason.starts_with("not run: "))
+        .collect();
+    assert_eq!(tripped.len(), 3, "{tripped:?}");
+    assert!(
+        tripped.iter().all(|reason| reason.ends_with(hint)),
+        "{tripped:?}"
+    );
     assert_eq!(run.code, Some(2), "stderr {:?}", run.stderr);
     assert_eq!(run.stderr.len(), 1, "{:?}", run.stderr);
     assert!(

@@ -683,7 +683,7 @@ mod tests {
         assert!(
             failure
                 .reason
-                .contains("a join that sees the topics [\"t-late\"] created")
+                .contains("a join reading the topics [\"t-late\"] as one that sees them created")
                 && failure.reason.contains("1000 ms"),
             "{}",
             failure.reason
