@@ -881,3 +881,20 @@ fn a_replay_of_nondeterminism_runs_the_input_twice() {
         ]
     );
 }
+
+/// A copy of our own divergences passed as the user's repeats what every run knows: taken as
+/// said, not refused as two divergences for one scenario.
+#[test]
+fn a_copy_of_our_divergences_is_taken_as_ours() {
+    let ours = concat!(env!("CARGO_MANIFEST_DIR"), "/divergences.json");
+    let output = streamspec(&["check", "--rules", "R46*", "--divergences", ours, "-q"]);
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(String::from_utf8_lossy(&output.stdout).ends_with(
+        "in 7 scenarios: 6 passed, 0 failed, 0 errors, 0 timed out, 0 skipped, 0 preconditions not met, 1 known divergences; PASSED\n"
+    ));
+}

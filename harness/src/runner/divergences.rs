@@ -157,6 +157,9 @@ fn parse_divergences(source: &str, text: &str) -> Result<Vec<Divergence>, String
                 if divergence.field.is_none() { "neither" } else { "both" }
             ));
         }
+        if let Some(field) = &divergence.field {
+            check_divergence_of_answers(source, field, divergence)?;
+        }
         if divergence.condition.is_some() && divergence.field.is_none() {
             return Err(format!(
                 "{source}: the divergence of scenario {} has a condition, which only a divergence of answers (field) has",
@@ -165,6 +168,61 @@ fn parse_divergences(source: &str, text: &str) -> Result<Vec<Divergence>, String
         }
     }
     Ok(divergences)
+}
+
+/// Refuses a divergence of answers (`field`) that could never match what a differential run
+/// reports: a field no answer has, a rule nothing cites, a value that is not JSON. Each would
+/// waive nothing, silently.
+fn check_divergence_of_answers(
+    source: &str,
+    field: &str,
+    divergence: &Divergence,
+) -> Result<(), String> {
+    if !crate::scenario::answer_has_field(field) {
+        return Err(format!(
+            "{source}: the divergence of answers names the field {field:?}, which no answer has (a path as a differential run reports it, e.g. .errorCode or .activeTasks[].partitions)"
+        ));
+    }
+    if let Some(rule) = divergence.rules.iter().find(|rule| !is_cited_rule(rule)) {
+        return Err(format!(
+            "{source}: the divergence of answers for {field} names the rule {rule:?}, which neither a scenario of the catalogue nor a differential run cites"
+        ));
+    }
+    for (name, value) in [
+        ("target_value", &divergence.target_value),
+        ("reference_value", &divergence.reference_value),
+    ] {
+        if let Some(value) = value {
+            if serde_json::from_str::<serde_json::Value>(value).is_err() {
+                return Err(format!(
+                    "{source}: the divergence of answers for {field} has {name} {value:?}, which is not a JSON value (write -1, \"text\" or [0,1])"
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Whether `rule` is one a differential run can cite: a rule of the catalogue's scenarios, or a
+/// section of the spec (`spec 7.6`).
+fn is_cited_rule(rule: &str) -> bool {
+    static CATALOGUE_RULES: std::sync::OnceLock<std::collections::BTreeSet<String>> =
+        std::sync::OnceLock::new();
+    let section = rule.strip_prefix("spec ").is_some_and(|number| {
+        !number.is_empty()
+            && number
+                .split('.')
+                .all(|part| !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit()))
+    });
+    section
+        || CATALOGUE_RULES
+            .get_or_init(|| {
+                crate::scenario::catalogue()
+                    .into_iter()
+                    .flat_map(|scenario| scenario.rules)
+                    .collect()
+            })
+            .contains(rule)
 }
 
 /// Marks the failures a recorded divergence explains, and fails a recorded divergence that no
@@ -323,5 +381,39 @@ mod tests {
             parse_divergences("mine.json", "[{\"scenario\": 1}]").unwrap_err(),
             "mine.json:1:15: not a list of divergences: invalid type: integer `1`, expected a string"
         );
+    }
+
+    #[test]
+    fn a_divergence_of_answers_that_could_never_match_is_refused() {
+        let entry = |field: &str, rules: &str, value: &str| {
+            format!(
+                r#"[{{"field": "{field}", "rules": [{rules}], "target_value": {value}, "reason": "r", "evidence": "e"}}]"#
+            )
+        };
+        for (text, error) in [
+            (
+                entry(".errorCod", r#""R46""#, r#""-1""#),
+                r#"mine.json: the divergence of answers names the field ".errorCod", which no answer has (a path as a differential run reports it, e.g. .errorCode or .activeTasks[].partitions)"#,
+            ),
+            (
+                entry(".errorCode", r#""R99""#, r#""-1""#),
+                r#"mine.json: the divergence of answers for .errorCode names the rule "R99", which neither a scenario of the catalogue nor a differential run cites"#,
+            ),
+            (
+                entry(".errorCode", r#""R46""#, r#""minus one""#),
+                r#"mine.json: the divergence of answers for .errorCode has target_value "minus one", which is not a JSON value (write -1, "text" or [0,1])"#,
+            ),
+        ] {
+            assert_eq!(parse_divergences("mine.json", &text).unwrap_err(), error);
+        }
+        for (field, rules) in [
+            (".errorCode", r#""R46", "spec 7.6""#),
+            (".activeTasks[].partitions", r#""R27""#),
+            (".groups[].members[].memberEpoch", r#""R48""#),
+            (".status[]", r#""spec 5.7""#),
+        ] {
+            let text = entry(field, rules, r#""-1""#);
+            assert!(parse_divergences("mine.json", &text).is_ok(), "{field}");
+        }
     }
 }

@@ -521,6 +521,35 @@ fn item_of(answer: &Value) -> &Value {
     }
 }
 
+/// Whether `path` (`.errorCode`, `.activeTasks[].partitions`, `.groups[].members[]`: field
+/// names from the top, `[]` for a list's items, as a differential run names a differing field)
+/// is a field of the heartbeat or describe answer.
+pub fn answer_has_field(path: &str) -> bool {
+    let Some(path) = path.strip_prefix('.') else {
+        return false;
+    };
+    let exemplars = exemplars();
+    [&exemplars.heartbeat_answer, &exemplars.describe_answer]
+        .into_iter()
+        .any(|answer| {
+            path.split('.')
+                .try_fold(answer, |value, segment| {
+                    let mut name = segment;
+                    let mut items = 0;
+                    while let Some(rest) = name.strip_suffix("[]") {
+                        name = rest;
+                        items += 1;
+                    }
+                    let mut value = value.as_object()?.get(name)?;
+                    for _ in 0..items {
+                        value = value.as_array()?.first()?;
+                    }
+                    Some(value)
+                })
+                .is_some()
+        })
+}
+
 /// The JSON forms of the messages a scenario's requests and expectations name fields of, built
 /// once for every scenario loaded.
 struct Exemplars {
