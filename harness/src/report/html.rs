@@ -139,10 +139,12 @@ impl Report {
             exit = verdict.exit_code(),
             text = escape(&self.verdict_text()),
             run_id = escape(&self.run_id),
-            strict = if self.strict {
-                "--strict: SHOULD failures fail the run"
-            } else {
-                "SHOULD failures do not fail the run (no --strict)"
+            // Only check has SHOULD scenarios, and --strict; a campaign's and a proxy's
+            // properties are all MUSTs.
+            strict = match (self.command.as_str(), self.strict) {
+                ("check", true) => "--strict: SHOULD failures fail the run".to_owned(),
+                ("check", false) => "SHOULD failures do not fail the run (no --strict)".to_owned(),
+                _ => format!("every {} is a MUST", self.unit().0),
             },
         )
         .unwrap();
@@ -641,17 +643,24 @@ mod tests {
     }
 
     #[test]
-    fn the_counts_name_what_the_command_judged() {
-        for (command, unit) in [
-            ("check", "scenarios"),
-            ("fuzz", "invariants"),
-            ("proxy", "properties"),
+    fn the_counts_and_grading_name_what_the_command_judged() {
+        for (command, unit, grading) in [
+            (
+                "check",
+                "scenarios",
+                "SHOULD failures do not fail the run (no --strict)",
+            ),
+            ("fuzz", "invariants", "every invariant is a MUST"),
+            ("proxy", "properties", "every property is a MUST"),
         ] {
             let report = Report::new(command, "t".to_owned(), "r".to_owned(), false, Vec::new());
+            let html = report.html();
             assert!(
-                report
-                    .html()
-                    .contains(&format!("<tr><th>{unit}</th><td class=")),
+                html.contains(&format!("<tr><th>{unit}</th><td class=")),
+                "{command}"
+            );
+            assert!(
+                html.contains(&format!("<code>r</code> · {grading} · exit code")),
                 "{command}"
             );
         }
