@@ -11,7 +11,7 @@ use std::fmt;
 use bytes::{BufMut, Bytes};
 
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, PathSegment};
-use crate::view::{ArrayView, RawTaggedFields, Utf8Run};
+use crate::view::{ArrayView, RawTaggedFields};
 
 /// Kafka refuses strings longer than `i16::MAX` bytes on both sides.
 pub const MAX_STRING_LEN: usize = i16::MAX as usize;
@@ -989,4 +989,49 @@ pub fn arbitrary_tagged_fields(
         .take(4)
         .map(|(tag, data)| (tag, Bytes::from(data)))
         .collect())
+}
+
+/// The longest UTF-8 text found at the last string that reached past the previous one. A string
+/// inside it is text without a check of its own (a slice of valid UTF-8 between character
+/// boundaries is valid UTF-8), so that the strings of a message cost one pass at `from_utf8`'s
+/// bulk speed instead of a call each. Whether a string is accepted does not change: outside the
+/// run, or when the run cannot tell, `from_utf8` decides.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Utf8Run<'a> {
+    text: &'a str,
+}
+
+impl<'a> Utf8Run<'a> {
+    /// `bytes` as text, or `None` when they are not UTF-8; `rest` starts where `bytes` does and
+    /// runs to the end of the input.
+    #[inline(always)]
+    pub(crate) fn str(&mut self, bytes: &'a [u8], rest: &'a [u8]) -> Option<&'a str> {
+        let offset = (bytes.as_ptr() as usize).wrapping_sub(self.text.as_ptr() as usize);
+        match offset
+            .checked_add(bytes.len())
+            .and_then(|end| self.text.get(offset..end))
+        {
+            Some(text) => Some(text),
+            // Near the end of the input a run would hold little more than the string.
+            None if rest.len() < Self::MIN_RUN => std::str::from_utf8(bytes).ok(),
+            None => self.renew(bytes, rest),
+        }
+    }
+
+    /// Below this many bytes to the end of the input, renewing the run (a scan up to the first
+    /// byte that is not UTF-8, then another up to there) costs more than checking the strings
+    /// one by one: a steady heartbeat (68 bytes) decoded a quarter slower with it.
+    const MIN_RUN: usize = 256;
+
+    #[inline(never)]
+    fn renew(&mut self, bytes: &'a [u8], rest: &'a [u8]) -> Option<&'a str> {
+        self.text = match std::str::from_utf8(rest) {
+            Ok(text) => text,
+            Err(error) => std::str::from_utf8(&rest[..error.valid_up_to()]).unwrap_or(""),
+        };
+        match self.text.get(..bytes.len()) {
+            Some(text) => Some(text),
+            None => std::str::from_utf8(bytes).ok(),
+        }
+    }
 }
