@@ -303,9 +303,9 @@ enum Command {
         /// Operations per run, about [default: 200 in process, 40 against a broker, where time is real].
         #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100_000))]
         operations: Option<u32>,
-        /// Groups run at once against a broker.
-        #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u16).range(1..=64))]
-        groups: u16,
+        /// Groups run at once against a broker [default: 4]; in process, --jobs.
+        #[arg(long, value_parser = clap::value_parser!(u16).range(1..=64))]
+        groups: Option<u16>,
         /// Runs every input twice and compares the traces.
         #[arg(long)]
         check_determinism: bool,
@@ -1499,6 +1499,12 @@ fn main() -> ExitCode {
                                 "--jobs {jobs}: jobs run in-process runs; against a broker, --groups runs groups at once"
                             ));
                         }
+                        if let (Some(groups), false) = (groups, connector.shares_state()) {
+                            return Err(format!(
+                                "--groups {groups}: groups run at once against a broker; in process, --jobs N carries the runs out on N threads"
+                            ));
+                        }
+                        let groups = groups.unwrap_or(4);
                         if check_determinism && connector.shares_state() {
                             return Err("--check-determinism runs each input twice and compares the traces, which only a coordinator on a virtual clock can repeat; a broker runs on real time, where no two runs are alike: use it with --target embedded or a coordinator of your own in process".to_owned());
                         }

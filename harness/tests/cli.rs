@@ -898,3 +898,14 @@ fn a_copy_of_our_divergences_is_taken_as_ours() {
         "in 7 scenarios: 6 passed, 0 failed, 0 errors, 0 timed out, 0 skipped, 0 preconditions not met, 1 known divergences; PASSED\n"
     ));
 }
+
+/// `--groups` is a broker's; in process it did nothing, silently.
+#[test]
+fn groups_are_refused_in_process() {
+    let output = streamspec(&["fuzz", "--groups", "2", "--duration", "1s"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        stderr_lines(&output),
+        ["streamspec: --groups 2: groups run at once against a broker; in process, --jobs N carries the runs out on N threads"]
+    );
+}
