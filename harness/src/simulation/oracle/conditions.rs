@@ -11,7 +11,7 @@ use streamspec_protocol::codes::{
     ERROR_UNKNOWN_SERVER_ERROR, ERROR_UNRELEASED_INSTANCE_ID, ERROR_UNSUPPORTED_VERSION,
     GROUP_STATE_EMPTY, GROUP_STATE_NOT_READY, GROUP_STATE_STABLE,
 };
-use streamspec_protocol::kafka::streams_group_describe_response::{DescribedGroup, Member};
+use streamspec_protocol::kafka::streams_group_describe_response::DescribedGroup;
 
 use super::{Found, TracePair};
 use crate::simulation::history::{
@@ -234,11 +234,12 @@ pub(super) fn targets_valid(
     // The count of processes is that of the target's epoch only while no member came or went
     // since: a leave bumps the group epoch, and the next heartbeat computes a new target.
     let current = group.assignment_epoch == group.group_epoch;
-    // Each active target's task and member, read once and looked at again below.
-    let mut active_owner: Vec<(TaskRef<'_>, &Member)> = Vec::new();
+    let mut active_owner: Vec<(TaskRef<'_>, &str)> = Vec::new();
     // Each standby target's task and process; sorted below (the oracle checks after every
     // exchange, and sorting a vector costs less than building a map of sets).
     let mut standbys: Vec<(TaskRef<'_>, &str)> = Vec::new();
+    // Each member's active targets, read once and looked at again below.
+    let mut actives: Vec<Vec<TaskRef<'_>>> = Vec::with_capacity(group.members.len());
     for member in &group.members {
         let target = &member.target_assignment;
         let active = described_tasks(&target.active_tasks);
@@ -253,7 +254,7 @@ pub(super) fn targets_valid(
                 member.member_id
             ));
         }
-        active_owner.extend(active.into_iter().map(|task| (task, member)));
+        active_owner.extend(active.iter().map(|&task| (task, member.member_id.as_str())));
         for task in described_tasks(&target.standby_tasks) {
             if !is_stateful(task.0) {
                 return Err(format!(
@@ -263,11 +264,12 @@ pub(super) fn targets_valid(
             }
             standbys.push((task, &member.process_id));
         }
+        actives.push(active);
     }
-    if let Some((task, other, member)) = first_repeat(active_owner.iter().copied()) {
+    if let Some((task, other, member)) = first_repeat(active_owner) {
         return Err(format!(
-            "task {}_{} is the target of {} and {}",
-            task.0, task.1, other.member_id, member.member_id
+            "task {}_{} is the target of {other} and {member}",
+            task.0, task.1
         ));
     }
     standbys.sort_unstable();
@@ -285,15 +287,17 @@ pub(super) fn targets_valid(
             ));
         }
     }
-    for (task, member) in active_owner {
-        if standbys
-            .binary_search(&(task, member.process_id.as_str()))
-            .is_ok()
-        {
-            return Err(format!(
-                "task {}_{} is active and standby on process {}",
-                task.0, task.1, member.process_id
-            ));
+    for (member, active) in group.members.iter().zip(&actives) {
+        for task in active {
+            if standbys
+                .binary_search(&(*task, member.process_id.as_str()))
+                .is_ok()
+            {
+                return Err(format!(
+                    "task {}_{} is active and standby on process {}",
+                    task.0, task.1, member.process_id
+                ));
+            }
         }
     }
     Ok(())
@@ -344,9 +348,7 @@ fn first_repeat<K: Ord, V>(pairs: impl IntoIterator<Item = (K, V)>) -> Option<(K
         .enumerate()
         .map(|(index, (key, value))| (key, index, value))
         .collect();
-    // Stable, so equal keys stay in the order met without comparing indices; it also takes
-    // the pairs as the sorted runs they mostly come in (a member's tasks), comparing fewer keys.
-    pairs.sort_by(|a, b| a.0.cmp(&b.0));
+    pairs.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
     // A pair whose key the pair before it has is a repeat; the earliest met is the first.
     let second = (1..pairs.len())
         .filter(|&i| pairs[i].0 == pairs[i - 1].0)
