@@ -26,7 +26,6 @@ mod validate;
 use std::collections::{BTreeMap, BTreeSet};
 
 use streamspec_protocol::codes::STATUS_MISSING_INTERNAL_TOPICS;
-use streamspec_protocol::kafka::streams_group_describe_response::DescribedGroup;
 use streamspec_protocol::kafka::streams_group_heartbeat_response::Status;
 use streamspec_protocol::kafka::{
     StreamsGroupDescribeRequest, StreamsGroupDescribeResponse, StreamsGroupHeartbeatRequest,
@@ -192,21 +191,17 @@ impl Coordinator {
         context: &RequestContext,
         request: &StreamsGroupDescribeRequest,
     ) -> StreamsGroupDescribeResponse {
-        self.handle_describe_scoped(context, request, DescribeScope::Full, None)
+        self.handle_describe_scoped(context, request, DescribeScope::Full)
     }
 
     /// [`Coordinator::handle_describe`] filling in only what `scope` names; errors and
-    /// authorization are those of the full describe. `recycled`, a group of an earlier answer
-    /// the caller is done with, lends its strings and lists to the first group described: a
-    /// caller that describes after every request (a campaign's oracle) then allocates little.
+    /// authorization are those of the full describe.
     pub fn handle_describe_scoped(
         &self,
         context: &RequestContext,
         request: &StreamsGroupDescribeRequest,
         scope: DescribeScope,
-        recycled: Option<DescribedGroup>,
     ) -> StreamsGroupDescribeResponse {
-        let mut recycled = recycled;
         let permissions = &context.permissions;
         let (allowed, denied): (Vec<&String>, Vec<&String>) = request
             .group_ids
@@ -229,7 +224,7 @@ impl Coordinator {
             } else if hidden_topic() {
                 ErrorAnswer::described_topics_unauthorized().described(group_id)
             } else {
-                group::describe(group, group_id, request, scope, recycled.take())
+                group::describe(group, group_id, request, scope)
             }
         });
         StreamsGroupDescribeResponse::default().with_groups(denied.chain(allowed).collect())

@@ -42,7 +42,6 @@ use std::time::Duration;
 
 pub use streamspec_protocol::access::{Operation, Resource};
 use streamspec_protocol::codes::STATUS_MISSING_SOURCE_TOPICS;
-use streamspec_protocol::kafka::streams_group_describe_response::DescribedGroup;
 use streamspec_protocol::kafka::streams_group_heartbeat_request::{Subtopology, Topology};
 use streamspec_protocol::kafka::{
     StreamsGroupDescribeRequest, StreamsGroupDescribeResponse, StreamsGroupHeartbeatRequest,
@@ -341,13 +340,11 @@ pub trait Backend {
     /// encoding and decoding it, and may leave out what the oracle does not read: the topology
     /// and every member field but its id, epoch, process id, assignment and target. Wrappers
     /// keep the default, so that what they do to calls (compare, translate) applies to these
-    /// describes too. `recycled` is the group of the oracle's previous describe, which it is
-    /// done with: such a backend may fill the answer in its allocations.
+    /// describes too.
     async fn describe_for_oracle(
         &mut self,
         version: i16,
         request: &StreamsGroupDescribeRequest,
-        _recycled: Option<DescribedGroup>,
     ) -> BackendResult<StreamsGroupDescribeResponse> {
         exchange(self, StreamsApi::Describe, version, request)
             .await

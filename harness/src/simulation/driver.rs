@@ -54,9 +54,6 @@ pub struct Simulation<B: Backend> {
     lost_response: bool,
     /// Whether the setup's late topic exists yet.
     late_topic_created: bool,
-    /// The group of the oracle's last describe, judged: the next describe may be filled in its
-    /// allocations ([`Backend::describe_for_oracle`]).
-    recycled_describe: Option<DescribedGroup>,
     /// A known defect of the target an exchange of the run showed, which waives the invariant
     /// it makes unreachable.
     issue_shown: Option<&'static KnownIssue>,
@@ -221,7 +218,6 @@ impl<B: Backend> Simulation<B> {
             operation: 0,
             lost_response: false,
             late_topic_created: false,
-            recycled_describe: None,
             issue_shown: None,
             known_issue: None,
         })
@@ -339,11 +335,7 @@ impl<B: Backend> Simulation<B> {
         let version = self.backend.describe_version();
         let request =
             StreamsGroupDescribeRequest::default().with_group_ids(vec![self.names.group.clone()]);
-        let recycled = self.recycled_describe.take();
-        let described = self
-            .backend
-            .describe_for_oracle(version, &request, recycled)
-            .await;
+        let described = self.backend.describe_for_oracle(version, &request).await;
         oracle::judge_answer(self.backend.take_divergence(), &self.history, None)
             .map_err(|breach| self.violation(breach))?;
         match described {
@@ -384,10 +376,7 @@ impl<B: Backend> Simulation<B> {
     /// Asks the oracle about the group after an exchange, on a describe of it.
     async fn check_group(&mut self) -> Result<(), Violation> {
         let group = self.describe_group().await?;
-        let judged =
-            oracle::judge_group(&self.group_view(&group)).map_err(|breach| self.violation(breach));
-        self.recycled_describe = Some(group);
-        judged
+        oracle::judge_group(&self.group_view(&group)).map_err(|breach| self.violation(breach))
     }
 
     fn is_source_topic_missing(&self) -> bool {
@@ -702,9 +691,7 @@ impl<B: Backend> Simulation<B> {
                 round_events.push(self.history.len() - 1);
             }
             let group = self.describe_group().await?;
-            let judged = oracle::judge_settled(&self.group_view(&group));
-            self.recycled_describe = Some(group);
-            match judged {
+            match oracle::judge_settled(&self.group_view(&group)) {
                 Ok(()) => return Ok(()),
                 Err((property, missing)) => unsettled = Some((property, missing)),
             }
