@@ -228,7 +228,7 @@ fn differences(
 /// The recorded divergence of `target` that explains `differences`: its field is the first
 /// differing one, it shares a rule with them, and its values and condition, where it names them,
 /// are theirs and one the reference's group was in (`conditions`).
-fn explaining(
+pub(crate) fn explaining(
     recorded: &[Recorded],
     target: &str,
     differences: &[FieldDifference],

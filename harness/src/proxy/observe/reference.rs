@@ -21,7 +21,7 @@ use super::judge::{decode_body, Passed, DESCRIBE_KEY, HEARTBEAT_KEY};
 use super::{GroupConfigSeen, LiveTrace, TopicSeen};
 use crate::backend::StreamsApi;
 use crate::differential::compare::{self, Comparable, SideBySide};
-use crate::differential::{states_answering_between, REAL_TIME_MARGIN};
+use crate::differential::{explaining, states_answering_between, REAL_TIME_MARGIN};
 use crate::embedded::EmbeddedTarget;
 
 /// The heartbeat interval of the trace's first successful heartbeat answer, the broker's unless
@@ -578,7 +578,11 @@ pub fn answer_again(trace: &LiveTrace) -> Result<Answered, String> {
     let mut fields: BTreeMap<String, usize> = BTreeMap::new();
     let mut shown = Vec::new();
     let exchanges = &trace.exchanges;
-    for run in in_flight_together(exchanges) {
+    // Our recorded divergences of answers (Kafka 4.4.0's own, among them): an answer one explains
+    // is Kafka's known behaviour, and the two states part there, as in a differential run.
+    let recorded = crate::runner::divergences();
+    let mut known = None;
+    'exchanges: for run in in_flight_together(exchanges) {
         if run.len() > 1 {
             if let Some((order, after)) = handled_order(trace, &run, &replaying)? {
                 reordered += handled_early(&order);
@@ -593,8 +597,37 @@ pub fn answer_again(trace: &LiveTrace) -> Result<Answered, String> {
             let Some(side_by_side) = side_by_side else {
                 continue;
             };
+            let differences = side_by_side.differences();
+            let rules = if passed.api_key == HEARTBEAT_KEY {
+                compare::rules_of::<StreamsGroupHeartbeatResponse>(&differences)
+            } else {
+                compare::rules_of::<StreamsGroupDescribeResponse>(&differences)
+            };
+            let conditions = replaying.reference.conditions(&trace.group);
+            if let Some(divergence) = explaining(
+                &recorded,
+                &trace.upstream,
+                &differences,
+                &rules,
+                &conditions,
+            ) {
+                let _ = writeln!(
+                    text,
+                    "exchange {} (api {} at {} ms): the broker's answer differs from the reference's as the divergence recorded in {} for {} (rules {}) says: {}; the two parted there: {} after it not compared",
+                    index + 1,
+                    passed.api_key,
+                    passed.at_ms,
+                    divergence.source,
+                    divergence.field.as_deref().unwrap_or_default(),
+                    divergence.rules.join(", "),
+                    divergence.reason,
+                    crate::report::plural(exchanges.len() - index - 1, "exchange")
+                );
+                known = Some(index);
+                break 'exchanges;
+            }
             differing += 1;
-            for difference in side_by_side.differences() {
+            for difference in differences {
                 *fields.entry(difference.field()).or_default() += 1;
             }
             if differing <= SHOWN_MAX {
@@ -628,7 +661,14 @@ pub fn answer_again(trace: &LiveTrace) -> Result<Answered, String> {
         // Differences may come from the broker's settings rather than its coordinator.
         text.insert_str(opening, &assumed_settings(&sources));
     }
-    if differing == 0 {
+    if let (0, Some(index)) = (differing, known) {
+        let _ = writeln!(
+            text,
+            "{} of {} exchanges compared, every answer equal to the reference's but the recorded divergence above",
+            index + 1,
+            trace.exchanges.len()
+        );
+    } else if differing == 0 {
         let _ = writeln!(
             text,
             "{} exchanges, every answer equal to the reference's",
