@@ -50,19 +50,21 @@ pub async fn prepare<B: Backend>(
     probe_group: &str,
     io_timeout: Duration,
 ) -> Result<Prepared, String> {
-    let (error, group_configs) = match set_up(backend, names, setup, probe_group, io_timeout).await
-    {
-        Ok(group_configs) => match timing(backend, &names.group, io_timeout).await {
-            Ok(timing) => {
-                return Ok(Prepared {
-                    timing,
-                    group_configs,
-                })
-            }
-            Err(error) => (error, group_configs),
-        },
-        Err(error) => (with_short_timeout_hint(&error, io_timeout), Vec::new()),
-    };
+    let mut asked = Vec::new();
+    let (error, group_configs) =
+        match set_up(backend, names, setup, probe_group, io_timeout, &mut asked).await {
+            Ok(group_configs) => match timing(backend, &names.group, io_timeout).await {
+                Ok(timing) => {
+                    return Ok(Prepared {
+                        timing,
+                        group_configs,
+                    })
+                }
+                Err(error) => (error, group_configs),
+            },
+            // A broker may have set the configs after the wait for its answer ran out.
+            Err(error) => (with_short_timeout_hint(&error, io_timeout), asked),
+        };
     // What the set-up made before it failed (a topic a broker created after the wait for it ran
     // out, among others) is taken back as after a run, or named.
     match finish(backend, names, setup, &group_configs).await {
@@ -74,12 +76,15 @@ pub async fn prepare<B: Backend>(
     }
 }
 
+/// Sets the run up; the names of the group configs it asked the backend to set go to `asked`
+/// first, for a clean-up after an answer that did not come.
 async fn set_up<B: Backend>(
     backend: &mut B,
     names: &Names,
     setup: &mut Setup,
     probe_group: &str,
     io_timeout: Duration,
+    asked: &mut Vec<String>,
 ) -> BackendResult<Vec<String>> {
     let topics = setup.source_topics(names);
     backend::create_topics_and_wait(backend, &topics, probe_group, io_timeout).await?;
@@ -100,6 +105,7 @@ async fn set_up<B: Backend>(
     }
     let mut configs = listed_baseline_group_configs(&listed);
     configs.extend(setup.group_configs());
+    asked.extend(configs.iter().map(|(name, _)| name.clone()));
     match backend.set_group_configs(&names.group, &configs).await {
         Err(BackendError::Unsupported { .. }) => {
             // The oracle then expects what such a group has: no standbys, no rack-aware tags.
@@ -169,7 +175,11 @@ pub async fn finish<B: Backend>(
 ) -> Result<(), String> {
     let configs = match group_configs {
         [] => Ok(()),
-        names_set => backend.delete_group_configs(&names.group, names_set).await,
+        names_set => match backend.delete_group_configs(&names.group, names_set).await {
+            // A backend without group configs has none of the run's.
+            Err(BackendError::Unsupported { .. }) => Ok(()),
+            deleted => deleted,
+        },
     };
     let topics = backend.delete_topics(&setup.all_topics(names)).await;
     match (configs, topics) {

@@ -250,6 +250,9 @@ struct Faulty {
     refused_topic: Option<&'static str>,
     deletions_refused: bool,
     deleted: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
+    /// Setting group configs gets no answer; the names of those deleted are kept.
+    configs_unanswered: bool,
+    deleted_configs: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
 }
 
 impl Faulty {
@@ -261,6 +264,8 @@ impl Faulty {
             refused_topic: None,
             deletions_refused: false,
             deleted: std::sync::Arc::default(),
+            configs_unanswered: false,
+            deleted_configs: std::sync::Arc::default(),
         }
     }
 }
@@ -314,6 +319,31 @@ impl Backend for Faulty {
         self.deleted.lock().unwrap().extend_from_slice(names);
         self.inner.delete_topics(names).await
     }
+    async fn set_group_configs(
+        &mut self,
+        group_id: &str,
+        configs: &[(String, String)],
+    ) -> BackendResult<()> {
+        if self.configs_unanswered {
+            return Err(BackendError::Transport(TransportError::Timeout {
+                address: "h:1".to_owned(),
+                what: "IncrementalAlterConfigs".to_owned(),
+                after: Duration::from_millis(15_000),
+            }));
+        }
+        self.inner.set_group_configs(group_id, configs).await
+    }
+    async fn delete_group_configs(
+        &mut self,
+        group_id: &str,
+        names: &[String],
+    ) -> BackendResult<()> {
+        self.deleted_configs
+            .lock()
+            .unwrap()
+            .extend_from_slice(names);
+        self.inner.delete_group_configs(group_id, names).await
+    }
     async fn sleep(&mut self, duration: Duration) -> BackendResult<()> {
         self.inner.sleep(duration).await
     }
@@ -354,6 +384,21 @@ fn a_run_whose_set_up_fails_takes_back_its_topics_or_says_what_is_left() {
     assert_eq!(
         set_up_error(cluster, 15_000),
         "h:1 did not answer StreamsGroupHeartbeatRequest v1 within 15000 ms; clean-up: DeleteTopics failed with error 41 NOT_CONTROLLER (what is left starts with p-)"
+    );
+    // Group configs a broker may have set after the wait for its answer ran out are deleted too.
+    let cluster = Faulty {
+        configs_unanswered: true,
+        ..Faulty::new(usize::MAX, Fault::Silence)
+    };
+    let deleted_configs = cluster.deleted_configs.clone();
+    assert_eq!(
+        set_up_error(cluster, 15_000),
+        "h:1 did not answer IncrementalAlterConfigs within 15000 ms"
+    );
+    // (This backend lists no group configs, so the run asked for its standby count alone.)
+    assert_eq!(
+        *deleted_configs.lock().unwrap(),
+        ["streams.num.standby.replicas"]
     );
     // Under a short --timeout-ms the error says the wait may be what is too short.
     assert_eq!(
