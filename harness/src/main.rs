@@ -1297,9 +1297,7 @@ fn replay<C: Connect>(
     };
     // A trace of nondeterminism is judged as the campaign found it: by a second run.
     let determinism = streamspec::simulation::oracle::DETERMINISTIC;
-    let of_determinism = trace
-        .violation
-        .starts_with(&format!("{determinism} ({}) ", determinism.rules));
+    let of_determinism = trace.violation.starts_with(&determinism.to_string());
     if of_determinism && connector.shares_state() {
         return Err("the trace records two runs of one input that differed, which only a coordinator on a virtual clock can repeat alike; a broker's real time makes no two runs alike: replay it in process".to_owned());
     }
