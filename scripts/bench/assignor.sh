@@ -26,7 +26,8 @@ echo "assignor: building ..." >&2
 mvn -q -B -f "$JAVA_PROJECT/pom.xml" -Dkafka.version="${KAFKA_VERSION:-4.4.0}" \
   package dependency:build-classpath -Dmdep.outputFile=target/classpath.txt -DskipTests >&2
 classpath="$JAVA_PROJECT/target/classes:$(cat "$JAVA_PROJECT/target/classpath.txt")"
-(cd "$ROOT" && cargo build -q --release -p streamspec-coordinator --example assignor_bench)
+# The bench profile, as `cargo bench` builds the other benchmarks (no whole-program optimisation).
+(cd "$ROOT" && cargo build -q --profile bench -p streamspec-coordinator --example assignor_bench)
 bench="$ROOT/target/release/examples/assignor_bench"
 
 "$bench" cases >"$work/cases.txt"
