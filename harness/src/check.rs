@@ -158,7 +158,8 @@ impl Selection {
     /// Our recorded divergences and those of `files`. A file's divergence must name a scenario,
     /// selected or not, so that one file serves runs of a few rules too.
     pub fn divergences(&self, files: &[PathBuf]) -> Result<Vec<Divergence>, String> {
-        let mut divergences = crate::runner::divergences();
+        let ours = crate::runner::divergences();
+        let mut divergences = ours.clone();
         let find = |name: &str| {
             self.scenarios
                 .iter()
@@ -169,7 +170,6 @@ impl Selection {
             let mut theirs = load_divergences(file)?;
             // An entry of ours copied into the file (a copy of harness/divergences.json among
             // them) says nothing new.
-            let ours = crate::runner::divergences();
             theirs.retain(|theirs| {
                 !ours.iter().any(|ours| {
                     Divergence {

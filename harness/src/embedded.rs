@@ -285,39 +285,30 @@ impl EmbeddedTarget {
         for (name, value) in configs {
             match name {
                 "authorizer.class.name" => authorizer = value == STANDARD_AUTHORIZER,
-                "group.streams.max.size" => {
-                    config.max_size = value.parse().unwrap_or(config.max_size)
-                }
+                "group.streams.max.size" => parse_into(&mut config.max_size, value),
                 "group.streams.session.timeout.ms" => {
-                    config.session_timeout_ms = value.parse().unwrap_or(config.session_timeout_ms)
+                    parse_into(&mut config.session_timeout_ms, value)
                 }
                 "group.streams.heartbeat.interval.ms" => {
-                    config.heartbeat_interval_ms =
-                        value.parse().unwrap_or(config.heartbeat_interval_ms)
+                    parse_into(&mut config.heartbeat_interval_ms, value)
                 }
                 "group.streams.initial.rebalance.delay.ms" => {
-                    config.initial_rebalance_delay_ms =
-                        value.parse().unwrap_or(config.initial_rebalance_delay_ms)
+                    parse_into(&mut config.initial_rebalance_delay_ms, value)
                 }
                 "group.streams.assignment.interval.ms" => {
-                    config.assignment_interval_ms =
-                        value.parse().unwrap_or(config.assignment_interval_ms)
+                    parse_into(&mut config.assignment_interval_ms, value)
                 }
                 "group.streams.num.standby.replicas" => {
-                    config.num_standby_replicas =
-                        value.parse().unwrap_or(config.num_standby_replicas)
+                    parse_into(&mut config.num_standby_replicas, value)
                 }
                 "group.streams.max.standby.replicas" => {
-                    config.max_standby_replicas =
-                        value.parse().unwrap_or(config.max_standby_replicas)
+                    parse_into(&mut config.max_standby_replicas, value)
                 }
                 "group.streams.acceptable.recovery.lag" => {
-                    config.acceptable_recovery_lag =
-                        value.parse().unwrap_or(config.acceptable_recovery_lag)
+                    parse_into(&mut config.acceptable_recovery_lag, value)
                 }
                 "group.streams.task.offset.interval.ms" => {
-                    config.task_offset_interval_ms =
-                        value.parse().unwrap_or(config.task_offset_interval_ms)
+                    parse_into(&mut config.task_offset_interval_ms, value)
                 }
                 _ => {}
             }
@@ -421,6 +412,13 @@ impl EmbeddedTarget {
     ) -> Self {
         self.fire_timeouts = fire_timeouts;
         self
+    }
+}
+
+/// `value` into `field` when it parses; otherwise the field keeps what it had.
+fn parse_into<T: std::str::FromStr>(field: &mut T, value: &str) {
+    if let Ok(parsed) = value.parse() {
+        *field = parsed;
     }
 }
 
