@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use streamspec::backend::Connect;
 use streamspec::campaign::{self, CampaignConfig, RunRange, Trace};
@@ -901,12 +901,13 @@ fn proxy(
     reports: &ReportFiles,
 ) -> Result<ExitCode, String> {
     reports.check_folders()?;
-    if !config.trace_dir.is_dir() {
-        return Err(format!(
-            "--trace-dir {}: no such folder",
-            config.trace_dir.display()
-        ));
+    // Made if missing: the traces are written there as violations are found, one file each.
+    let trace_dir = config.trace_dir.display();
+    if config.trace_dir.exists() && !config.trace_dir.is_dir() {
+        return Err(format!("--trace-dir {trace_dir}: a file, not a folder"));
     }
+    std::fs::create_dir_all(&config.trace_dir)
+        .map_err(|error| format!("--trace-dir {trace_dir}: {error}"))?;
     let report = runtime.block_on(streamspec::proxy::run(listen, config, duration))?;
     out!(
         "{}",
@@ -1394,7 +1395,12 @@ fn replay<C: Connect>(
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    // A negative number is read as a value, so that `--seed -1` is told it is not a valid
+    // number rather than that `-1` is an unknown flag.
+    let matches = Cli::command()
+        .mut_subcommands(|command| command.allow_negative_numbers(true))
+        .get_matches();
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|error| error.exit());
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

@@ -722,6 +722,15 @@ fn a_timeout_kafka_cannot_take_and_a_run_id_kafka_cannot_name_with_are_refused_b
             ["fuzz", "--run-id", "a b"],
             "error: invalid value 'a b' for '--run-id <RUN_ID>': not a run id: \"a b\" (1 to 64 of ASCII letters, digits, '.', '_' and '-', as Kafka's names take)",
         ),
+        (
+            // A negative number is a value that is not valid, not an unknown flag.
+            ["fuzz", "--seed", "-1"],
+            "error: invalid value '-1' for '--seed <SEED>': invalid digit found in string",
+        ),
+        (
+            ["check", "--timeout-ms", "-5"],
+            "error: invalid value '-5' for '--timeout-ms <TIMEOUT_MS>': invalid digit found in string",
+        ),
     ] {
         let output = streamspec(&args);
         assert_eq!(output.status.code(), Some(2), "{args:?}");
@@ -750,6 +759,52 @@ fn a_replay_that_meets_a_known_issue_does_not_claim_the_violation_is_gone() {
         lines.last().map(String::as_str),
         Some("not told: the run met the known behaviour above, which waives what it breaks, so this replay cannot say whether the violation the trace recorded (settles) is gone")
     );
+}
+
+#[test]
+fn the_proxys_trace_folder_is_made_when_missing_and_a_file_there_is_refused() {
+    let dir = std::env::temp_dir().join(format!("streamspec-trace-dir-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let nested = dir.join("a").join("b");
+    // Nothing listens on port 1: the proxy starts, passes no traffic and ends NOTHING CHECKED.
+    let output = streamspec(&[
+        "proxy",
+        "--listen",
+        "127.0.0.1:0",
+        "--upstream",
+        "127.0.0.1:1",
+        "--trace-dir",
+        nested.to_str().unwrap(),
+        "--duration",
+        "1s",
+    ]);
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    assert!(nested.is_dir());
+    let file = dir.join("file");
+    std::fs::write(&file, b"").unwrap();
+    let output = streamspec(&[
+        "proxy",
+        "--listen",
+        "127.0.0.1:0",
+        "--upstream",
+        "127.0.0.1:1",
+        "--trace-dir",
+        file.to_str().unwrap(),
+        "--duration",
+        "1s",
+    ]);
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    assert_eq!(
+        stderr_lines(&output).last().map(String::as_str),
+        Some(
+            format!(
+                "streamspec: --trace-dir {}: a file, not a folder",
+                file.display()
+            )
+            .as_str()
+        )
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
