@@ -900,14 +900,15 @@ fn proxy(
     duration: Option<Duration>,
     reports: &ReportFiles,
 ) -> Result<ExitCode, String> {
-    reports.check_folders()?;
-    // Made if missing: the traces are written there as violations are found, one file each.
+    // Made if missing (before the reports' folders are checked, which may be inside it): the
+    // traces are written there as violations are found, one file each.
     let trace_dir = config.trace_dir.display();
     if config.trace_dir.exists() && !config.trace_dir.is_dir() {
         return Err(format!("--trace-dir {trace_dir}: a file, not a folder"));
     }
     std::fs::create_dir_all(&config.trace_dir)
         .map_err(|error| format!("--trace-dir {trace_dir}: {error}"))?;
+    reports.check_folders()?;
     let report = runtime.block_on(streamspec::proxy::run(listen, config, duration))?;
     out!(
         "{}",
