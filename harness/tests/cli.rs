@@ -892,6 +892,16 @@ fn replay_campaign_run(
     violation: &str,
     differential: bool,
 ) -> (String, Vec<String>) {
+    let file = campaign_trace(seed, run, violation, differential);
+    let output = streamspec(&["replay", file.to_str().unwrap()]);
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert_eq!(output.status.code(), Some(0), "{stdout}");
+    let lines = stdout.lines().map(str::to_owned).collect();
+    (stdout, lines)
+}
+
+/// A trace file of run `run` of the in-process campaign of `seed`, recording `violation`.
+fn campaign_trace(seed: u64, run: u64, violation: &str, differential: bool) -> std::path::PathBuf {
     let config = streamspec::CampaignConfig {
         seed,
         ..streamspec::CampaignConfig::default()
@@ -914,11 +924,20 @@ fn replay_campaign_run(
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("trace.json");
     std::fs::write(&file, serde_json::to_string(&trace).unwrap()).unwrap();
-    let output = streamspec(&["replay", file.to_str().unwrap()]);
-    let stdout = String::from_utf8(output.stdout).unwrap();
-    assert_eq!(output.status.code(), Some(0), "{stdout}");
-    let lines = stdout.lines().map(str::to_owned).collect();
-    (stdout, lines)
+    file
+}
+
+/// The draft's dialect cannot be compared with the reference's answers: a differential trace's
+/// replay under it names the trace, not a --differential the user did not give.
+#[test]
+fn a_differential_traces_replay_refuses_the_kip_draft_dialect_naming_the_trace() {
+    let file = campaign_trace(7, 0, "answers", true);
+    let output = streamspec(&["replay", file.to_str().unwrap(), "--dialect", "kip-draft"]);
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    assert_eq!(
+        stderr_lines(&output),
+        [format!("streamspec: {} was found by `fuzz --differential`, which compares answers in Kafka's dialect, and its replay compares them again; under --dialect kip-draft the translation itself makes them differ: leave --dialect out", file.display())]
+    );
 }
 
 /// A trace of two runs that differed is replayed as the campaign judged it, by two runs: the
