@@ -498,6 +498,12 @@ pub trait Connect {
         String::new()
     }
 
+    /// What a run's report warns of in how this target was set up (e.g. a divergence file of
+    /// which nothing applies to it); nothing by default.
+    fn warnings(&self) -> Vec<String> {
+        Vec::new()
+    }
+
     /// Why `scenario` does not apply to this target at all (e.g. a dialect that lacks what it
     /// checks), decided before anything is opened: the scenario is skipped with this reason.
     /// `None`, the default, runs it.

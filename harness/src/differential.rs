@@ -652,6 +652,16 @@ impl<C: Connect> Connect for DifferentialConnector<C> {
         format!("{} --differential{files}", self.inner.flags())
     }
 
+    /// A divergence file of the user's none of whose entries names this target, as check warns.
+    fn warnings(&self) -> Vec<String> {
+        let mut warnings = self.inner.warnings();
+        warnings.extend(crate::runner::divergences_for_other_targets(
+            &self.recorded,
+            &self.inner.name(),
+        ));
+        warnings
+    }
+
     fn skips(&self, scenario: &Scenario) -> Option<String> {
         self.inner.skips(scenario)
     }

@@ -1117,6 +1117,7 @@ fn fuzz<C: Connect + Sync + Send>(connector: C, flags: FuzzFlags) -> Result<Exit
     let config = &flags.config;
     let target = connector.name();
     let connector_flags = connector.flags();
+    let connector_warnings = connector.warnings();
     let connector_shares_state = connector.shares_state();
     // The run's seed and configuration first, so that any output can be reproduced.
     outln!("{}", config.command(&connector));
@@ -1178,13 +1179,14 @@ fn fuzz<C: Connect + Sync + Send>(connector: C, flags: FuzzFlags) -> Result<Exit
         std::fs::write(&file, text).map_err(|error| format!("{file}: {error}"))?;
         trace_file = Some(file);
     }
-    let report = campaign::report_with_flags(
+    let mut report = campaign::report_with_flags(
         config,
         &target,
         &connector_flags,
         &result,
         trace_file.as_deref(),
     );
+    report.warnings.extend(connector_warnings);
     out!(
         "{}",
         report.human(Console {

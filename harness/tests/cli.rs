@@ -869,6 +869,36 @@ fn a_differential_run_takes_the_answer_divergences_of_a_mixed_file_and_refuses_a
     );
 }
 
+/// A differential run warns, as check does, of a divergence file none of whose entries names
+/// its target (recorded against the same broker under another address, say).
+#[test]
+fn a_differential_run_warns_of_a_divergence_file_for_another_target() {
+    let dir = std::env::temp_dir().join(format!("streamspec-other-target-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("other.json");
+    std::fs::write(
+        &file,
+        r#"[{"field":".errorCode","target":"10.0.0.9:9092","rules":["R46"],"reason":"r","evidence":"e"}]"#,
+    )
+    .unwrap();
+    let output = streamspec(&[
+        "fuzz",
+        "--runs",
+        "1",
+        "--differential",
+        "--divergences",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let warning = format!(
+        "the divergence in {} did not apply: it names 10.0.0.9:9092, not embedded",
+        file.display()
+    );
+    assert!(stdout.contains(&warning), "{stdout}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// A differential replay says what it compared, as the campaign's last line does: seed 7's run 0
 /// is the run `fuzz --runs 1 --seed 7 --differential` carries out (79 heartbeats, 92 describes).
 #[test]

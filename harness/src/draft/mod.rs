@@ -185,6 +185,10 @@ impl<C: Connect> Connect for DraftConnector<C> {
         format!("{} --dialect kip-draft", self.0.flags())
     }
 
+    fn warnings(&self) -> Vec<String> {
+        self.0.warnings()
+    }
+
     /// The scenarios `harness/dialects/kip-draft.json` says do not apply, with their reason.
     fn skips(&self, scenario: &Scenario) -> Option<String> {
         self.0
