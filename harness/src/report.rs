@@ -143,6 +143,14 @@ impl RuleVerdict {
         }
     }
 
+    /// Whether the line reads as a failure (`fail`, `timeout`, `error`), whatever its grade.
+    pub fn is_failure(self) -> bool {
+        matches!(
+            self,
+            RuleVerdict::Fail | RuleVerdict::Error | RuleVerdict::Timeout
+        )
+    }
+
     pub fn label(self) -> &'static str {
         match self {
             RuleVerdict::Pass => "pass",

@@ -116,11 +116,7 @@ impl Report {
             .unwrap_or(0)
             .max(5);
         for line in &rules {
-            let failing = matches!(
-                line.verdict,
-                RuleVerdict::Fail | RuleVerdict::Error | RuleVerdict::Timeout
-            );
-            if quiet && !failing {
+            if quiet && !line.verdict.is_failure() {
                 continue;
             }
             let text = format!(
@@ -192,7 +188,17 @@ impl Report {
     }
 
     fn summary_of(&self, rules: &[RuleLine]) -> String {
-        let failing_rules = rules.iter().filter(|line| line.fails_run).count();
+        // A rule line reads `fail` whether or not its grade fails the run: where some do not,
+        // the count says which it counts.
+        let failing_the_run = rules.iter().filter(|line| line.fails_run).count();
+        let failing = match rules
+            .iter()
+            .filter(|line| line.verdict.is_failure() && !line.fails_run)
+            .count()
+        {
+            0 => format!("{failing_the_run} failing"),
+            not => format!("{failing_the_run} failing the run, {not} failing that does not"),
+        };
         let not_checked = rules
             .iter()
             .filter(|line| line.verdict == RuleVerdict::NotChecked)
@@ -200,7 +206,7 @@ impl Report {
         if self.command == "proxy" {
             // The proxy's lines are the oracle's properties, each judged on the traffic.
             return format!(
-                "{} ({failing_rules} failing, {not_checked} not checked): {} passed, {} violated, {} skipped; {}",
+                "{} ({failing}, {not_checked} not checked): {} passed, {} violated, {} skipped; {}",
                 self.counted(rules.len()),
                 self.count(Verdict::Pass),
                 self.count(Verdict::Fail),
@@ -211,7 +217,7 @@ impl Report {
         if self.command == "fuzz" {
             // A campaign's lines are its invariants (and its run set-up), each one outcome.
             return format!(
-                "{} invariants ({failing_rules} failing, {not_checked} not checked): {} passed, {} violated, {} errors, {} known divergences; {}",
+                "{} invariants ({failing}, {not_checked} not checked): {} passed, {} violated, {} errors, {} known divergences; {}",
                 rules.len(),
                 self.count(Verdict::Pass),
                 self.count(Verdict::Fail),
@@ -230,7 +236,7 @@ impl Report {
             not_run => format!(" ({not_run} not run)"),
         };
         format!(
-            "{} rules ({failing_rules} failing, {not_checked} not checked) in {} scenarios: {} passed, {} failed, {} errors{not_run}, {} timed out, {} skipped, {} preconditions not met, {} known divergences; {}",
+            "{} rules ({failing}, {not_checked} not checked) in {} scenarios: {} passed, {} failed, {} errors{not_run}, {} timed out, {} skipped, {} preconditions not met, {} known divergences; {}",
             rules.len(),
             self.outcomes.len(),
             self.count(Verdict::Pass),

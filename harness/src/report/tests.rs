@@ -94,6 +94,10 @@ fn a_rule_shows_the_grade_of_the_scenario_that_failed() {
             ),
         ]
     );
+    // R2 and R10 read `fail` but do not fail the run: the count says so, beside R3's.
+    assert!(report.summary_line().starts_with(
+        "5 rules (1 failing the run, 2 failing that does not, 1 not checked) in 9 scenarios:"
+    ));
     // Under --strict the SHOULD failure decides R2 and fails the run.
     let strict = Report {
         strict: true,
@@ -103,6 +107,9 @@ fn a_rule_shows_the_grade_of_the_scenario_that_failed() {
         strict.rules()[0],
         line("R2", RuleVerdict::Fail, Grade::Should, true, "b", 2, 0)
     );
+    assert!(strict.summary_line().starts_with(
+        "5 rules (2 failing the run, 1 failing that does not, 1 not checked) in 9 scenarios:"
+    ));
 }
 
 #[test]
