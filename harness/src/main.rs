@@ -998,18 +998,6 @@ fn check(flags: CheckFlags, runtime: &tokio::runtime::Runtime) -> Result<ExitCod
             })
         }
     );
-    if report.target_lost.is_some() {
-        // The counts and the verdict for people (the scenarios after the loss ended alike); the
-        // reports hold each scenario, under the same verdict.
-        write_reports(&report, &flags.reports)?;
-        // What the lost target keeps of the run, before the verdict.
-        out!("{}", report.warning_lines());
-        outln!("{}", report.summary_line());
-        if flags.dialect == Dialect::KipDraft {
-            eprintln!("streamspec: hint: with --dialect kip-draft, a target that speaks Kafka's released schema (as Kafka 4.x does) reads the draft's requests as malformed and closes the connection; leave --dialect out for such a target");
-        }
-        return Ok(ExitCode::from(report.verdict().exit_code()));
-    }
     out!(
         "{}",
         report.human(Console {
@@ -1018,6 +1006,12 @@ fn check(flags: CheckFlags, runtime: &tokio::runtime::Runtime) -> Result<ExitCod
         })
     );
     write_reports(&report, &flags.reports)?;
+    if report.target_lost.is_some() {
+        if flags.dialect == Dialect::KipDraft {
+            eprintln!("streamspec: hint: with --dialect kip-draft, a target that speaks Kafka's released schema (as Kafka 4.x does) reads the draft's requests as malformed and closes the connection; leave --dialect out for such a target");
+        }
+        return Ok(ExitCode::from(report.verdict().exit_code()));
+    }
     if report.interrupted {
         outln!(
             "{}",

@@ -18,7 +18,7 @@ mod junit;
 mod tests;
 
 /// The result of a whole run of `check` or `fuzz`.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Clone, Serialize)]
 pub struct Report {
     /// The subcommand that ran: `check` or `fuzz`.
     pub command: String,

@@ -459,17 +459,28 @@ fn assert_check_loses_the_target(address: &str, lost: &str, hint: &str) {
         "{:?}",
         run.stderr
     );
-    // On the console, the counts JUnit and JSON give (every scenario an error: the three that
-    // tripped the breaker, and the rest not run), with the breaker's line as the verdict.
+    // On the console, the three scenarios that ran, each with its error, then the counts JUnit
+    // and JSON give (every scenario an error: the three that tripped the breaker, and the rest
+    // not run), with the breaker's line as the verdict.
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(
+        lines[0],
+        "3 scenarios ran before the target was lost; the lines below judge those alone:"
+    );
+    assert_eq!(
+        lines
+            .iter()
+            .filter(|line| line.starts_with("ERROR "))
+            .count(),
+        3,
+        "{}",
+        run.stdout
+    );
     let summary = format!(
         " failing, 0 not checked) in {scenarios} scenarios: 0 passed, 0 failed, {scenarios} errors ({} not run), 0 timed out, 0 skipped, 0 preconditions not met, 0 known divergences; TARGET LOST: {breaker_line}\n",
         scenarios - 3
     );
-    assert!(
-        run.stdout.lines().count() == 1 && run.stdout.ends_with(&summary),
-        "{}",
-        run.stdout
-    );
+    assert!(run.stdout.ends_with(&summary), "{}", run.stdout);
     assert!(run.elapsed < Duration::from_secs(10), "{:?}", run.elapsed);
 }
 

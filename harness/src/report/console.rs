@@ -98,13 +98,41 @@ impl Report {
         }
     }
 
-    /// The report for people: a line per rule, skip reasons, failures, then a summary.
+    /// The report for people: a line per rule, skip reasons, failures, then a summary. Of a run
+    /// that lost its target, the lines are of the scenarios that ran before the loss (those
+    /// after it ended alike, and the summary counts them).
     pub fn human(&self, console: Console) -> String {
-        let mut out = String::new();
         if self.outcomes.is_empty() {
-            out.push_str("NOTHING CHECKED: no scenario was selected\n");
-            return out;
+            return "NOTHING CHECKED: no scenario was selected\n".to_owned();
         }
+        let mut out = if self.target_lost.is_some() {
+            let ran = Report {
+                outcomes: self
+                    .outcomes
+                    .iter()
+                    .filter(|o| o.reason.as_deref() != Some(NOT_RUN_TARGET_LOST))
+                    .cloned()
+                    .collect(),
+                ..self.clone()
+            };
+            // Their rule lines judge what ran, so a rule reads as the scenarios before the loss
+            // left it, not as the whole run does: the heading says so.
+            let mut out = format!(
+                "{} ran before the target was lost; the lines below judge those alone:\n",
+                plural(ran.outcomes.len(), "scenario")
+            );
+            out.push_str(&ran.body(console));
+            out
+        } else {
+            self.body(console)
+        };
+        writeln!(out, "\n{}", self.summary_line()).unwrap();
+        out
+    }
+
+    /// Everything [`Report::human`] shows above the summary.
+    fn body(&self, console: Console) -> String {
+        let mut out = String::new();
         let quiet = console.detail == Detail::Quiet;
         let verbose = console.detail == Detail::Verbose;
         let rules = self.rules();
@@ -177,17 +205,12 @@ impl Report {
             self.write_failure(&mut out, outcome, verbose);
         }
         self.write_campaign(&mut out, console);
-        writeln!(out, "\n{}", self.summary_of(&rules)).unwrap();
         out
     }
 
-    /// The human report's last line: the counts and the verdict. It is all the console shows of
-    /// a run that lost its target, whose scenarios after the loss ended alike.
+    /// The human report's last line: the counts and the verdict.
     pub fn summary_line(&self) -> String {
-        self.summary_of(&self.rules())
-    }
-
-    fn summary_of(&self, rules: &[RuleLine]) -> String {
+        let rules = self.rules();
         // A rule line reads `fail` whether or not its grade fails the run: where some do not,
         // the count says which it counts.
         let failing_the_run = rules.iter().filter(|line| line.fails_run).count();
