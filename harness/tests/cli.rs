@@ -16,6 +16,15 @@ fn stderr_lines(output: &Output) -> Vec<String> {
         .collect()
 }
 
+/// A file `name` holding `contents`, in a folder of this process's own named after `tag`.
+fn scratch_file(tag: &str, name: &str, contents: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("streamspec-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join(name);
+    std::fs::write(&file, contents).unwrap();
+    file
+}
+
 #[test]
 fn nothing_listening_is_one_line_and_exit_2() {
     let output = streamspec(&["check", "--target", "127.0.0.1:1"]);
@@ -355,15 +364,12 @@ fn differential_runs_refuse_the_kip_draft_dialect_in_one_line() {
 
 #[test]
 fn a_divergence_whose_rules_are_not_its_scenarios_is_refused_with_both() {
-    let dir = std::env::temp_dir().join(format!("streamspec-rules-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("ours.json");
-    std::fs::write(
-        &file,
+    let file = scratch_file(
+        "rules",
+        "ours.json",
         r#"[{"scenario": "R46-endpoint-member-while-source-topics-missing", "rules": ["R45", "R46"],
             "reason": "r", "evidence": "e"}]"#,
-    )
-    .unwrap();
+    );
     let output = streamspec(&["check", "--divergences", file.to_str().unwrap()]);
     assert_eq!(output.status.code(), Some(2));
     assert_eq!(
@@ -384,7 +390,7 @@ fn a_divergence_whose_rules_are_not_its_scenarios_is_refused_with_both() {
         stderr_lines(&output),
         [format!("streamspec: {0}: scenario R25-join-first-assignment has two divergences for the same target (the other in {0}); keep one", file.display())]
     );
-    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_file(&file).unwrap();
 }
 
 #[test]
@@ -766,37 +772,26 @@ fn the_proxys_trace_folder_is_made_when_missing_even_for_a_report_inside_and_a_f
 ) {
     let dir = std::env::temp_dir().join(format!("streamspec-trace-dir-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let nested = dir.join("a").join("b");
     // Nothing listens on port 1: the proxy starts, passes no traffic and ends NOTHING CHECKED.
-    let output = streamspec(&[
-        "proxy",
-        "--listen",
-        "127.0.0.1:0",
-        "--upstream",
-        "127.0.0.1:1",
-        "--trace-dir",
-        nested.to_str().unwrap(),
-        "--json",
-        nested.join("live.json").to_str().unwrap(),
-        "--duration",
-        "1s",
-    ]);
+    let proxy = |trace_dir: &std::path::Path, json: Option<&std::path::Path>| {
+        let mut args = vec![
+            "proxy".to_owned(),
+            "--listen=127.0.0.1:0".to_owned(),
+            "--upstream=127.0.0.1:1".to_owned(),
+            "--duration=1s".to_owned(),
+            format!("--trace-dir={}", trace_dir.display()),
+        ];
+        args.extend(json.map(|json| format!("--json={}", json.display())));
+        streamspec(&args.iter().map(String::as_str).collect::<Vec<_>>())
+    };
+    let nested = dir.join("a").join("b");
+    let output = proxy(&nested, Some(&nested.join("live.json")));
     assert_eq!(output.status.code(), Some(2), "{output:?}");
     // A report may be written inside the folder made for the traces.
     assert!(nested.join("live.json").is_file());
     let file = dir.join("file");
     std::fs::write(&file, b"").unwrap();
-    let output = streamspec(&[
-        "proxy",
-        "--listen",
-        "127.0.0.1:0",
-        "--upstream",
-        "127.0.0.1:1",
-        "--trace-dir",
-        file.to_str().unwrap(),
-        "--duration",
-        "1s",
-    ]);
+    let output = proxy(&file, None);
     assert_eq!(output.status.code(), Some(2), "{output:?}");
     assert_eq!(
         stderr_lines(&output).last().map(String::as_str),
@@ -873,18 +868,14 @@ fn a_differential_run_takes_the_answer_divergences_of_a_mixed_file_and_refuses_a
 /// its target (recorded against the same broker under another address, say).
 #[test]
 fn a_differential_run_warns_of_a_divergence_file_for_another_target() {
-    let dir = std::env::temp_dir().join(format!("streamspec-other-target-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("other.json");
-    std::fs::write(
-        &file,
+    let file = scratch_file(
+        "other-target",
+        "other.json",
         r#"[{"field":".errorCode","target":"10.0.0.9:9092","rules":["R46"],"reason":"r","evidence":"e"}]"#,
-    )
-    .unwrap();
+    );
     let output = streamspec(&[
         "fuzz",
-        "--runs",
-        "1",
+        "--runs=1",
         "--differential",
         "--divergences",
         file.to_str().unwrap(),
@@ -896,7 +887,6 @@ fn a_differential_run_warns_of_a_divergence_file_for_another_target() {
         file.display()
     );
     assert!(stdout.contains(&warning), "{stdout}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// A differential replay says what it compared, as the campaign's last line does: seed 7's run 0
