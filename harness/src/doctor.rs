@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use crate::backend::{Backend, BackendError, BackendResult, Connect};
+use crate::interrupt::Interrupt;
 use crate::report::{Console, Report};
 use crate::runner::{
     set_initial_group_configs, unmet_requirement, InitialGroupConfigs, Outcome, Verdict,
@@ -205,6 +206,8 @@ pub struct Diagnosis {
     pub text: String,
     /// Scenarios a `check` would run.
     pub runnable: usize,
+    /// Interrupted (Ctrl-C) before every scenario was looked at; what was tried is taken back.
+    pub interrupted: bool,
 }
 
 /// Where `doctor` looks: a broker, whose ApiVersions answer it lists first, or a backend in
@@ -226,6 +229,7 @@ pub async fn diagnose<C: Connect>(
     profile: Profile,
     run_id: &str,
     console: Console,
+    interrupt: &Interrupt,
 ) -> BackendResult<Diagnosis> {
     let mut text = format!("streamspec doctor --target {}\n", connector.name());
     let mut no_consumer_groups = None;
@@ -234,7 +238,11 @@ pub async fn diagnose<C: Connect>(
             describe_apis(&mut text, connection);
             if let Some(reason) = unusable {
                 writeln!(text, "\nno scenario can run: {reason}").unwrap();
-                return Ok(Diagnosis { text, runnable: 0 });
+                return Ok(Diagnosis {
+                    text,
+                    runnable: 0,
+                    interrupted: false,
+                });
             }
             // The preflight of check, fuzz and replay refuses such a broker, and what follows
             // would call the missing API itself.
@@ -248,7 +256,11 @@ pub async fn diagnose<C: Connect>(
                 for reason in missing {
                     writeln!(text, "  {reason}").unwrap();
                 }
-                return Ok(Diagnosis { text, runnable: 0 });
+                return Ok(Diagnosis {
+                    text,
+                    runnable: 0,
+                    interrupted: false,
+                });
             }
             no_consumer_groups = crate::kafka::consumer_groups_unsupported(connection);
         }
@@ -295,8 +307,23 @@ pub async fn diagnose<C: Connect>(
         profile,
         &group,
         no_consumer_groups.as_ref(),
+        interrupt,
     )
     .await?;
+    if outcomes.len() < scenarios.len() {
+        writeln!(
+            text,
+            "\ninterrupted: {} of {} scenarios looked at; the group configs tried on {group} were taken back",
+            outcomes.len(),
+            scenarios.len()
+        )
+        .unwrap();
+        return Ok(Diagnosis {
+            text,
+            runnable: 0,
+            interrupted: true,
+        });
+    }
     let runnable = outcomes
         .iter()
         .filter(|o| o.verdict != Verdict::Skip)
@@ -317,7 +344,11 @@ pub async fn diagnose<C: Connect>(
         outcomes,
     );
     text.push_str(&report.skips(console));
-    Ok(Diagnosis { text, runnable })
+    Ok(Diagnosis {
+        text,
+        runnable,
+        interrupted: false,
+    })
 }
 
 /// A line per API the harness calls: what the target offers, and what it is for.
@@ -354,18 +385,24 @@ fn describe_apis(text: &mut String, connection: &Connection) {
 /// to run. The target is opened for each as `check` opens it (the reference in process starts
 /// with the broker configs a scenario asks for); the group configs a scenario needs are tried
 /// on a throwaway group and taken back. A scenario with a `consumer_group` step is skipped
-/// with `no_consumer_groups`, as `check` skips it at that step.
+/// with `no_consumer_groups`, as `check` skips it at that step. Stops at `interrupt`, with the
+/// outcomes of the scenarios looked at.
 async fn plan<C: Connect>(
     connector: &C,
     scenarios: &[Scenario],
     profile: Profile,
     group: &str,
     no_consumer_groups: Option<&BackendError>,
+    interrupt: &Interrupt,
 ) -> BackendResult<Vec<Outcome>> {
     // The baseline is the same for every scenario: the scenario's own configs decide.
     let mut tried: BTreeMap<BTreeMap<String, String>, Option<String>> = BTreeMap::new();
     let mut outcomes = Vec::new();
     for scenario in scenarios {
+        // Between scenarios, where no group config is left set.
+        if interrupt.is_raised() {
+            break;
+        }
         // What the connector itself rules out (a dialect's inapplicable scenarios), as check does.
         if let Some(reason) = connector.skips(scenario) {
             outcomes.push(Outcome {

@@ -859,6 +859,9 @@ async fn doctor(
         Some(connection) => Surroundings::Broker(connection, unusable),
         None => Surroundings::InProcess("the reference coordinator in process, on a virtual clock"),
     };
+    // Group configs are tried on a throwaway group and taken back: Ctrl-C waits for that.
+    let interrupt = Interrupt::default();
+    listen_for_ctrl_c(interrupt.clone())?;
     let diagnosis = with_connector!(dialect: dialect, &target, timeout, 1, |connector| {
         let run_id = default_run_id(&connector);
         diagnose(
@@ -868,12 +871,15 @@ async fn doctor(
             profile,
             &run_id,
             console,
+            &interrupt,
         )
         .await
     })
     .map_err(|error| streamspec::runner::with_short_timeout_hint(&error, timeout))?;
     out!("{}", diagnosis.text);
-    Ok(if diagnosis.runnable > 0 {
+    Ok(if diagnosis.interrupted {
+        ExitCode::from(130)
+    } else if diagnosis.runnable > 0 {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)

@@ -209,6 +209,37 @@ fn interrupted_by(signal: &str, address: &str) {
     assert_eq!(lines[..2], ["topics: none", "group configs: none"]);
 }
 
+/// `doctor` tries group configs on a throwaway group: Ctrl-C while it does takes them back
+/// before it ends, as it promises to change nothing that outlasts it.
+fn ctrl_c_on_doctor_takes_back_the_group_configs_it_tried(address: &str) {
+    let child = Command::new(env!("CARGO_BIN_EXE_streamspec"))
+        .args(["doctor", "--target", address])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the streamspec binary runs");
+    // Past its look at the APIs and configs, into the scenarios (a whole look takes seconds).
+    std::thread::sleep(Duration::from_millis(1500));
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let output = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(130), "{stdout}");
+    let last = stdout.lines().last().unwrap_or_default();
+    let group = last
+        .strip_prefix("interrupted: ")
+        .and_then(|rest| rest.split_once(" scenarios looked at; the group configs tried on "))
+        .and_then(|(_, rest)| rest.strip_suffix(" were taken back"))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    assert!(group.starts_with("streamspec-doctor-"), "{group}");
+    let (code, lines) = clean(address, group, true);
+    assert_eq!(code, Some(0));
+    assert_eq!(lines[..2], ["topics: none", "group configs: none"]);
+}
+
 fn a_run_id_whose_topics_the_broker_has_is_refused(address: &str) {
     let run_id = unique_prefix("runid")
         .trim_start_matches(streamspec::NAME_PREFIX)
@@ -249,7 +280,7 @@ fn a_run_id_whose_topics_the_broker_has_is_refused(address: &str) {
     );
 }
 
-const TESTS: [BrokerTest; 4] = [
+const TESTS: [BrokerTest; 5] = [
     (
         "clean_removes_topics_and_group_configs",
         clean_removes_topics_and_group_configs,
@@ -261,6 +292,10 @@ const TESTS: [BrokerTest; 4] = [
     (
         "sigterm_cleans_up_and_writes_the_partial_report",
         sigterm_cleans_up_and_writes_the_partial_report,
+    ),
+    (
+        "ctrl_c_on_doctor_takes_back_the_group_configs_it_tried",
+        ctrl_c_on_doctor_takes_back_the_group_configs_it_tried,
     ),
     (
         "a_run_id_whose_topics_the_broker_has_is_refused",
