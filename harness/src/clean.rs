@@ -127,23 +127,33 @@ pub async fn clean(
     Ok(vec![topics, configs, acls])
 }
 
-/// Which of `topics` the broker at `address` has: a run about to make them would share them with
-/// whoever made them. (Groups tell nothing: Kafka keeps a run's emptied groups after it ends.)
-pub async fn topics_in_use(
+/// Which of `topics` and of `groups` the broker at `address` has: a run about to make the
+/// topics would share them with whoever made them, and one joining such a group would find its
+/// epochs and last assignment (Kafka keeps a streams group after its members leave), not a new
+/// group. Each list sorted.
+pub async fn names_in_use(
     address: &str,
     topics: &std::collections::BTreeSet<String>,
+    groups: &std::collections::BTreeSet<String>,
     timeout: Duration,
-) -> TransportResult<Vec<String>> {
+) -> TransportResult<(Vec<String>, Vec<String>)> {
     let mut kafka =
         KafkaTarget::connect(address, &format!("{NAME_PREFIX}run-id-check"), timeout, 1).await?;
-    let mut in_use: Vec<String> = kafka
+    let mut topics_in_use: Vec<String> = kafka
         .topic_names()
         .await?
         .into_iter()
         .filter(|name| topics.contains(name))
         .collect();
-    in_use.sort();
-    Ok(in_use)
+    topics_in_use.sort();
+    // Sorted and each once already.
+    let groups_in_use = kafka
+        .group_ids()
+        .await?
+        .into_iter()
+        .filter(|id| groups.contains(id))
+        .collect();
+    Ok((topics_in_use, groups_in_use))
 }
 
 #[cfg(test)]

@@ -793,30 +793,42 @@ async fn preflight(
     }
 }
 
-/// Refuses a `--run-id` whose topics the broker already has: another run with that id is running
-/// (and the two would share groups and topics), or one left them behind.
+/// Refuses a `--run-id` whose topics or groups the broker already has: another run with that id
+/// is running (and the two would share groups and topics), or one left them behind; a group a
+/// run left keeps its epochs and last assignment, which a scenario expecting a new group does
+/// not find (the assignment interval delays its first target, say).
 async fn refuse_a_run_id_in_use(
     address: &str,
     run_id: &str,
     scenarios: &[streamspec::scenario::Scenario],
     timeout: Duration,
 ) -> Result<(), String> {
-    let topics = scenarios
+    let (groups, topics): (std::collections::BTreeSet<_>, Vec<_>) = scenarios
         .iter()
-        .flat_map(|scenario| streamspec::runner::target_names(run_id, scenario).1)
-        .collect();
-    let in_use = streamspec::clean::topics_in_use(address, &topics, timeout)
+        .map(|scenario| streamspec::runner::target_names(run_id, scenario))
+        .unzip();
+    let topics = topics.into_iter().flatten().collect();
+    let (topics, groups) = streamspec::clean::names_in_use(address, &topics, &groups, timeout)
         .await
         .map_err(|error| error.to_string())?;
-    match in_use.as_slice() {
-        [] => Ok(()),
-        [first, rest @ ..] => Err(format!(
-            "--run-id {run_id}: {address} already has {} this run would make ({first}{}): another run with this id is running, or one left them; choose another id, or remove them with `streamspec clean --target {address} --prefix {}{run_id}-`",
-            if rest.is_empty() { "a topic".to_owned() } else { format!("{} topics", in_use.len()) },
-            if rest.is_empty() { "" } else { ", ..." },
+    let first_of = |names: &[String], kind: &str, verb: &str| {
+        names.first().map(|first| match names.len() {
+            1 => format!("a {kind} this run would {verb} ({first})"),
+            count => format!("{count} {kind}s this run would {verb} ({first}, ...)"),
+        })
+    };
+    if let Some(topics) = first_of(&topics, "topic", "make") {
+        return Err(format!(
+            "--run-id {run_id}: {address} already has {topics}: another run with this id is running, or one left them; choose another id, or remove them with `streamspec clean --target {address} --prefix {}{run_id}-`",
             streamspec::NAME_PREFIX
-        )),
+        ));
     }
+    if let Some(groups) = first_of(&groups, "group", "use") {
+        return Err(format!(
+            "--run-id {run_id}: {address} already has {groups}: Kafka keeps a streams group after its members leave, and a scenario joining it would find the last run's epochs and assignment, not a new group; choose another id"
+        ));
+    }
+    Ok(())
 }
 
 /// `doctor`: exit 0 when a `check` would run some scenario, 1 when it would run none.

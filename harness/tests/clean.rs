@@ -240,7 +240,7 @@ fn ctrl_c_on_doctor_takes_back_the_group_configs_it_tried(address: &str) {
     assert_eq!(lines[..2], ["topics: none", "group configs: none"]);
 }
 
-fn a_run_id_whose_topics_the_broker_has_is_refused(address: &str) {
+fn a_run_id_whose_topics_or_groups_the_broker_has_is_refused(address: &str) {
     let run_id = unique_prefix("runid")
         .trim_start_matches(streamspec::NAME_PREFIX)
         .trim_end_matches('-')
@@ -278,6 +278,23 @@ fn a_run_id_whose_topics_the_broker_has_is_refused(address: &str) {
         "{}",
         String::from_utf8_lossy(&output.stdout)
     );
+    // Its groups outlast it, emptied: the id is refused again, naming them.
+    let output = check();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let refusal = format!(
+        "streamspec: --run-id {run_id}: {address} already has {} groups this run would use ({}{run_id}-R31-",
+        streamspec::scenario::catalogue()
+            .iter()
+            .filter(|scenario| scenario.rules.iter().any(|rule| rule == "R31"))
+            .count(),
+        streamspec::NAME_PREFIX
+    );
+    assert!(stderr.starts_with(&refusal), "{stderr}");
+    assert!(
+        stderr.trim_end().ends_with(", ...): Kafka keeps a streams group after its members leave, and a scenario joining it would find the last run's epochs and assignment, not a new group; choose another id"),
+        "{stderr}"
+    );
 }
 
 const TESTS: [BrokerTest; 5] = [
@@ -298,8 +315,8 @@ const TESTS: [BrokerTest; 5] = [
         ctrl_c_on_doctor_takes_back_the_group_configs_it_tried,
     ),
     (
-        "a_run_id_whose_topics_the_broker_has_is_refused",
-        a_run_id_whose_topics_the_broker_has_is_refused,
+        "a_run_id_whose_topics_or_groups_the_broker_has_is_refused",
+        a_run_id_whose_topics_or_groups_the_broker_has_is_refused,
     ),
 ];
 
