@@ -94,22 +94,25 @@ fn missing_apis(connection: &Connection) -> Vec<String> {
         .collect()
 }
 
-/// A hint for a run that expects a release speaking StreamsGroupHeartbeat v0 alone (`--expect
-/// kafka-4.2` or `kafka-4.3`) of a broker that speaks v1 (`connection`'s, from the preflight): that release's v0-only scenarios fail
-/// there, as they should, and the flag is the likelier mistake.
+/// A hint for a run whose `--expect` does not fit the StreamsGroupHeartbeat versions the broker
+/// of `connection` offers (from the preflight): a release of v0 alone (`kafka-4.2`, `kafka-4.3`)
+/// expected of a broker that speaks v1, or Kafka 4.4 (the default) of one that speaks v0 alone.
+/// Either way the scenarios of the other release's behaviour fail there, as they should, and the
+/// flag is the likelier mistake.
 pub fn expectation_hint(connection: &Connection, profile: Profile) -> Option<String> {
-    if profile == Profile::Kafka44 {
-        return None;
-    }
     let offered = connection.versions(StreamsGroupHeartbeatRequest::API_KEY)?;
-    (offered.max >= 1).then(|| {
-        format!(
-            "hint: --expect {profile} states the behaviour of a broker that speaks StreamsGroupHeartbeat v0 alone, and {} speaks v{} to v{} (Kafka 4.4 speaks v1): its scenarios that need v0 alone will fail; leave --expect out for Kafka 4.4",
-            connection.address(),
+    let address = connection.address();
+    match (profile, offered.max) {
+        (Profile::Kafka44, 0) => Some(format!(
+            "hint: {address} speaks StreamsGroupHeartbeat v0 alone, as Kafka 4.2 and 4.3 do, and --expect {profile} (the default) states Kafka 4.4's behaviour: its scenarios of 4.4 behaviour will fail there; give --expect kafka-4.3 or kafka-4.2 to check it as such a release"
+        )),
+        (Profile::Kafka44, _) | (_, 0) => None,
+        _ => Some(format!(
+            "hint: --expect {profile} states the behaviour of a broker that speaks StreamsGroupHeartbeat v0 alone, and {address} speaks v{} to v{} (Kafka 4.4 speaks v1): its scenarios that need v0 alone will fail; leave --expect out for Kafka 4.4",
             offered.min,
             offered.max
-        )
-    })
+        )),
+    }
 }
 
 /// Why the broker of `connection` cannot be checked as a target of the KIP draft's dialect
@@ -236,6 +239,9 @@ pub async fn diagnose<C: Connect>(
     match surroundings {
         Surroundings::Broker(connection, unusable) => {
             describe_apis(&mut text, connection);
+            if let Some(hint) = expectation_hint(connection, profile) {
+                writeln!(text, "{hint}").unwrap();
+            }
             if let Some(reason) = unusable {
                 writeln!(text, "\nno scenario can run: {reason}").unwrap();
                 return Ok(Diagnosis {

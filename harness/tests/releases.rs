@@ -101,17 +101,33 @@ fn kafka_4_3_2_passes_what_it_runs(address: &str) {
 }
 
 fn an_older_release_expected_of_a_v1_broker_gets_a_hint(address: &str) {
+    check_gets_the_hint(
+        address,
+        &["--expect", "kafka-4.2"],
+        &format!("streamspec: hint: --expect kafka-4.2 states the behaviour of a broker that speaks StreamsGroupHeartbeat v0 alone, and {address} speaks v0 to v1 (Kafka 4.4 speaks v1): its scenarios that need v0 alone will fail; leave --expect out for Kafka 4.4"),
+    );
+}
+
+/// The default `--expect kafka-4.4` of a broker that speaks v0 alone (Kafka 4.3.2): its
+/// scenarios of 4.4 behaviour fail there, and the hint names the flag that fits.
+fn kafka_4_4_expected_of_a_v0_broker_gets_a_hint(address: &str) {
+    check_gets_the_hint(
+        address,
+        &[],
+        &format!("streamspec: hint: {address} speaks StreamsGroupHeartbeat v0 alone, as Kafka 4.2 and 4.3 do, and --expect kafka-4.4 (the default) states Kafka 4.4's behaviour: its scenarios of 4.4 behaviour will fail there; give --expect kafka-4.3 or kafka-4.2 to check it as such a release"),
+    );
+}
+
+/// `check --rules R31` with `expect` gives `hint` as its first line on stderr, and runs on.
+fn check_gets_the_hint(address: &str, expect: &[&str], hint: &str) {
     let output = Command::new(env!("CARGO_BIN_EXE_streamspec"))
-        .args(["check", "--target", address, "--expect", "kafka-4.2"])
+        .args(["check", "--target", address])
+        .args(expect)
         .args(["--rules", "R31", "-q"])
         .output()
         .expect("the streamspec binary runs");
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(
-        stderr.lines().next(),
-        Some(format!("streamspec: hint: --expect kafka-4.2 states the behaviour of a broker that speaks StreamsGroupHeartbeat v0 alone, and {address} speaks v0 to v1 (Kafka 4.4 speaks v1): its scenarios that need v0 alone will fail; leave --expect out for Kafka 4.4").as_str()),
-        "{stderr}"
-    );
+    assert_eq!(stderr.lines().next(), Some(hint), "{stderr}");
     // A hint, not a refusal: the run goes on.
     assert_eq!(output.status.code(), Some(0), "{stderr}");
 }
@@ -134,10 +150,16 @@ fn main() {
         ),
         (
             "STREAMSPEC_KAFKA_4_3",
-            &[(
-                "kafka_4_3_2_passes_what_it_runs",
-                kafka_4_3_2_passes_what_it_runs,
-            )],
+            &[
+                (
+                    "kafka_4_3_2_passes_what_it_runs",
+                    kafka_4_3_2_passes_what_it_runs,
+                ),
+                (
+                    "kafka_4_4_expected_of_a_v0_broker_gets_a_hint",
+                    kafka_4_4_expected_of_a_v0_broker_gets_a_hint,
+                ),
+            ],
         ),
     ]);
 }
