@@ -18,6 +18,7 @@ use streamspec_protocol::kafka::{
 use streamspec_protocol::WireMessage;
 
 use crate::transport::Connection;
+use kafka_protocol::messages::MetadataRequest;
 
 /// The Kafka APIs the harness calls, and what for.
 const APIS: [(i16, &str, &str); 14] = [
@@ -68,6 +69,40 @@ pub async fn preflight(address: &str, timeout: std::time::Duration) -> Result<Co
         return Err(reason);
     }
     missing_api(&connection).map_or(Ok(connection), Err)
+}
+
+/// Refuses a `--replication-factor` above the number of brokers the cluster of `connection`
+/// has: every topic a run makes would be refused (INVALID_REPLICATION_FACTOR), which read as an
+/// error of every scenario rather than as the flag's mistake.
+pub async fn refuse_more_replicas_than_brokers(
+    connection: &mut Connection,
+    replication_factor: i16,
+) -> Result<(), String> {
+    if replication_factor <= 1 {
+        return Ok(());
+    }
+    let request = MetadataRequest::default()
+        .with_allow_auto_topic_creation(false)
+        .with_topics(Some(Vec::new()));
+    let brokers = connection
+        .call_kafka(12, &request, "Metadata")
+        .await
+        .map_err(|error| error.to_string())?
+        .brokers
+        .len();
+    if brokers >= usize::from(replication_factor.unsigned_abs()) {
+        return Ok(());
+    }
+    Err(format!(
+        "--replication-factor {replication_factor}: the cluster of {} has {}, and a topic cannot have more replicas than there are brokers; give {}-1 for the broker's default",
+        connection.address(),
+        crate::report::plural(brokers, "broker"),
+        match brokers {
+            0 => String::new(),
+            1 => "--replication-factor 1, or ".to_owned(),
+            count => format!("--replication-factor {count} or less, or "),
+        }
+    ))
 }
 
 /// The APIs every run calls, whatever its scenarios (keys of [`APIS`]).

@@ -778,11 +778,17 @@ async fn preflight(
     target: &TargetSpec,
     timeout: Duration,
     dialect: Dialect,
+    replication_factor: i16,
 ) -> Result<Option<streamspec::transport::Connection>, String> {
     match target {
         TargetSpec::Embedded => Ok(None),
         TargetSpec::Kafka(address) => {
             let mut connection = streamspec::doctor::preflight(address, timeout).await?;
+            streamspec::doctor::refuse_more_replicas_than_brokers(
+                &mut connection,
+                replication_factor,
+            )
+            .await?;
             if dialect == Dialect::KipDraft {
                 if let Some(reason) = streamspec::doctor::draft_unspoken(&mut connection).await {
                     return Err(reason);
@@ -961,7 +967,12 @@ fn check(flags: CheckFlags, runtime: &tokio::runtime::Runtime) -> Result<ExitCod
     let selection = flags.source.select()?;
     let divergences = selection.divergences(&flags.divergences)?;
     let scenarios = selection.scenarios;
-    let checked = runtime.block_on(preflight(&flags.target, flags.timeout, flags.dialect))?;
+    let checked = runtime.block_on(preflight(
+        &flags.target,
+        flags.timeout,
+        flags.dialect,
+        flags.replication_factor,
+    ))?;
     if let (Some(run_id), TargetSpec::Kafka(address)) = (&flags.run_id, &flags.target) {
         runtime.block_on(refuse_a_run_id_in_use(
             address,
@@ -1509,7 +1520,9 @@ fn main() -> ExitCode {
             };
             runs_exist
                 .and_then(|()| reports.check_folders())
-                .and_then(|()| runtime.block_on(preflight(&target, timeout, dialect)))
+                .and_then(|()| {
+                    runtime.block_on(preflight(&target, timeout, dialect, replication_factor))
+                })
                 .and_then(|_| {
                     with_connector!(dialect: dialect, &target, timeout, replication_factor, |inner| {
                         with_differential!(differential, &divergences, dialect, inner, |connector| {
@@ -1613,7 +1626,7 @@ fn main() -> ExitCode {
                 }
             }
             runtime
-                .block_on(preflight(&target, timeout, dialect))
+                .block_on(preflight(&target, timeout, dialect, replication_factor))
                 .and_then(|_| read_trace(&file))
                 .and_then(|trace| {
                     if trace.differential && !differential && dialect != Dialect::Kafka {

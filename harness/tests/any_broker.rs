@@ -280,7 +280,25 @@ fn stock_broker_speaking_the_kip_draft_passes_what_it_runs(stock: &str) {
     });
 }
 
-const TESTS: [BrokerTest; 6] = [
+/// A single broker cannot hold topics of 3 replicas: `check` and `fuzz` say so before anything
+/// runs, where every scenario's topic creation was refused and read as 149 errors of the target.
+fn a_replication_factor_above_the_brokers_is_refused_before_anything_runs(stock: &str) {
+    for command in ["check", "fuzz"] {
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_streamspec"))
+            .args([command, "--target", stock, "--replication-factor", "3"])
+            .output()
+            .expect("the streamspec binary runs");
+        assert_eq!(output.status.code(), Some(2), "{command}");
+        assert!(output.stdout.is_empty(), "{command}");
+        assert_eq!(
+            String::from_utf8_lossy(&output.stderr).trim_end(),
+            format!("streamspec: --replication-factor 3: the cluster of {stock} has 1 broker, and a topic cannot have more replicas than there are brokers; give --replication-factor 1, or -1 for the broker's default"),
+            "{command}"
+        );
+    }
+}
+
+const TESTS: [BrokerTest; 7] = [
     (
         "stock_broker_without_consumer_groups_skips_r19_naming_the_api",
         stock_broker_without_consumer_groups_skips_r19_naming_the_api,
@@ -304,6 +322,10 @@ const TESTS: [BrokerTest; 6] = [
     (
         "stock_broker_refusing_the_default_replication_factor_passes_what_it_runs",
         stock_broker_refusing_the_default_replication_factor_passes_what_it_runs,
+    ),
+    (
+        "a_replication_factor_above_the_brokers_is_refused_before_anything_runs",
+        a_replication_factor_above_the_brokers_is_refused_before_anything_runs,
     ),
 ];
 
