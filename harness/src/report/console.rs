@@ -307,16 +307,20 @@ impl Report {
                 writeln!(out, "{full}").unwrap();
             } else {
                 let room = (console.width + 1).saturating_sub(head.len() + ", ...):".len());
+                // The first name always, however long: a group that names no scenario leaves
+                // the reader nothing to look up.
                 let mut shown: Vec<&str> = Vec::new();
                 for name in &names {
                     let length: usize =
                         shown.iter().map(|s| s.len() + 2).sum::<usize>() + name.len();
-                    if length > room {
+                    if length > room && !shown.is_empty() {
                         break;
                     }
                     shown.push(name);
                 }
-                shown.push("...");
+                if shown.len() < names.len() {
+                    shown.push("...");
+                }
                 writeln!(out, "{head}{}):", shown.join(", ")).unwrap();
             }
             for line in wrap(reason, console.width.saturating_sub(2)) {

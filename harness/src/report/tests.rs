@@ -232,6 +232,12 @@ fn rule_lines_fit_the_width_and_skips_are_grouped() {
         ),
         "{narrowest}"
     );
+    // Too narrow for even the first name: it is shown all the same.
+    let too_narrow = at_width(20);
+    assert!(
+        too_narrow.contains("\nskipped 2 scenarios (R8-a, ...):\n"),
+        "{too_narrow}"
+    );
     let wider = at_width(85);
     assert!(
         wider.contains("\nskipped 2 scenarios (R8-a, R8-b):\n  needs StreamsGroupHeartbeat v1; the target speaks v0\n"),
