@@ -1242,6 +1242,22 @@ fn fuzz<C: Connect + Sync + Send>(connector: C, flags: FuzzFlags) -> Result<Exit
     if let Some(compared) = &result.comparison {
         outln!("{}", compared.summary(result.heartbeats));
     }
+    // A budget for CI: say where the time past it went, which no other line shows.
+    let over = result.elapsed.saturating_sub(config.duration);
+    if config.duration != Duration::MAX && over > Duration::from_secs(1) {
+        outln!(
+            "{:.1} s past --duration {:.0}s: the runs in progress when it ran out finished{}",
+            over.as_secs_f64(),
+            config.duration.as_secs_f64(),
+            if result.finding.is_some() {
+                ", and the violation was shrunk (--shrink bounds that)"
+            } else if connector_shares_state {
+                " (a run against a broker waits on its real time: --operations makes runs shorter)"
+            } else {
+                ""
+            }
+        );
+    }
     if let Some(finding) = &result.finding {
         outln!(
             "run {} (its seed {:#x}) again: {}",

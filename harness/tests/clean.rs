@@ -297,7 +297,37 @@ fn a_run_id_whose_topics_or_groups_the_broker_has_is_refused(address: &str) {
     );
 }
 
-const TESTS: [BrokerTest; 5] = [
+/// A campaign against a broker finishes the runs in progress when its duration runs out, takes
+/// back what they made, and says how far past the duration it went.
+fn a_fuzz_past_its_duration_cleans_up_and_says_where_the_time_went(address: &str) {
+    let run_id = unique_prefix("overrun")
+        .trim_start_matches(streamspec::NAME_PREFIX)
+        .trim_end_matches('-')
+        .to_owned();
+    let output = Command::new(env!("CARGO_BIN_EXE_streamspec"))
+        .args(["fuzz", "--target", address, "--run-id", &run_id])
+        .args(["--duration", "1s", "--operations", "20", "--groups", "1"])
+        .output()
+        .expect("the streamspec binary runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{stdout}");
+    let suffix = " s past --duration 1s: the runs in progress when it ran out finished (a run against a broker waits on its real time: --operations makes runs shorter)";
+    let line = stdout
+        .lines()
+        .find(|line| line.ends_with(suffix))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    let over: f64 = line.trim_end_matches(suffix).parse().unwrap();
+    assert!(over > 1.0, "{line}");
+    let (code, lines) = clean(
+        address,
+        &format!("{}fuzz-{run_id}-", streamspec::NAME_PREFIX),
+        true,
+    );
+    assert_eq!(code, Some(0));
+    assert_eq!(lines[..2], ["topics: none", "group configs: none"]);
+}
+
+const TESTS: [BrokerTest; 6] = [
     (
         "clean_removes_topics_and_group_configs",
         clean_removes_topics_and_group_configs,
@@ -313,6 +343,10 @@ const TESTS: [BrokerTest; 5] = [
     (
         "ctrl_c_on_doctor_takes_back_the_group_configs_it_tried",
         ctrl_c_on_doctor_takes_back_the_group_configs_it_tried,
+    ),
+    (
+        "a_fuzz_past_its_duration_cleans_up_and_says_where_the_time_went",
+        a_fuzz_past_its_duration_cleans_up_and_says_where_the_time_went,
     ),
     (
         "a_run_id_whose_topics_or_groups_the_broker_has_is_refused",
