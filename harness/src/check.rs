@@ -168,6 +168,17 @@ impl Selection {
         };
         for file in files {
             let mut theirs = load_divergences(file)?;
+            // As a differential run refuses a file with nothing it waives.
+            if !theirs.is_empty() && theirs.iter().all(|d| d.field.is_some()) {
+                return Err(format!(
+                    "{}: no divergence of a scenario (an entry with a `scenario`) to waive in check; its {}, which only a differential run (fuzz --differential) waives",
+                    file.display(),
+                    match theirs.len() {
+                        1 => "one entry names a field of answers".to_owned(),
+                        count => format!("{count} entries name fields of answers"),
+                    }
+                ));
+            }
             // An entry of ours copied into the file (a copy of harness/divergences.json among
             // them) says nothing new.
             theirs.retain(|theirs| {

@@ -864,6 +864,23 @@ fn a_differential_run_takes_the_answer_divergences_of_a_mixed_file_and_refuses_a
     );
 }
 
+/// check waives scenarios: a file of field entries alone, which only a differential run waives,
+/// is refused as a differential run refuses one of scenarios alone.
+#[test]
+fn check_refuses_a_divergence_file_of_answer_fields_alone() {
+    let file = scratch_file(
+        "fields-only",
+        "fields.json",
+        r#"[{"field":".errorCode","rules":["R46"],"reason":"r","evidence":"e"}]"#,
+    );
+    let output = streamspec(&["check", "--divergences", file.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        stderr_lines(&output),
+        [format!("streamspec: {}: no divergence of a scenario (an entry with a `scenario`) to waive in check; its one entry names a field of answers, which only a differential run (fuzz --differential) waives", file.display())]
+    );
+}
+
 /// A differential run warns, as check does, of a divergence file none of whose entries names
 /// its target (recorded against the same broker under another address, say).
 #[test]
