@@ -81,10 +81,14 @@ pub struct ProxyConfig {
 
 /// `API=MAX`, e.g. `88=0`, for `--cap-version`.
 pub fn parse_version_cap(text: &str) -> Result<(i16, i16), String> {
-    let parsed = text
-        .split_once('=')
-        .and_then(|(key, max)| Some((key.trim().parse().ok()?, max.trim().parse().ok()?)));
-    parsed.ok_or_else(|| format!("not a version cap: {text:?} (use API=MAX, e.g. 88=0)"))
+    let usage = || format!("not a version cap: {text:?} (use API=MAX, e.g. 88=0)");
+    let (key, max) = text.split_once('=').ok_or_else(usage)?;
+    // A key no broker offers would cap nothing, without a word.
+    let key = faults::parse_api_key(key)?;
+    match max.trim().parse::<i16>() {
+        Ok(max) if max >= 0 => Ok((key, max)),
+        _ => Err(usage()),
+    }
 }
 
 /// One of the proxy's own addresses, which clients are sent back to.

@@ -694,6 +694,12 @@ fn bad_proxy_fault_values_are_usage_errors_naming_the_value() {
             "not a duration: \"3x\" (use e.g. 60s, 2m, 500ms)",
         ),
         ("--refuse-api", "999", "unknown api key: 999"),
+        ("--cap-version", "999=0", "unknown api key: 999"),
+        (
+            "--cap-version",
+            "88=-1",
+            "not a version cap: \"88=-1\" (use API=MAX, e.g. 88=0)",
+        ),
         (
             "--stale-epoch",
             "2",

@@ -183,9 +183,8 @@ pub fn parse_delay(text: &str) -> Result<Delay, String> {
     Ok(Delay { fraction, duration })
 }
 
-/// An api key `--refuse-api` takes: one Kafka defines (StreamsGroupHeartbeat and
-/// StreamsGroupDescribe included), and not ApiVersions, from which clients learn every other.
-pub fn parse_refused_api(text: &str) -> Result<i16, String> {
+/// An api key Kafka defines, StreamsGroupHeartbeat and StreamsGroupDescribe included.
+pub(crate) fn parse_api_key(text: &str) -> Result<i16, String> {
     let key: i16 = text
         .trim()
         .parse()
@@ -194,6 +193,13 @@ pub fn parse_refused_api(text: &str) -> Result<i16, String> {
     if ApiKey::try_from(key).is_err() && !streams_keys.contains(&key) {
         return Err(format!("unknown api key: {key}"));
     }
+    Ok(key)
+}
+
+/// An api key `--refuse-api` takes: one Kafka defines (StreamsGroupHeartbeat and
+/// StreamsGroupDescribe included), and not ApiVersions, from which clients learn every other.
+pub fn parse_refused_api(text: &str) -> Result<i16, String> {
+    let key = parse_api_key(text)?;
     if key == ApiVersionsRequest::KEY {
         return Err(format!(
             "api key {key} (ApiVersions) cannot be refused: clients learn every other api from it"
