@@ -1610,15 +1610,15 @@ fn main() -> ExitCode {
                 );
                 return ExitCode::from(2);
             }
+            // Real clients cannot be driven again: a target named would be ignored.
+            if matches!(live, Ok(Some(_))) && !matches!(target, TargetSpec::Embedded) {
+                eprintln!(
+                    "streamspec: a live trace is judged again from its bytes, or answered again by the reference (--differential), and sent to no target: leave --target out"
+                );
+                return ExitCode::from(2);
+            }
             match live {
                 Ok(Some(trace)) if differential => {
-                    // Real clients cannot be driven again: only the reference answers again.
-                    if !matches!(target, TargetSpec::Embedded) {
-                        eprintln!(
-                            "streamspec: a live trace is answered again only by the reference (--target embedded)"
-                        );
-                        return ExitCode::from(2);
-                    }
                     return match streamspec::proxy::observe::reference::answer_again(&trace) {
                         Ok(answered) => {
                             out!("{}", answered.text);

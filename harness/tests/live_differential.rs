@@ -566,16 +566,18 @@ fn without_the_recorded_topics_the_reference_answers_otherwise() {
 
 #[test]
 fn a_live_trace_is_answered_again_only_by_the_reference_and_only_whole() {
-    let (code, _, err) = replay(
-        "broker",
-        &captured(),
-        &["--differential", "--target", "127.0.0.1:9"],
-    );
-    assert_eq!(code, Some(2));
-    assert_eq!(
-        err,
-        "streamspec: a live trace is answered again only by the reference (--target embedded)\n"
-    );
+    // Judged again or answered again, a target named would be ignored: it is refused.
+    for flags in [
+        &["--differential", "--target", "127.0.0.1:9"][..],
+        &["--target", "127.0.0.1:9"][..],
+    ] {
+        let (code, _, err) = replay("broker", &captured(), flags);
+        assert_eq!(code, Some(2));
+        assert_eq!(
+            err,
+            "streamspec: a live trace is judged again from its bytes, or answered again by the reference (--differential), and sent to no target: leave --target out\n"
+        );
+    }
     let mut trace = captured();
     trace.dropped = 1024;
     let (code, _, err) = replay("dropped", &trace, &["--differential"]);
