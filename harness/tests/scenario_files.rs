@@ -315,6 +315,25 @@ fn a_key_the_action_does_not_take() {
     );
 }
 
+#[test]
+fn a_comparison_with_a_text() {
+    let file = ScenarioFile::with_steps(
+        "gt-text",
+        IN,
+        &[
+            r#"{ "heartbeat": {"member": "a", "as": "join"}, "expect": {"memberEpoch": {"$gt": "x"}} }"#,
+        ],
+    );
+    assert_eq!(
+        file.refusal(),
+        [format!(
+            "streamspec: {}:5:85: $gt needs a number (e.g. {{\"$gt\": 0}}, or a ${{name}} that \
+             holds one), and \"x\" is a text",
+            file.path
+        )]
+    );
+}
+
 const LATE: &str = r#"{"name": "in", "partitions": 2}, {"name": "late", "create": false}"#;
 
 /// What `check` says of a file with topics `in` and `late` (not created) and `steps`.

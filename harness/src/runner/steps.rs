@@ -424,6 +424,11 @@ async fn ask<B: Backend>(
             None => None,
             Some(pattern) => Some(substitute(pattern, &context.variables).map_err(template_error)?),
         };
+        // An operand a reference made unusable fails whatever the target answers.
+        if let Some(pattern) = &pattern {
+            matcher::check_operands(pattern)
+                .map_err(|reason| template_error(format!("expect: {reason}")))?;
+        }
         let expected = pattern
             .as_ref()
             .map_or(Ok(()), |pattern| matcher::matches(pattern, &response));
@@ -756,5 +761,24 @@ mod tests {
                 "the coordinator's timer does not advance: after handle_timeout at 6000 ms its next deadline is still 6000 ms"
             );
         });
+    }
+
+    #[test]
+    fn an_operand_a_reference_makes_unusable_is_the_scenarios_error_not_the_targets() {
+        let mut target = crate::embedded::EmbeddedTarget::default();
+        let mut context = context_with_topics();
+        let step = topic_step(
+            r#"{"heartbeat": {"member": "a", "as": "join"},
+                "expect": {"memberEpoch": {"$gt": "${group}"}}}"#,
+        );
+        let Err(failure) = backend::block_on(run_step(&mut target, &step, &mut context)) else {
+            panic!("the expect cannot hold");
+        };
+        assert_eq!(failure.verdict, Verdict::Error);
+        assert_eq!(
+            failure.reason,
+            "expect: $gt needs a number (e.g. {\"$gt\": 0}, or a ${name} that holds one), and \"g\" \
+             is a text"
+        );
     }
 }

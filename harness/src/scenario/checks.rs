@@ -427,15 +427,18 @@ fn check_expected_fields(
                         format!("{operator} applies to {}", applies_to.join(" or ")),
                     );
                 }
-                if matches!(operator.as_str(), "$in" | "$sameItems") && !operand.is_array() {
-                    return Err(invalid(
-                        path.clone(),
-                        format!("{operator} takes a list of patterns, and {operand} is none"),
-                    ));
+                // A reference is resolved at run time, and checked then.
+                let reference = operand.as_str().is_some_and(|text| text.contains("${"));
+                if let Some(message) = crate::matcher::operand_error(operator, operand) {
+                    if !reference {
+                        return Err(invalid(path.clone(), message));
+                    }
                 }
+                let length = Value::from(0);
                 let shape = match operator.as_str() {
                     "$eq" | "$ne" | "$not" | "$in" => answer,
                     "$any" | "$all" | "$none" | "$sameItems" => item_of(answer),
+                    "$len" => &length,
                     _ => &Value::Null,
                 };
                 match operand {
@@ -940,6 +943,40 @@ mod tests {
                 serde_json::json!({"errorCode": {"$in": 0}}),
                 "$in takes a list of patterns, and 0 is none",
             ),
+            // Operands of a type the operator cannot use.
+            (
+                serde_json::json!({"memberEpoch": {"$gt": "x"}}),
+                "$gt needs a number (e.g. {\"$gt\": 0}, or a ${name} that holds one), and \"x\" \
+                 is a text",
+            ),
+            (
+                serde_json::json!({"memberEpoch": {"$le": null}}),
+                "$le needs a number (e.g. {\"$le\": 0}, or a ${name} that holds one), and the \
+                 operand is null",
+            ),
+            (
+                serde_json::json!({"errorMessage": {"$contains": 5}}),
+                "$contains needs a text, in quotes (e.g. {\"$contains\": \"5\"}), and 5 is a number",
+            ),
+            (
+                serde_json::json!({"memberId": {"$startsWith": ["m"]}}),
+                "$startsWith needs a text, in quotes (e.g. {\"$startsWith\": \"[\"m\"]\"}), and \
+                 [\"m\"] is a list",
+            ),
+            (
+                serde_json::json!({"activeTasks": {"$len": "2"}}),
+                "$len needs a number, or a pattern of one (e.g. {\"$len\": {\"$ge\": 1}}), and \
+                 \"2\" is a text",
+            ),
+            (
+                serde_json::json!({"activeTasks": {"$len": {"$ge": true}}}),
+                "$ge needs a number (e.g. {\"$ge\": 0}, or a ${name} that holds one), and true \
+                 is a boolean",
+            ),
+            (
+                serde_json::json!({"activeTasks": {"$any": {"partitions": {"$len": {"$startsWith": "1"}}}}}),
+                "the answer's field is a number, and $startsWith applies to a text",
+            ),
         ] {
             let error = check_expected_fields(&expect, &heartbeat, &mut Vec::new()).unwrap_err();
             assert_eq!(error.message, message, "{expect}");
@@ -956,6 +993,10 @@ mod tests {
             "errorCode": {"$in": [0, 110]}
         });
         assert!(check_expected_fields(&fine, &heartbeat, &mut Vec::new()).is_ok());
+        // A reference as an operand is checked once resolved, at run time.
+        let referenced = serde_json::json!({"memberEpoch": {"$gt": "${e}"},
+            "activeTasks": {"$len": "${n}"}});
+        assert!(check_expected_fields(&referenced, &heartbeat, &mut Vec::new()).is_ok());
     }
 
     #[test]
