@@ -334,6 +334,23 @@ fn a_comparison_with_a_text() {
     );
 }
 
+#[test]
+fn a_topic_listed_twice() {
+    let file = ScenarioFile::with_steps(
+        "topic-twice",
+        r#"{"name": "in", "partitions": 2}, {"name": "in"}"#,
+        &[JOIN],
+    );
+    assert_eq!(
+        file.refusal(),
+        [format!(
+            "streamspec: {}:3:56: topic \"in\" is listed twice in `topics` (also topics[0]); give \
+             each topic a name of its own",
+            file.path
+        )]
+    );
+}
+
 const LATE: &str = r#"{"name": "in", "partitions": 2}, {"name": "late", "create": false}"#;
 
 /// What `check` says of a file with topics `in` and `late` (not created) and `steps`.

@@ -46,7 +46,19 @@ fn step_path(index: usize, rest: &[&str]) -> Vec<Segment> {
 /// Checks versions, partition counts, waits, the heartbeat fields' names, the `${...}`
 /// references and the preconditions of `scenario`.
 pub fn check(scenario: &Scenario) -> Result<(), Invalid> {
+    let mut names = BTreeMap::new();
     for (index, topic) in scenario.topics.iter().enumerate() {
+        // The reference takes a name twice; a broker refuses the CreateTopics request.
+        if let Some(first) = names.insert(topic.name.as_str(), index) {
+            return Err(invalid(
+                vec!["topics".into(), index.into(), "name".into()],
+                format!(
+                    "topic {:?} is listed twice in `topics` (also topics[{first}]); give each \
+                     topic a name of its own",
+                    topic.name
+                ),
+            ));
+        }
         if !(1..=MAX_PARTITIONS).contains(&topic.partitions) {
             return Err(invalid(
                 vec!["topics".into(), index.into(), "partitions".into()],
