@@ -29,7 +29,8 @@
 //!   ConsumerGroupHeartbeat, subscribed to `topics`.
 //! - `deny` takes an operation (`READ`, `DESCRIBE`, `CREATE`) away from every client on a
 //!   resource (`GROUP` or `TOPIC` with a `name`, or the `CLUSTER`), as ACLs do on a broker with an
-//!   authorizer; the scenario's ACLs go when it ends. Such a scenario requires the authorizer:
+//!   authorizer; the scenario's ACLs go when it ends. Such a scenario must require the authorizer
+//!   (it is refused otherwise):
 //!   `"broker_configs": { "authorizer.class.name": "org.apache.kafka.metadata.authorizer.StandardAuthorizer" }`.
 //! - `group_config` sets group-level configs of the scenario's group (IncrementalAlterConfigs on a
 //!   GROUP resource), e.g. `{ "streams.num.standby.replicas": "1" }`. Without `expect` a refusal

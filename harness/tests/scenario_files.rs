@@ -351,6 +351,27 @@ fn a_topic_listed_twice() {
     );
 }
 
+#[test]
+fn a_deny_step_without_the_authorizer() {
+    let file = ScenarioFile::with_steps(
+        "deny-no-authorizer",
+        IN,
+        &[
+            r#"{ "deny": {"operation": "READ", "resource": "GROUP", "name": "${group}"} }"#,
+            JOIN,
+        ],
+    );
+    assert_eq!(
+        file.refusal(),
+        [format!(
+            "streamspec: {}:5:15: a deny step needs a broker with an authorizer; add \"requires\": \
+             {{\"broker_configs\": {{\"authorizer.class.name\": \
+             \"org.apache.kafka.metadata.authorizer.StandardAuthorizer\"}}}}",
+            file.path
+        )]
+    );
+}
+
 const LATE: &str = r#"{"name": "in", "partitions": 2}, {"name": "late", "create": false}"#;
 
 /// What `check` says of a file with topics `in` and `late` (not created) and `steps`.

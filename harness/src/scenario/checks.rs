@@ -333,6 +333,22 @@ fn check_step(
             known,
         ),
         Step::Deny { deny, .. } => {
+            // Without an authorizer a broker refuses ACLs (SECURITY_DISABLED): the requirement
+            // makes such a broker skip the scenario instead.
+            let authorizer = scenario
+                .requires
+                .broker_configs
+                .get("authorizer.class.name");
+            if authorizer.is_none_or(String::is_empty) {
+                return Err(invalid(
+                    step_path(index, &["deny"]),
+                    format!(
+                        "a deny step needs a broker with an authorizer; add \"requires\": \
+                         {{\"broker_configs\": {{\"authorizer.class.name\": \"{}\"}}}}",
+                        crate::embedded::STANDARD_AUTHORIZER
+                    ),
+                ));
+            }
             let name = Value::from(deny.name.clone());
             check_references(&name, &mut step_path(index, &["deny", "name"]), known)
         }
