@@ -372,6 +372,23 @@ fn a_deny_step_without_the_authorizer() {
     );
 }
 
+#[test]
+fn a_scenario_name_too_long_for_its_topics_names() {
+    let file = ScenarioFile::with_steps("long-name", IN, &[JOIN]);
+    let text = std::fs::read_to_string(&file.path).unwrap();
+    let long = format!("\"{}\"", "n".repeat(200));
+    std::fs::write(&file.path, text.replacen("\"bad\"", &long, 1)).unwrap();
+    assert_eq!(
+        file.refusal(),
+        [format!(
+            "streamspec: {}:2:11: topic \"in\" is named streamspec-<run id>-<scenario name>-in on \
+             a target: 279 characters with a run id of 64, more than Kafka's 249; shorten the \
+             scenario name (200 characters) or the topic name by 30",
+            file.path
+        )]
+    );
+}
+
 const LATE: &str = r#"{"name": "in", "partitions": 2}, {"name": "late", "create": false}"#;
 
 /// What `check` says of a file with topics `in` and `late` (not created) and `steps`.

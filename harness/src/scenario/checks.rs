@@ -48,6 +48,7 @@ fn step_path(index: usize, rest: &[&str]) -> Vec<Segment> {
 pub fn check(scenario: &Scenario) -> Result<(), Invalid> {
     let mut names = BTreeMap::new();
     for (index, topic) in scenario.topics.iter().enumerate() {
+        check_topic_name_length(scenario, index)?;
         // The reference takes a name twice; a broker refuses the CreateTopics request.
         if let Some(first) = names.insert(topic.name.as_str(), index) {
             return Err(invalid(
@@ -91,6 +92,37 @@ pub fn check(scenario: &Scenario) -> Result<(), Invalid> {
     }
     check_expects_something(scenario)?;
     check_preconditions(scenario)
+}
+
+/// Refuses a topic whose name on a target (`streamspec-<run id>-<scenario>-<topic>`) could be
+/// longer than Kafka takes with the longest run id: the target would refuse it, whoever is right.
+fn check_topic_name_length(scenario: &Scenario, index: usize) -> Result<(), Invalid> {
+    let topic = &scenario.topics[index].name;
+    let (name_len, topic_len) = (scenario.name.chars().count(), topic.chars().count());
+    let total = crate::NAME_PREFIX.len() + crate::MAX_RUN_ID_LEN + 1 + name_len + 1 + topic_len;
+    let Some(over) = total
+        .checked_sub(crate::MAX_TOPIC_NAME_LEN)
+        .filter(|over| *over > 0)
+    else {
+        return Ok(());
+    };
+    // Point at the longer of the two names, the one to shorten.
+    let path = if name_len >= topic_len {
+        vec![Segment::from("name")]
+    } else {
+        vec!["topics".into(), index.into(), "name".into()]
+    };
+    Err(invalid(
+        path,
+        format!(
+            "topic {topic:?} is named {}<run id>-<scenario name>-{topic} on a target: {total} \
+             characters with a run id of {}, more than Kafka's {}; shorten the scenario name \
+             ({name_len} characters) or the topic name by {over}",
+            crate::NAME_PREFIX,
+            crate::MAX_RUN_ID_LEN,
+            crate::MAX_TOPIC_NAME_LEN
+        ),
+    ))
 }
 
 /// Refuses a scenario that asks nothing of the target: no step with a non-empty `expect`, and
