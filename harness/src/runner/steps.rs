@@ -97,6 +97,12 @@ fn template_error(reason: String) -> StepFailure {
     }
 }
 
+/// An operand a reference made unusable fails whatever the target answers: the scenario's
+/// error, not the target's failure.
+fn check_operands(pattern: &Value) -> Result<(), StepFailure> {
+    matcher::check_operands(pattern).map_err(|reason| template_error(format!("expect: {reason}")))
+}
+
 /// A precondition step's answer that differed (or never came within its `until`) is no failure
 /// of the scenario's rules; an error still is an error, since then the target could not be
 /// judged at all.
@@ -376,6 +382,7 @@ async fn set_group_configs<B: Backend>(
     let Some(pattern) = expect else {
         return outcome.map_err(StepFailure::from);
     };
+    check_operands(pattern)?;
     let answer = match outcome {
         Ok(()) => json!({"errorCode": 0, "errorMessage": null}),
         Err(BackendError::Refused {
@@ -424,10 +431,8 @@ async fn ask<B: Backend>(
             None => None,
             Some(pattern) => Some(substitute(pattern, &context.variables).map_err(template_error)?),
         };
-        // An operand a reference made unusable fails whatever the target answers.
         if let Some(pattern) = &pattern {
-            matcher::check_operands(pattern)
-                .map_err(|reason| template_error(format!("expect: {reason}")))?;
+            check_operands(pattern)?;
         }
         let expected = pattern
             .as_ref()
