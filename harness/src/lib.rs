@@ -80,6 +80,12 @@
 /// so that `streamspec clean` can find what interrupted runs left behind.
 pub const NAME_PREFIX: &str = "streamspec-";
 
+/// The longest run id (`--run-id`), which goes into every such name after [`NAME_PREFIX`].
+pub const MAX_RUN_ID_LEN: usize = 64;
+
+/// The longest topic name Kafka takes.
+pub const MAX_TOPIC_NAME_LEN: usize = 249;
+
 pub mod backend;
 pub mod campaign;
 pub mod check;

@@ -1120,11 +1120,12 @@ fn parse_replication_factor(text: &str) -> Result<i16, String> {
 /// `.`, `_` and `-`; 1 to 64 of them, so that the names stay well inside its 249.
 fn parse_run_id(text: &str) -> Result<String, String> {
     let allowed = |c: char| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-');
-    if (1..=64).contains(&text.len()) && text.chars().all(allowed) {
+    if (1..=streamspec::MAX_RUN_ID_LEN).contains(&text.len()) && text.chars().all(allowed) {
         Ok(text.to_owned())
     } else {
         Err(format!(
-            "not a run id: {text:?} (1 to 64 of ASCII letters, digits, '.', '_' and '-', as Kafka's names take)"
+            "not a run id: {text:?} (1 to {} of ASCII letters, digits, '.', '_' and '-', as Kafka's names take)",
+            streamspec::MAX_RUN_ID_LEN
         ))
     }
 }

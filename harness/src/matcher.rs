@@ -52,6 +52,59 @@ pub fn check_pattern(pattern: &Value) -> Result<(), String> {
     }
 }
 
+/// What is wrong with `operand` of `operator` whatever the answer: a comparison needs a number,
+/// `$startsWith` and `$contains` a text, `$len` a number or a pattern of one, `$in` and
+/// `$sameItems` a list. Such a pattern fails on every target, so it is the scenario's error.
+pub fn operand_error(operator: &str, operand: &Value) -> Option<String> {
+    let kind = match operand {
+        Value::Null | Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a text",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "an object",
+    };
+    let needs = match operator {
+        "$gt" | "$ge" | "$lt" | "$le" if !operand.is_number() => {
+            format!("a number (e.g. {{\"{operator}\": 0}}, or a ${{name}} that holds one)")
+        }
+        "$startsWith" | "$contains" if !operand.is_string() => {
+            format!(
+                "a text, in quotes (e.g. {{\"{operator}\": \"{}\"}})",
+                operand.to_string().trim_matches('"')
+            )
+        }
+        "$len" if !operand.is_number() && !is_operator_object(operand) => {
+            "a number, or a pattern of one (e.g. {\"$len\": {\"$ge\": 1}})".to_owned()
+        }
+        "$in" | "$sameItems" if !operand.is_array() => {
+            return Some(format!(
+                "{operator} takes a list of patterns, and {operand} is none"
+            ))
+        }
+        _ => return None,
+    };
+    Some(match operand {
+        Value::Null => format!("{operator} needs {needs}, and the operand is null"),
+        _ => format!("{operator} needs {needs}, and {operand} is {kind}"),
+    })
+}
+
+/// Refuses an operand [`operand_error`] refuses anywhere in `pattern`, to tell a pattern that
+/// became unusable when its `${...}` references were resolved from a mismatch of the target.
+pub fn check_operands(pattern: &Value) -> Result<(), String> {
+    match pattern {
+        Value::Object(map) => {
+            map.iter()
+                .try_for_each(|(key, item)| match operand_error(key, item) {
+                    Some(error) if is_operator_object(pattern) => Err(error),
+                    _ => check_operands(item),
+                })
+        }
+        Value::Array(items) => items.iter().try_for_each(check_operands),
+        _ => Ok(()),
+    }
+}
+
 /// Matches `actual` against `pattern`; on a mismatch, says where and what.
 pub fn matches(pattern: &Value, actual: &Value) -> Result<(), String> {
     match_at("", pattern, actual)
@@ -321,5 +374,15 @@ mod tests {
             check_pattern(&json!({"a": {"$gt": 1, "b": 2}})),
             Err("an object mixes $ operators and fields".to_owned())
         );
+    }
+
+    #[test]
+    fn operands_no_answer_could_match_are_found_at_any_depth() {
+        assert_eq!(
+            check_operands(&json!({"a": [{"b": {"$not": {"$contains": 1}}}]})),
+            Err("$contains needs a text, in quotes (e.g. {\"$contains\": \"1\"}), and 1 is a number".to_owned())
+        );
+        // A field named like an operator's operand is no operand.
+        assert_eq!(check_operands(&json!({"$len": 1, "a": {"$gt": 2}})), Ok(()));
     }
 }

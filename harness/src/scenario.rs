@@ -29,7 +29,8 @@
 //!   ConsumerGroupHeartbeat, subscribed to `topics`.
 //! - `deny` takes an operation (`READ`, `DESCRIBE`, `CREATE`) away from every client on a
 //!   resource (`GROUP` or `TOPIC` with a `name`, or the `CLUSTER`), as ACLs do on a broker with an
-//!   authorizer; the scenario's ACLs go when it ends. Such a scenario requires the authorizer:
+//!   authorizer; the scenario's ACLs go when it ends. Such a scenario must require the authorizer
+//!   (it is refused otherwise):
 //!   `"broker_configs": { "authorizer.class.name": "org.apache.kafka.metadata.authorizer.StandardAuthorizer" }`.
 //! - `group_config` sets group-level configs of the scenario's group (IncrementalAlterConfigs on a
 //!   GROUP resource), e.g. `{ "streams.num.standby.replicas": "1" }`. Without `expect` a refusal
@@ -71,14 +72,15 @@
 //!   behaviour that differs between Kafka releases, whatever broker is under test.
 //!
 //! Loading checks more than the JSON shape, and refuses a file at the line and column of the
-//! offending value: a step's `version` must be one the message has (0 to 1 for both); a topic has
-//! 1 to [`MAX_PARTITIONS`] (10,000) partitions, and an internal topic in a topology at most that
-//! many; `sleep_ms` and `until.within_ms` are at most [`MAX_WAIT_MS`] (600,000 ms), `every_ms`
-//! at least 1 and at most `within_ms`; `fields` and `topology` use only the request's JSON field
-//! names, at every depth, and `expect` only its answer's (inside `$` operators too); a `${name}`
-//! names `group`, a topic, or a capture of an earlier step
-//! (the scenario's `topology` only `group` and topics); and a precondition has an `expect`, and
-//! not every step is one.
+//! offending value: a step's `version` must be one the message has (0 to 1 for both); topics have
+//! names of their own, short enough for Kafka with the longest run id; a topic has 1 to
+//! [`MAX_PARTITIONS`] (10,000) partitions, and an internal topic in a topology at most that many;
+//! `sleep_ms` and `until.within_ms` are at most [`MAX_WAIT_MS`] (600,000 ms), `every_ms` at least 1
+//! and at most `within_ms`; `fields` and `topology` use only the request's JSON field names, at
+//! every depth, and `expect` only its answer's (inside `$` operators too), with operands its
+//! operators can use (`$gt` a number); a `${name}` names `group`, a topic, or a capture of an
+//! earlier step (the scenario's `topology` only `group` and topics); and a precondition has an
+//! `expect`, and not every step is one.
 
 use std::collections::BTreeMap;
 use std::fmt;

@@ -315,6 +315,80 @@ fn a_key_the_action_does_not_take() {
     );
 }
 
+#[test]
+fn a_comparison_with_a_text() {
+    let file = ScenarioFile::with_steps(
+        "gt-text",
+        IN,
+        &[
+            r#"{ "heartbeat": {"member": "a", "as": "join"}, "expect": {"memberEpoch": {"$gt": "x"}} }"#,
+        ],
+    );
+    assert_eq!(
+        file.refusal(),
+        [format!(
+            "streamspec: {}:5:85: $gt needs a number (e.g. {{\"$gt\": 0}}, or a ${{name}} that \
+             holds one), and \"x\" is a text",
+            file.path
+        )]
+    );
+}
+
+#[test]
+fn a_topic_listed_twice() {
+    let file = ScenarioFile::with_steps(
+        "topic-twice",
+        r#"{"name": "in", "partitions": 2}, {"name": "in"}"#,
+        &[JOIN],
+    );
+    assert_eq!(
+        file.refusal(),
+        [format!(
+            "streamspec: {}:3:56: topic \"in\" is listed twice in `topics` (also topics[0]); give \
+             each topic a name of its own",
+            file.path
+        )]
+    );
+}
+
+#[test]
+fn a_deny_step_without_the_authorizer() {
+    let file = ScenarioFile::with_steps(
+        "deny-no-authorizer",
+        IN,
+        &[
+            r#"{ "deny": {"operation": "READ", "resource": "GROUP", "name": "${group}"} }"#,
+            JOIN,
+        ],
+    );
+    assert_eq!(
+        file.refusal(),
+        [format!(
+            "streamspec: {}:5:15: a deny step needs a broker with an authorizer; add \"requires\": \
+             {{\"broker_configs\": {{\"authorizer.class.name\": \
+             \"org.apache.kafka.metadata.authorizer.StandardAuthorizer\"}}}}",
+            file.path
+        )]
+    );
+}
+
+#[test]
+fn a_scenario_name_too_long_for_its_topics_names() {
+    let file = ScenarioFile::with_steps("long-name", IN, &[JOIN]);
+    let text = std::fs::read_to_string(&file.path).unwrap();
+    let long = format!("\"{}\"", "n".repeat(200));
+    std::fs::write(&file.path, text.replacen("\"bad\"", &long, 1)).unwrap();
+    assert_eq!(
+        file.refusal(),
+        [format!(
+            "streamspec: {}:2:11: topic \"in\" is named streamspec-<run id>-<scenario name>-in on \
+             a target: 279 characters with a run id of 64, more than Kafka's 249; shorten the \
+             scenario name (200 characters) or the topic name by 30",
+            file.path
+        )]
+    );
+}
+
 const LATE: &str = r#"{"name": "in", "partitions": 2}, {"name": "late", "create": false}"#;
 
 /// What `check` says of a file with topics `in` and `late` (not created) and `steps`.

@@ -97,6 +97,12 @@ fn template_error(reason: String) -> StepFailure {
     }
 }
 
+/// An operand a reference made unusable fails whatever the target answers: the scenario's
+/// error, not the target's failure.
+fn check_operands(pattern: &Value) -> Result<(), StepFailure> {
+    matcher::check_operands(pattern).map_err(|reason| template_error(format!("expect: {reason}")))
+}
+
 /// A precondition step's answer that differed (or never came within its `until`) is no failure
 /// of the scenario's rules; an error still is an error, since then the target could not be
 /// judged at all.
@@ -376,6 +382,7 @@ async fn set_group_configs<B: Backend>(
     let Some(pattern) = expect else {
         return outcome.map_err(StepFailure::from);
     };
+    check_operands(pattern)?;
     let answer = match outcome {
         Ok(()) => json!({"errorCode": 0, "errorMessage": null}),
         Err(BackendError::Refused {
@@ -424,6 +431,9 @@ async fn ask<B: Backend>(
             None => None,
             Some(pattern) => Some(substitute(pattern, &context.variables).map_err(template_error)?),
         };
+        if let Some(pattern) = &pattern {
+            check_operands(pattern)?;
+        }
         let expected = pattern
             .as_ref()
             .map_or(Ok(()), |pattern| matcher::matches(pattern, &response));
@@ -756,5 +766,24 @@ mod tests {
                 "the coordinator's timer does not advance: after handle_timeout at 6000 ms its next deadline is still 6000 ms"
             );
         });
+    }
+
+    #[test]
+    fn an_operand_a_reference_makes_unusable_is_the_scenarios_error_not_the_targets() {
+        let mut target = crate::embedded::EmbeddedTarget::default();
+        let mut context = context_with_topics();
+        let step = topic_step(
+            r#"{"heartbeat": {"member": "a", "as": "join"},
+                "expect": {"memberEpoch": {"$gt": "${group}"}}}"#,
+        );
+        let Err(failure) = backend::block_on(run_step(&mut target, &step, &mut context)) else {
+            panic!("the expect cannot hold");
+        };
+        assert_eq!(failure.verdict, Verdict::Error);
+        assert_eq!(
+            failure.reason,
+            "expect: $gt needs a number (e.g. {\"$gt\": 0}, or a ${name} that holds one), and \"g\" \
+             is a text"
+        );
     }
 }

@@ -46,7 +46,20 @@ fn step_path(index: usize, rest: &[&str]) -> Vec<Segment> {
 /// Checks versions, partition counts, waits, the heartbeat fields' names, the `${...}`
 /// references and the preconditions of `scenario`.
 pub fn check(scenario: &Scenario) -> Result<(), Invalid> {
+    let mut names = BTreeMap::new();
     for (index, topic) in scenario.topics.iter().enumerate() {
+        check_topic_name_length(scenario, index)?;
+        // The reference takes a name twice; a broker refuses the CreateTopics request.
+        if let Some(first) = names.insert(topic.name.as_str(), index) {
+            return Err(invalid(
+                vec!["topics".into(), index.into(), "name".into()],
+                format!(
+                    "topic {:?} is listed twice in `topics` (also topics[{first}]); give each \
+                     topic a name of its own",
+                    topic.name
+                ),
+            ));
+        }
         if !(1..=MAX_PARTITIONS).contains(&topic.partitions) {
             return Err(invalid(
                 vec!["topics".into(), index.into(), "partitions".into()],
@@ -79,6 +92,37 @@ pub fn check(scenario: &Scenario) -> Result<(), Invalid> {
     }
     check_expects_something(scenario)?;
     check_preconditions(scenario)
+}
+
+/// Refuses a topic whose name on a target (`streamspec-<run id>-<scenario>-<topic>`) could be
+/// longer than Kafka takes with the longest run id: the target would refuse it, whoever is right.
+fn check_topic_name_length(scenario: &Scenario, index: usize) -> Result<(), Invalid> {
+    let topic = &scenario.topics[index].name;
+    let (name_len, topic_len) = (scenario.name.chars().count(), topic.chars().count());
+    let total = crate::NAME_PREFIX.len() + crate::MAX_RUN_ID_LEN + 1 + name_len + 1 + topic_len;
+    let Some(over) = total
+        .checked_sub(crate::MAX_TOPIC_NAME_LEN)
+        .filter(|over| *over > 0)
+    else {
+        return Ok(());
+    };
+    // Point at the longer of the two names, the one to shorten.
+    let path = if name_len >= topic_len {
+        vec![Segment::from("name")]
+    } else {
+        vec!["topics".into(), index.into(), "name".into()]
+    };
+    Err(invalid(
+        path,
+        format!(
+            "topic {topic:?} is named {}<run id>-<scenario name>-{topic} on a target: {total} \
+             characters with a run id of {}, more than Kafka's {}; shorten the scenario name \
+             ({name_len} characters) or the topic name by {over}",
+            crate::NAME_PREFIX,
+            crate::MAX_RUN_ID_LEN,
+            crate::MAX_TOPIC_NAME_LEN
+        ),
+    ))
 }
 
 /// Refuses a scenario that asks nothing of the target: no step with a non-empty `expect`, and
@@ -321,6 +365,22 @@ fn check_step(
             known,
         ),
         Step::Deny { deny, .. } => {
+            // Without an authorizer a broker refuses ACLs (SECURITY_DISABLED): the requirement
+            // makes such a broker skip the scenario instead.
+            let authorizer = scenario
+                .requires
+                .broker_configs
+                .get("authorizer.class.name");
+            if authorizer.is_none_or(String::is_empty) {
+                return Err(invalid(
+                    step_path(index, &["deny"]),
+                    format!(
+                        "a deny step needs a broker with an authorizer; add \"requires\": \
+                         {{\"broker_configs\": {{\"authorizer.class.name\": \"{}\"}}}}",
+                        crate::embedded::STANDARD_AUTHORIZER
+                    ),
+                ));
+            }
             let name = Value::from(deny.name.clone());
             check_references(&name, &mut step_path(index, &["deny", "name"]), known)
         }
@@ -427,15 +487,18 @@ fn check_expected_fields(
                         format!("{operator} applies to {}", applies_to.join(" or ")),
                     );
                 }
-                if matches!(operator.as_str(), "$in" | "$sameItems") && !operand.is_array() {
-                    return Err(invalid(
-                        path.clone(),
-                        format!("{operator} takes a list of patterns, and {operand} is none"),
-                    ));
+                // A reference is resolved at run time, and checked then.
+                let reference = operand.as_str().is_some_and(|text| text.contains("${"));
+                if let Some(message) = crate::matcher::operand_error(operator, operand) {
+                    if !reference {
+                        return Err(invalid(path.clone(), message));
+                    }
                 }
+                let length = Value::from(0);
                 let shape = match operator.as_str() {
                     "$eq" | "$ne" | "$not" | "$in" => answer,
                     "$any" | "$all" | "$none" | "$sameItems" => item_of(answer),
+                    "$len" => &length,
                     _ => &Value::Null,
                 };
                 match operand {
@@ -940,6 +1003,40 @@ mod tests {
                 serde_json::json!({"errorCode": {"$in": 0}}),
                 "$in takes a list of patterns, and 0 is none",
             ),
+            // Operands of a type the operator cannot use.
+            (
+                serde_json::json!({"memberEpoch": {"$gt": "x"}}),
+                "$gt needs a number (e.g. {\"$gt\": 0}, or a ${name} that holds one), and \"x\" \
+                 is a text",
+            ),
+            (
+                serde_json::json!({"memberEpoch": {"$le": null}}),
+                "$le needs a number (e.g. {\"$le\": 0}, or a ${name} that holds one), and the \
+                 operand is null",
+            ),
+            (
+                serde_json::json!({"errorMessage": {"$contains": 5}}),
+                "$contains needs a text, in quotes (e.g. {\"$contains\": \"5\"}), and 5 is a number",
+            ),
+            (
+                serde_json::json!({"memberId": {"$startsWith": ["m"]}}),
+                "$startsWith needs a text, in quotes (e.g. {\"$startsWith\": \"[\"m\"]\"}), and \
+                 [\"m\"] is a list",
+            ),
+            (
+                serde_json::json!({"activeTasks": {"$len": "2"}}),
+                "$len needs a number, or a pattern of one (e.g. {\"$len\": {\"$ge\": 1}}), and \
+                 \"2\" is a text",
+            ),
+            (
+                serde_json::json!({"activeTasks": {"$len": {"$ge": true}}}),
+                "$ge needs a number (e.g. {\"$ge\": 0}, or a ${name} that holds one), and true \
+                 is a boolean",
+            ),
+            (
+                serde_json::json!({"activeTasks": {"$any": {"partitions": {"$len": {"$startsWith": "1"}}}}}),
+                "the answer's field is a number, and $startsWith applies to a text",
+            ),
         ] {
             let error = check_expected_fields(&expect, &heartbeat, &mut Vec::new()).unwrap_err();
             assert_eq!(error.message, message, "{expect}");
@@ -956,6 +1053,10 @@ mod tests {
             "errorCode": {"$in": [0, 110]}
         });
         assert!(check_expected_fields(&fine, &heartbeat, &mut Vec::new()).is_ok());
+        // A reference as an operand is checked once resolved, at run time.
+        let referenced = serde_json::json!({"memberEpoch": {"$gt": "${e}"},
+            "activeTasks": {"$len": "${n}"}});
+        assert!(check_expected_fields(&referenced, &heartbeat, &mut Vec::new()).is_ok());
     }
 
     #[test]
