@@ -234,7 +234,8 @@ pub(super) fn targets_valid(
     // The count of processes is that of the target's epoch only while no member came or went
     // since: a leave bumps the group epoch, and the next heartbeat computes a new target.
     let current = group.assignment_epoch == group.group_epoch;
-    let mut active_owner: Vec<(TaskRef<'_>, &str)> = Vec::new();
+    let mut numbers = SubtopologyNumbers::default();
+    let mut active_owner: Vec<((usize, i32), &str)> = Vec::new();
     // Each standby target's task and process; sorted below (the oracle checks after every
     // exchange, and sorting a vector costs less than building a map of sets).
     let mut standbys: Vec<(TaskRef<'_>, &str)> = Vec::new();
@@ -254,7 +255,9 @@ pub(super) fn targets_valid(
                 member.member_id
             ));
         }
-        active_owner.extend(active.iter().map(|&task| (task, member.member_id.as_str())));
+        for &task in &active {
+            active_owner.push((numbers.task(task), member.member_id.as_str()));
+        }
         for task in described_tasks(&target.standby_tasks) {
             if !is_stateful(task.0) {
                 return Err(format!(
@@ -269,7 +272,8 @@ pub(super) fn targets_valid(
     if let Some((task, other, member)) = first_repeat(active_owner) {
         return Err(format!(
             "task {}_{} is the target of {other} and {member}",
-            task.0, task.1
+            numbers.name(task.0),
+            task.1
         ));
     }
     standbys.sort_unstable();
@@ -325,17 +329,48 @@ pub(super) fn in_group<'v, 'a>(view: &'v GroupView<'a>) -> Vec<&'v MemberView<'a
 
 /// Spec 4.6-1, R27, R28: no two members of the group believe they own one active task.
 pub(super) fn one_active_owner(view: &GroupView<'_>) -> Result<(), Found> {
-    let owners = in_group(view).into_iter().flat_map(|member| {
-        let id = member.id;
-        member.holdings.active.iter().map(move |task| (task, id))
-    });
+    let mut numbers = SubtopologyNumbers::default();
+    let mut owners = Vec::new();
+    for member in in_group(view) {
+        for (subtopology, partition) in &member.holdings.active {
+            owners.push((numbers.task((subtopology, *partition)), member.id));
+        }
+    }
     match first_repeat(owners) {
         None => Ok(()),
         Some((task, other, member)) => {
-            let detail = format!("task {}_{} owned by {other} and {member}", task.0, task.1);
+            let detail = format!(
+                "task {}_{} owned by {other} and {member}",
+                numbers.name(task.0),
+                task.1
+            );
             let events = last_events_of(view.history, &[other, member]);
             Err(Found::new(detail, events))
         }
+    }
+}
+
+/// Subtopology ids as small numbers, in the order first met, so that tasks sort as integers:
+/// which key repeats first does not depend on the keys' order, and comparing the ids as strings
+/// was most of the time of sorting a group's tasks after every exchange. A group has few
+/// subtopologies, so a list is searched.
+#[derive(Default)]
+struct SubtopologyNumbers<'a>(Vec<&'a str>);
+
+impl<'a> SubtopologyNumbers<'a> {
+    fn task(&mut self, (subtopology, partition): TaskRef<'a>) -> (usize, i32) {
+        let number = match self.0.iter().position(|known| *known == subtopology) {
+            Some(number) => number,
+            None => {
+                self.0.push(subtopology);
+                self.0.len() - 1
+            }
+        };
+        (number, partition)
+    }
+
+    fn name(&self, number: usize) -> &'a str {
+        self.0[number]
     }
 }
 
