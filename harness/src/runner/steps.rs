@@ -382,6 +382,8 @@ async fn set_group_configs<B: Backend>(
     let Some(pattern) = expect else {
         return outcome.map_err(StepFailure::from);
     };
+    // References are filled in as in a request step's expect.
+    let pattern = &substitute(pattern, &context.variables).map_err(template_error)?;
     check_operands(pattern)?;
     let answer = match outcome {
         Ok(()) => json!({"errorCode": 0, "errorMessage": null}),
@@ -766,6 +768,33 @@ mod tests {
                 "the coordinator's timer does not advance: after handle_timeout at 6000 ms its next deadline is still 6000 ms"
             );
         });
+    }
+
+    #[test]
+    fn a_group_config_steps_expect_has_its_references_filled_in() {
+        let mut target = crate::embedded::EmbeddedTarget::default();
+        let mut context = context_with_topics();
+        context.variables.insert("refused".to_owned(), json!(40));
+        let step = topic_step(
+            r#"{"group_config": {"streams.session.timeout.ms": "999"},
+                "expect": {"errorCode": "${refused}"}}"#,
+        );
+        // 40 INVALID_CONFIG, as the reference answers.
+        if let Err(failure) = backend::block_on(run_step(&mut target, &step, &mut context)) {
+            panic!("{}", failure.reason);
+        }
+        context.variables.insert("refused".to_owned(), json!(41));
+        let Err(failure) = backend::block_on(run_step(&mut target, &step, &mut context)) else {
+            panic!("41 is not the answer");
+        };
+        assert_eq!(failure.verdict, Verdict::Fail);
+        assert!(
+            failure
+                .reason
+                .starts_with("IncrementalAlterConfigs answered {\"errorCode\":40,"),
+            "{}",
+            failure.reason
+        );
     }
 
     #[test]
