@@ -1063,28 +1063,9 @@ impl<'a> Utf8Run<'a> {
         }
     }
 
-    /// Near the end of the input: when the byte after the string could be the compact length
-    /// of a string right behind it (a heartbeat's group and member ids), one check covers both
-    /// strings (a steady heartbeat's two checks cost a seventh of its decode); when the span is
-    /// not text or not such a pair, the string alone is checked.
-    #[inline(always)]
-    fn pair(&mut self, bytes: &'a [u8], rest: &'a [u8]) -> Option<&'a str> {
-        let length = bytes.len();
-        if let Some(&next) = rest.get(length) {
-            let span = length + usize::from(next);
-            if (2..0x80).contains(&next) && span <= rest.len() {
-                if let Ok(text) = std::str::from_utf8(&rest[..span]) {
-                    self.text = text;
-                    return text.get(..length);
-                }
-            }
-        }
-        std::str::from_utf8(bytes).ok()
-    }
-
-    /// Below this many bytes to the end of the input, renewing the run (a scan up to the first
-    /// byte that is not UTF-8, then another up to there) costs more than checking the strings
-    /// one by one: a steady heartbeat (68 bytes) decoded a quarter slower with it.
+    /// Below this many bytes to the end of the input, renewing the run (a scan up to the end of
+    /// the text, then its check) costs more than checking the strings one by one: a steady
+    /// heartbeat (68 bytes) decoded a quarter slower with it.
     const MIN_RUN: usize = 256;
 
     /// The run is the ASCII text from the string on, found by a scan that is cheaper than
@@ -1093,9 +1074,14 @@ impl<'a> Utf8Run<'a> {
     /// up to there is checked again to borrow it as a `&str`).
     #[inline(never)]
     fn renew(&mut self, bytes: &'a [u8], rest: &'a [u8]) -> Option<&'a str> {
-        self.text = match std::str::from_utf8(rest) {
-            Ok(text) => text,
-            Err(error) => std::str::from_utf8(&rest[..error.valid_up_to()]).unwrap_or(""),
+        let ascii = ascii_prefix_len(rest);
+        self.text = if ascii >= bytes.len() {
+            std::str::from_utf8(&rest[..ascii]).unwrap_or("")
+        } else {
+            match std::str::from_utf8(rest) {
+                Ok(text) => text,
+                Err(error) => std::str::from_utf8(&rest[..error.valid_up_to()]).unwrap_or(""),
+            }
         };
         match self.text.get(..bytes.len()) {
             Some(text) => Some(text),
