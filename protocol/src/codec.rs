@@ -566,6 +566,51 @@ impl<'a> Decoder<'a> {
         }
     }
 
+    /// The checks of [`Decoder::str`], for a string the view does not keep (in an array's
+    /// item, read again when the array is iterated).
+    #[inline(always)]
+    pub fn check_str(&mut self) -> DecodeResult<()> {
+        let start = self.position;
+        let Some(length) = self.compact_length()? else {
+            return Err(self.error_at(start, DecodeErrorKind::UnexpectedNull));
+        };
+        self.check_str_body(start, length)
+    }
+
+    /// The checks of [`Decoder::nullable_str`], keeping nothing.
+    #[inline(always)]
+    pub fn check_nullable_str(&mut self) -> DecodeResult<()> {
+        let start = self.position;
+        match self.compact_length()? {
+            None => Ok(()),
+            Some(length) => self.check_str_body(start, length),
+        }
+    }
+
+    /// The checks of [`Decoder::str_body`]. No `&str` is made, so an ASCII string (the usual
+    /// kind: ids, names, hosts) is checked inline, without a call to `from_utf8` or the renewal
+    /// of a run; any other goes to `from_utf8`, so the same strings are accepted.
+    #[inline(always)]
+    fn check_str_body(&mut self, start: usize, length: usize) -> DecodeResult<()> {
+        if length > MAX_STRING_LEN {
+            let remaining = self.remaining();
+            return Err(self.error_at(
+                start,
+                DecodeErrorKind::InvalidLength {
+                    length: length as i64,
+                    remaining,
+                },
+            ));
+        }
+        let body_start = self.position;
+        let bytes = self.take(length)?;
+        if bytes.is_ascii() || std::str::from_utf8(bytes).is_ok() {
+            Ok(())
+        } else {
+            Err(self.error_at(body_start, DecodeErrorKind::InvalidUtf8))
+        }
+    }
+
     /// Checks an array like [`Decoder::nullable_array`], `check_item` reading each item.
     #[inline(always)]
     pub fn nullable_array_view<T>(
@@ -1018,20 +1063,49 @@ impl<'a> Utf8Run<'a> {
         }
     }
 
-    /// Below this many bytes to the end of the input, renewing the run (a scan up to the first
-    /// byte that is not UTF-8, then another up to there) costs more than checking the strings
-    /// one by one: a steady heartbeat (68 bytes) decoded a quarter slower with it.
+    /// Below this many bytes to the end of the input, renewing the run (a scan up to the end of
+    /// the text, then its check) costs more than checking the strings one by one: a steady
+    /// heartbeat (68 bytes) decoded a quarter slower with it.
     const MIN_RUN: usize = 256;
 
+    /// The run is the ASCII text from the string on, found by a scan that is cheaper than
+    /// `from_utf8` and then checked once; only a string holding other characters takes the
+    /// longest UTF-8 text instead, checked twice (`from_utf8` fails at its end, then the text
+    /// up to there is checked again to borrow it as a `&str`).
     #[inline(never)]
     fn renew(&mut self, bytes: &'a [u8], rest: &'a [u8]) -> Option<&'a str> {
-        self.text = match std::str::from_utf8(rest) {
-            Ok(text) => text,
-            Err(error) => std::str::from_utf8(&rest[..error.valid_up_to()]).unwrap_or(""),
+        let ascii = ascii_prefix_len(rest);
+        self.text = if ascii >= bytes.len() {
+            std::str::from_utf8(&rest[..ascii]).unwrap_or("")
+        } else {
+            match std::str::from_utf8(rest) {
+                Ok(text) => text,
+                Err(error) => std::str::from_utf8(&rest[..error.valid_up_to()]).unwrap_or(""),
+            }
         };
         match self.text.get(..bytes.len()) {
             Some(text) => Some(text),
             None => std::str::from_utf8(bytes).ok(),
         }
     }
+}
+
+/// How many bytes at the front of `bytes` are ASCII: 32 bytes at a time, folded with `|` so that
+/// the compiler reads each block with vector loads, then byte by byte in the block that ends it.
+#[inline(always)]
+fn ascii_prefix_len(bytes: &[u8]) -> usize {
+    const BLOCK: usize = 32;
+    let mut length = 0;
+    for block in bytes.chunks_exact(BLOCK) {
+        if block.iter().fold(0, |any, &byte| any | byte) >= 0x80 {
+            break;
+        }
+        length += BLOCK;
+    }
+    let tail = &bytes[length..];
+    length
+        + tail
+            .iter()
+            .position(|&byte| byte >= 0x80)
+            .unwrap_or(tail.len())
 }

@@ -227,9 +227,7 @@ impl<'a> Cursor<'a> {
             None => visitor.null(),
             Some(count) => {
                 visitor.array(count);
-                for _ in 0..count {
-                    T::visit_bytes(self, version, visitor)?;
-                }
+                T::visit_items(self, count, version, visitor)?;
             }
         }
         Some(())
@@ -271,6 +269,20 @@ pub trait ViewItem<'a>: Sized {
         version: i16,
         visitor: &mut V,
     ) -> Option<()>;
+    /// Reads `count` items in a row, as [`ViewItem::visit_bytes`] does each.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn visit_items<V: ValueVisitor>(
+        cursor: &mut Cursor<'a>,
+        count: usize,
+        version: i16,
+        visitor: &mut V,
+    ) -> Option<()> {
+        for _ in 0..count {
+            Self::visit_bytes(cursor, version, visitor)?;
+        }
+        Some(())
+    }
 }
 
 macro_rules! fixed_items {
@@ -293,6 +305,22 @@ macro_rules! fixed_items {
             ) -> Option<()> {
                 #[allow(clippy::useless_conversion, reason = "i64 items too")]
                 visitor.integer(i64::from(cursor.$ty()?));
+                Some(())
+            }
+            /// All the items' bytes taken at once, with one bounds check instead of one each.
+            #[inline(always)]
+            fn visit_items<V: ValueVisitor>(
+                cursor: &mut Cursor<'a>,
+                count: usize,
+                _version: i16,
+                visitor: &mut V,
+            ) -> Option<()> {
+                const SIZE: usize = std::mem::size_of::<$ty>();
+                let bytes = cursor.take(count.checked_mul(SIZE)?)?;
+                for item in bytes.chunks_exact(SIZE) {
+                    #[allow(clippy::useless_conversion, reason = "i64 items too")]
+                    visitor.integer(i64::from($ty::from_be_bytes(item.try_into().ok()?)));
+                }
                 Some(())
             }
         }
@@ -376,11 +404,7 @@ impl<'a, T: ViewItem<'a>> ArrayView<'a, T> {
     pub fn visit_items<V: ValueVisitor>(&self, visitor: &mut V) {
         visitor.array(self.count);
         let mut cursor = Cursor::new(self.bytes);
-        for _ in 0..self.count {
-            if T::visit_bytes(&mut cursor, self.version, visitor).is_none() {
-                break;
-            }
-        }
+        let _ = T::visit_items(&mut cursor, self.count, self.version, visitor);
     }
 }
 

@@ -212,13 +212,6 @@ impl<'s> Field<'s> {
 
     /// The validating read of the field by the borrowed decoder, mirroring [`Field::read_expr`].
     fn view_read_expr(&self, structs: &HashMap<String, Vec<&FieldSpec>>) -> String {
-        fn check_item(ty: &Ty) -> String {
-            match ty {
-                Ty::Str => "decoder.str().map(drop)".into(),
-                Ty::Struct(name) => format!("{name}View::read(decoder, version).map(drop)"),
-                other => format!("decoder.{}().map(drop)", other.primitive().unwrap().0),
-            }
-        }
         match (&self.ty, self.nullable) {
             (Ty::Str, false) => "decoder.str()".into(),
             (Ty::Str, true) => "decoder.nullable_str()".into(),
@@ -243,6 +236,37 @@ impl<'s> Field<'s> {
             }
             (Ty::Struct(name), false) => format!("{name}View::read(decoder, version)"),
             (ty, false) => format!("decoder.{}()", ty.primitive().unwrap().0),
+            (ty, true) => panic!("nullable {ty:?} is not supported"),
+        }
+    }
+
+    /// The checks of [`Field::view_read_expr`], keeping nothing: a `DecodeResult<()>`, for the
+    /// fields of array items, whose values the view does not hold.
+    fn view_check_expr(&self, structs: &HashMap<String, Vec<&FieldSpec>>) -> String {
+        match (&self.ty, self.nullable) {
+            (Ty::Str, false) => "decoder.check_str()".into(),
+            (Ty::Str, true) => "decoder.check_nullable_str()".into(),
+            (Ty::Array(inner), false)
+                if !matches!(**inner, Ty::Bool) && inner.primitive().is_some() =>
+            {
+                let (_, size) = inner.primitive().unwrap();
+                format!("decoder.fixed_array_view::<(), {size}>(version).map(drop)")
+            }
+            (Ty::Array(inner), nullable) => format!(
+                "decoder.{}::<()>(version, {}, |decoder| {}).map(drop)",
+                if nullable {
+                    "nullable_array_view"
+                } else {
+                    "array_view"
+                },
+                inner.min_size(structs),
+                check_item(inner)
+            ),
+            (Ty::Struct(name), true) => format!(
+                "decoder.nullable_struct(|decoder| {name}View::check(decoder, version)).map(drop)"
+            ),
+            (Ty::Struct(name), false) => format!("{name}View::check(decoder, version)"),
+            (ty, false) => format!("decoder.{}().map(drop)", ty.primitive().unwrap().0),
             (ty, true) => panic!("nullable {ty:?} is not supported"),
         }
     }
@@ -658,6 +682,16 @@ fn generate_message(spec: &Spec, dialect: &str, schema_path: &str) -> String {
     out
 }
 
+/// The check of an array item by the borrowed decoder: an item's values are read again when the
+/// array is iterated, so its strings are checked, not borrowed (no `&str` to make).
+fn check_item(ty: &Ty) -> String {
+    match ty {
+        Ty::Str => "decoder.check_str()".into(),
+        Ty::Struct(name) => format!("{name}View::check(decoder, version)"),
+        other => format!("decoder.{}().map(drop)", other.primitive().unwrap().0),
+    }
+}
+
 /// The body of a struct's reader: each field read in order by `read` (a field the version lacks
 /// takes its default instead), then `tail`, then the struct, in `wrap` (`Ok` or `Some`).
 fn reader_body<'s>(
@@ -752,6 +786,8 @@ fn generate_view(
     if is_message {
         // Only `decode` calls it: inlined there, the view is built in the caller's slot.
         out.push_str("#[inline(always)]\n");
+    } else {
+        out.push_str("#[allow(dead_code, reason = \"an array's items are only checked\")]\n");
     }
     writeln!(out, "pub(crate) fn read(decoder: &mut Decoder<'a>, {version_param}: i16) -> DecodeResult<Self> {{").unwrap();
     let mut tail = String::from("let unknown_tagged_fields = decoder.raw_tagged_fields()?;\n");
@@ -772,6 +808,24 @@ fn generate_view(
         &tail,
         "Ok",
     );
+
+    if !is_message {
+        // The checks of `read`, in its order, keeping nothing: an array item's or its nested
+        // structs' values are read again from the bytes when the array is iterated.
+        writeln!(out, "#[allow(dead_code, reason = \"not every struct is in an array\")]\npub(crate) fn check(decoder: &mut Decoder<'a>, {version_param}: i16) -> DecodeResult<()> {{").unwrap();
+        for field in &fields {
+            let check = format!(
+                "decoder.field({:?}, |decoder| {})?;",
+                field.rust_name,
+                field.view_check_expr(structs)
+            );
+            match &field.condition {
+                Some((condition, _)) => writeln!(out, "if {condition} {{ {check} }}").unwrap(),
+                None => writeln!(out, "{check}").unwrap(),
+            }
+        }
+        out.push_str("decoder.raw_tagged_fields()?;\nOk(())\n}\n\n");
+    }
 
     writeln!(out, "/// The owned [`{name}`] with the same values.\npub fn to_owned(&self) -> {name} {{\n{name} {{").unwrap();
     for field in &fields {

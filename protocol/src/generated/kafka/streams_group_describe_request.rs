@@ -167,7 +167,7 @@ impl<'a> StreamsGroupDescribeRequestView<'a> {
     #[inline(always)]
     pub(crate) fn read(decoder: &mut Decoder<'a>, version: i16) -> DecodeResult<Self> {
         let group_ids = decoder.field("group_ids", |decoder| {
-            decoder.array_view(version, 1, |decoder| decoder.str().map(drop))
+            decoder.array_view(version, 1, |decoder| decoder.check_str())
         })?;
         let include_authorized_operations =
             decoder.field("include_authorized_operations", |decoder| decoder.bool())?;

@@ -1936,7 +1936,7 @@ impl<'a> StreamsGroupDescribeResponseView<'a> {
         let throttle_time_ms = decoder.field("throttle_time_ms", |decoder| decoder.i32())?;
         let groups = decoder.field("groups", |decoder| {
             decoder.array_view(version, 20, |decoder| {
-                DescribedGroupView::read(decoder, version).map(drop)
+                DescribedGroupView::check(decoder, version)
             })
         })?;
         let unknown_tagged_fields = decoder.raw_tagged_fields()?;
@@ -2085,6 +2085,7 @@ impl Default for DescribedGroupView<'_> {
 }
 
 impl<'a> DescribedGroupView<'a> {
+    #[allow(dead_code, reason = "an array's items are only checked")]
     pub(crate) fn read(decoder: &mut Decoder<'a>, version: i16) -> DecodeResult<Self> {
         let error_code = decoder.field("error_code", |decoder| decoder.i16())?;
         let error_message = decoder.field("error_message", |decoder| decoder.nullable_str())?;
@@ -2096,9 +2097,7 @@ impl<'a> DescribedGroupView<'a> {
             decoder.nullable_struct(|decoder| TopologyView::read(decoder, version))
         })?;
         let members = decoder.field("members", |decoder| {
-            decoder.array_view(version, 28, |decoder| {
-                MemberView::read(decoder, version).map(drop)
-            })
+            decoder.array_view(version, 28, |decoder| MemberView::check(decoder, version))
         })?;
         let authorized_operations =
             decoder.field("authorized_operations", |decoder| decoder.i32())?;
@@ -2135,6 +2134,44 @@ impl<'a> DescribedGroupView<'a> {
             assignor_name,
             unknown_tagged_fields,
         })
+    }
+
+    #[allow(dead_code, reason = "not every struct is in an array")]
+    pub(crate) fn check(decoder: &mut Decoder<'a>, version: i16) -> DecodeResult<()> {
+        decoder.field("error_code", |decoder| decoder.i16().map(drop))?;
+        decoder.field("error_message", |decoder| decoder.check_nullable_str())?;
+        decoder.field("group_id", |decoder| decoder.check_str())?;
+        decoder.field("group_state", |decoder| decoder.check_str())?;
+        decoder.field("group_epoch", |decoder| decoder.i32().map(drop))?;
+        decoder.field("assignment_epoch", |decoder| decoder.i32().map(drop))?;
+        decoder.field("topology", |decoder| {
+            decoder
+                .nullable_struct(|decoder| TopologyView::check(decoder, version))
+                .map(drop)
+        })?;
+        decoder.field("members", |decoder| {
+            decoder
+                .array_view::<()>(version, 28, |decoder| MemberView::check(decoder, version))
+                .map(drop)
+        })?;
+        decoder.field("authorized_operations", |decoder| decoder.i32().map(drop))?;
+        if version >= 1 {
+            decoder.field("topology_description", |decoder| {
+                decoder
+                    .nullable_struct(|decoder| TopologyDescriptionView::check(decoder, version))
+                    .map(drop)
+            })?;
+        }
+        if version >= 1 {
+            decoder.field("topology_description_status", |decoder| {
+                decoder.i8().map(drop)
+            })?;
+        }
+        if version >= 1 {
+            decoder.field("assignor_name", |decoder| decoder.check_nullable_str())?;
+        }
+        decoder.raw_tagged_fields()?;
+        Ok(())
     }
 
     /// The owned [`DescribedGroup`] with the same values.
@@ -2401,11 +2438,12 @@ impl Default for TopologyView<'_> {
 }
 
 impl<'a> TopologyView<'a> {
+    #[allow(dead_code, reason = "an array's items are only checked")]
     pub(crate) fn read(decoder: &mut Decoder<'a>, version: i16) -> DecodeResult<Self> {
         let epoch = decoder.field("epoch", |decoder| decoder.i32())?;
         let subtopologies = decoder.field("subtopologies", |decoder| {
             decoder.nullable_array_view(version, 6, |decoder| {
-                SubtopologyView::read(decoder, version).map(drop)
+                SubtopologyView::check(decoder, version)
             })
         })?;
         let unknown_tagged_fields = decoder.raw_tagged_fields()?;
@@ -2414,6 +2452,20 @@ impl<'a> TopologyView<'a> {
             subtopologies,
             unknown_tagged_fields,
         })
+    }
+
+    #[allow(dead_code, reason = "not every struct is in an array")]
+    pub(crate) fn check(decoder: &mut Decoder<'a>, version: i16) -> DecodeResult<()> {
+        decoder.field("epoch", |decoder| decoder.i32().map(drop))?;
+        decoder.field("subtopologies", |decoder| {
+            decoder
+                .nullable_array_view::<()>(version, 6, |decoder| {
+                    SubtopologyView::check(decoder, version)
+                })
+                .map(drop)
+        })?;
+        decoder.raw_tagged_fields()?;
+        Ok(())
     }
 
     /// The owned [`Topology`] with the same values.
@@ -2526,23 +2578,20 @@ impl Default for SubtopologyView<'_> {
 }
 
 impl<'a> SubtopologyView<'a> {
+    #[allow(dead_code, reason = "an array's items are only checked")]
     pub(crate) fn read(decoder: &mut Decoder<'a>, version: i16) -> DecodeResult<Self> {
         let subtopology_id = decoder.field("subtopology_id", |decoder| decoder.str())?;
         let source_topics = decoder.field("source_topics", |decoder| {
-            decoder.array_view(version, 1, |decoder| decoder.str().map(drop))
+            decoder.array_view(version, 1, |decoder| decoder.check_str())
         })?;
         let repartition_sink_topics = decoder.field("repartition_sink_topics", |decoder| {
-            decoder.array_view(version, 1, |decoder| decoder.str().map(drop))
+            decoder.array_view(version, 1, |decoder| decoder.check_str())
         })?;
         let state_changelog_topics = decoder.field("state_changelog_topics", |decoder| {
-            decoder.array_view(version, 9, |decoder| {
-                TopicInfoView::read(decoder, version).map(drop)
-            })
+            decoder.array_view(version, 9, |decoder| TopicInfoView::check(decoder, version))
         })?;
         let repartition_source_topics = decoder.field("repartition_source_topics", |decoder| {
-            decoder.array_view(version, 9, |decoder| {
-                TopicInfoView::read(decoder, version).map(drop)
-            })
+            decoder.array_view(version, 9, |decoder| TopicInfoView::check(decoder, version))
         })?;
         let unknown_tagged_fields = decoder.raw_tagged_fields()?;
         Ok(Self {
@@ -2553,6 +2602,33 @@ impl<'a> SubtopologyView<'a> {
             repartition_source_topics,
             unknown_tagged_fields,
         })
+    }
+
+    #[allow(dead_code, reason = "not every struct is in an array")]
+    pub(crate) fn check(decoder: &mut Decoder<'a>, version: i16) -> DecodeResult<()> {
+        decoder.field("subtopology_id", |decoder| decoder.check_str())?;
+        decoder.field("source_topics", |decoder| {
+            decoder
+                .array_view::<()>(version, 1, |decoder| decoder.check_str())
+                .map(drop)
+        })?;
+        decoder.field("repartition_sink_topics", |decoder| {
+            decoder
+                .array_view::<()>(version, 1, |decoder| decoder.check_str())
+                .map(drop)
+        })?;
+        decoder.field("state_changelog_topics", |decoder| {
+            decoder
+                .array_view::<()>(version, 9, |decoder| TopicInfoView::check(decoder, version))
+                .map(drop)
+        })?;
+        decoder.field("repartition_source_topics", |decoder| {
+            decoder
+                .array_view::<()>(version, 9, |decoder| TopicInfoView::check(decoder, version))
+                .map(drop)
+        })?;
+        decoder.raw_tagged_fields()?;
+        Ok(())
     }
 
     /// The owned [`Subtopology`] with the same values.
@@ -2722,6 +2798,7 @@ impl Default for MemberView<'_> {
 }
 
 impl<'a> MemberView<'a> {
+    #[allow(dead_code, reason = "an array's items are only checked")]
     pub(crate) fn read(decoder: &mut Decoder<'a>, version: i16) -> DecodeResult<Self> {
         let member_id = decoder.field("member_id", |decoder| decoder.str())?;
         let member_epoch = decoder.field("member_epoch", |decoder| decoder.i32())?;
@@ -2735,18 +2812,16 @@ impl<'a> MemberView<'a> {
             decoder.nullable_struct(|decoder| EndpointView::read(decoder, version))
         })?;
         let client_tags = decoder.field("client_tags", |decoder| {
-            decoder.array_view(version, 3, |decoder| {
-                KeyValueView::read(decoder, version).map(drop)
-            })
+            decoder.array_view(version, 3, |decoder| KeyValueView::check(decoder, version))
         })?;
         let task_offsets = decoder.field("task_offsets", |decoder| {
             decoder.array_view(version, 14, |decoder| {
-                TaskOffsetView::read(decoder, version).map(drop)
+                TaskOffsetView::check(decoder, version)
             })
         })?;
         let task_end_offsets = decoder.field("task_end_offsets", |decoder| {
             decoder.array_view(version, 14, |decoder| {
-                TaskOffsetView::read(decoder, version).map(drop)
+                TaskOffsetView::check(decoder, version)
             })
         })?;
         let assignment = decoder.field("assignment", |decoder| {
@@ -2775,6 +2850,51 @@ impl<'a> MemberView<'a> {
             is_classic,
             unknown_tagged_fields,
         })
+    }
+
+    #[allow(dead_code, reason = "not every struct is in an array")]
+    pub(crate) fn check(decoder: &mut Decoder<'a>, version: i16) -> DecodeResult<()> {
+        decoder.field("member_id", |decoder| decoder.check_str())?;
+        decoder.field("member_epoch", |decoder| decoder.i32().map(drop))?;
+        decoder.field("instance_id", |decoder| decoder.check_nullable_str())?;
+        decoder.field("rack_id", |decoder| decoder.check_nullable_str())?;
+        decoder.field("client_id", |decoder| decoder.check_str())?;
+        decoder.field("client_host", |decoder| decoder.check_str())?;
+        decoder.field("topology_epoch", |decoder| decoder.i32().map(drop))?;
+        decoder.field("process_id", |decoder| decoder.check_str())?;
+        decoder.field("user_endpoint", |decoder| {
+            decoder
+                .nullable_struct(|decoder| EndpointView::check(decoder, version))
+                .map(drop)
+        })?;
+        decoder.field("client_tags", |decoder| {
+            decoder
+                .array_view::<()>(version, 3, |decoder| KeyValueView::check(decoder, version))
+                .map(drop)
+        })?;
+        decoder.field("task_offsets", |decoder| {
+            decoder
+                .array_view::<()>(version, 14, |decoder| {
+                    TaskOffsetView::check(decoder, version)
+                })
+                .map(drop)
+        })?;
+        decoder.field("task_end_offsets", |decoder| {
+            decoder
+                .array_view::<()>(version, 14, |decoder| {
+                    TaskOffsetView::check(decoder, version)
+                })
+                .map(drop)
+        })?;
+        decoder.field("assignment", |decoder| {
+            AssignmentView::check(decoder, version)
+        })?;
+        decoder.field("target_assignment", |decoder| {
+            AssignmentView::check(decoder, version)
+        })?;
+        decoder.field("is_classic", |decoder| decoder.bool().map(drop))?;
+        decoder.raw_tagged_fields()?;
+        Ok(())
     }
 
     /// The owned [`Member`] with the same values.
@@ -3017,6 +3137,7 @@ impl Default for EndpointView<'_> {
 }
 
 impl<'a> EndpointView<'a> {
+    #[allow(dead_code, reason = "an array's items are only checked")]
     pub(crate) fn read(decoder: &mut Decoder<'a>, _version: i16) -> DecodeResult<Self> {
         let host = decoder.field("host", |decoder| decoder.str())?;
         let port = decoder.field("port", |decoder| decoder.u16())?;
@@ -3026,6 +3147,14 @@ impl<'a> EndpointView<'a> {
             port,
             unknown_tagged_fields,
         })
+    }
+
+    #[allow(dead_code, reason = "not every struct is in an array")]
+    pub(crate) fn check(decoder: &mut Decoder<'a>, _version: i16) -> DecodeResult<()> {
+        decoder.field("host", |decoder| decoder.check_str())?;
+        decoder.field("port", |decoder| decoder.u16().map(drop))?;
+        decoder.raw_tagged_fields()?;
+        Ok(())
     }
 
     /// The owned [`Endpoint`] with the same values.
@@ -3114,6 +3243,7 @@ impl Default for TaskOffsetView<'_> {
 }
 
 impl<'a> TaskOffsetView<'a> {
+    #[allow(dead_code, reason = "an array's items are only checked")]
     pub(crate) fn read(decoder: &mut Decoder<'a>, _version: i16) -> DecodeResult<Self> {
         let subtopology_id = decoder.field("subtopology_id", |decoder| decoder.str())?;
         let partition = decoder.field("partition", |decoder| decoder.i32())?;
@@ -3125,6 +3255,15 @@ impl<'a> TaskOffsetView<'a> {
             offset,
             unknown_tagged_fields,
         })
+    }
+
+    #[allow(dead_code, reason = "not every struct is in an array")]
+    pub(crate) fn check(decoder: &mut Decoder<'a>, _version: i16) -> DecodeResult<()> {
+        decoder.field("subtopology_id", |decoder| decoder.check_str())?;
+        decoder.field("partition", |decoder| decoder.i32().map(drop))?;
+        decoder.field("offset", |decoder| decoder.i64().map(drop))?;
+        decoder.raw_tagged_fields()?;
+        Ok(())
     }
 
     /// The owned [`TaskOffset`] with the same values.
@@ -3220,21 +3359,16 @@ impl Default for AssignmentView<'_> {
 }
 
 impl<'a> AssignmentView<'a> {
+    #[allow(dead_code, reason = "an array's items are only checked")]
     pub(crate) fn read(decoder: &mut Decoder<'a>, version: i16) -> DecodeResult<Self> {
         let active_tasks = decoder.field("active_tasks", |decoder| {
-            decoder.array_view(version, 3, |decoder| {
-                TaskIdsView::read(decoder, version).map(drop)
-            })
+            decoder.array_view(version, 3, |decoder| TaskIdsView::check(decoder, version))
         })?;
         let standby_tasks = decoder.field("standby_tasks", |decoder| {
-            decoder.array_view(version, 3, |decoder| {
-                TaskIdsView::read(decoder, version).map(drop)
-            })
+            decoder.array_view(version, 3, |decoder| TaskIdsView::check(decoder, version))
         })?;
         let warmup_tasks = decoder.field("warmup_tasks", |decoder| {
-            decoder.array_view(version, 3, |decoder| {
-                TaskIdsView::read(decoder, version).map(drop)
-            })
+            decoder.array_view(version, 3, |decoder| TaskIdsView::check(decoder, version))
         })?;
         let unknown_tagged_fields = decoder.raw_tagged_fields()?;
         Ok(Self {
@@ -3243,6 +3377,27 @@ impl<'a> AssignmentView<'a> {
             warmup_tasks,
             unknown_tagged_fields,
         })
+    }
+
+    #[allow(dead_code, reason = "not every struct is in an array")]
+    pub(crate) fn check(decoder: &mut Decoder<'a>, version: i16) -> DecodeResult<()> {
+        decoder.field("active_tasks", |decoder| {
+            decoder
+                .array_view::<()>(version, 3, |decoder| TaskIdsView::check(decoder, version))
+                .map(drop)
+        })?;
+        decoder.field("standby_tasks", |decoder| {
+            decoder
+                .array_view::<()>(version, 3, |decoder| TaskIdsView::check(decoder, version))
+                .map(drop)
+        })?;
+        decoder.field("warmup_tasks", |decoder| {
+            decoder
+                .array_view::<()>(version, 3, |decoder| TaskIdsView::check(decoder, version))
+                .map(drop)
+        })?;
+        decoder.raw_tagged_fields()?;
+        Ok(())
     }
 
     /// The owned [`Assignment`] with the same values.
@@ -3356,6 +3511,7 @@ impl Default for TaskIdsView<'_> {
 }
 
 impl<'a> TaskIdsView<'a> {
+    #[allow(dead_code, reason = "an array's items are only checked")]
     pub(crate) fn read(decoder: &mut Decoder<'a>, version: i16) -> DecodeResult<Self> {
         let subtopology_id = decoder.field("subtopology_id", |decoder| decoder.str())?;
         let partitions = decoder.field("partitions", |decoder| {
@@ -3367,6 +3523,16 @@ impl<'a> TaskIdsView<'a> {
             partitions,
             unknown_tagged_fields,
         })
+    }
+
+    #[allow(dead_code, reason = "not every struct is in an array")]
+    pub(crate) fn check(decoder: &mut Decoder<'a>, version: i16) -> DecodeResult<()> {
+        decoder.field("subtopology_id", |decoder| decoder.check_str())?;
+        decoder.field("partitions", |decoder| {
+            decoder.fixed_array_view::<(), 4>(version).map(drop)
+        })?;
+        decoder.raw_tagged_fields()?;
+        Ok(())
     }
 
     /// The owned [`TaskIds`] with the same values.
@@ -3455,6 +3621,7 @@ impl Default for KeyValueView<'_> {
 }
 
 impl<'a> KeyValueView<'a> {
+    #[allow(dead_code, reason = "an array's items are only checked")]
     pub(crate) fn read(decoder: &mut Decoder<'a>, _version: i16) -> DecodeResult<Self> {
         let key = decoder.field("key", |decoder| decoder.str())?;
         let value = decoder.field("value", |decoder| decoder.str())?;
@@ -3464,6 +3631,14 @@ impl<'a> KeyValueView<'a> {
             value,
             unknown_tagged_fields,
         })
+    }
+
+    #[allow(dead_code, reason = "not every struct is in an array")]
+    pub(crate) fn check(decoder: &mut Decoder<'a>, _version: i16) -> DecodeResult<()> {
+        decoder.field("key", |decoder| decoder.check_str())?;
+        decoder.field("value", |decoder| decoder.check_str())?;
+        decoder.raw_tagged_fields()?;
+        Ok(())
     }
 
     /// The owned [`KeyValue`] with the same values.
@@ -3555,14 +3730,13 @@ impl Default for TopicInfoView<'_> {
 }
 
 impl<'a> TopicInfoView<'a> {
+    #[allow(dead_code, reason = "an array's items are only checked")]
     pub(crate) fn read(decoder: &mut Decoder<'a>, version: i16) -> DecodeResult<Self> {
         let name = decoder.field("name", |decoder| decoder.str())?;
         let partitions = decoder.field("partitions", |decoder| decoder.i32())?;
         let replication_factor = decoder.field("replication_factor", |decoder| decoder.i16())?;
         let topic_configs = decoder.field("topic_configs", |decoder| {
-            decoder.array_view(version, 3, |decoder| {
-                KeyValueView::read(decoder, version).map(drop)
-            })
+            decoder.array_view(version, 3, |decoder| KeyValueView::check(decoder, version))
         })?;
         let unknown_tagged_fields = decoder.raw_tagged_fields()?;
         Ok(Self {
@@ -3572,6 +3746,20 @@ impl<'a> TopicInfoView<'a> {
             topic_configs,
             unknown_tagged_fields,
         })
+    }
+
+    #[allow(dead_code, reason = "not every struct is in an array")]
+    pub(crate) fn check(decoder: &mut Decoder<'a>, version: i16) -> DecodeResult<()> {
+        decoder.field("name", |decoder| decoder.check_str())?;
+        decoder.field("partitions", |decoder| decoder.i32().map(drop))?;
+        decoder.field("replication_factor", |decoder| decoder.i16().map(drop))?;
+        decoder.field("topic_configs", |decoder| {
+            decoder
+                .array_view::<()>(version, 3, |decoder| KeyValueView::check(decoder, version))
+                .map(drop)
+        })?;
+        decoder.raw_tagged_fields()?;
+        Ok(())
     }
 
     /// The owned [`TopicInfo`] with the same values.
@@ -3678,15 +3866,16 @@ impl Default for TopologyDescriptionView<'_> {
 }
 
 impl<'a> TopologyDescriptionView<'a> {
+    #[allow(dead_code, reason = "an array's items are only checked")]
     pub(crate) fn read(decoder: &mut Decoder<'a>, version: i16) -> DecodeResult<Self> {
         let subtopologies = decoder.field("subtopologies", |decoder| {
             decoder.array_view(version, 1, |decoder| {
-                TopologyDescriptionSubtopologyView::read(decoder, version).map(drop)
+                TopologyDescriptionSubtopologyView::check(decoder, version)
             })
         })?;
         let global_stores = decoder.field("global_stores", |decoder| {
             decoder.array_view(version, 1, |decoder| {
-                TopologyDescriptionGlobalStoreView::read(decoder, version).map(drop)
+                TopologyDescriptionGlobalStoreView::check(decoder, version)
             })
         })?;
         let unknown_tagged_fields = decoder.raw_tagged_fields()?;
@@ -3695,6 +3884,26 @@ impl<'a> TopologyDescriptionView<'a> {
             global_stores,
             unknown_tagged_fields,
         })
+    }
+
+    #[allow(dead_code, reason = "not every struct is in an array")]
+    pub(crate) fn check(decoder: &mut Decoder<'a>, version: i16) -> DecodeResult<()> {
+        decoder.field("subtopologies", |decoder| {
+            decoder
+                .array_view::<()>(version, 1, |decoder| {
+                    TopologyDescriptionSubtopologyView::check(decoder, version)
+                })
+                .map(drop)
+        })?;
+        decoder.field("global_stores", |decoder| {
+            decoder
+                .array_view::<()>(version, 1, |decoder| {
+                    TopologyDescriptionGlobalStoreView::check(decoder, version)
+                })
+                .map(drop)
+        })?;
+        decoder.raw_tagged_fields()?;
+        Ok(())
     }
 
     /// The owned [`TopologyDescription`] with the same values.
@@ -3794,11 +4003,12 @@ impl Default for TopologyDescriptionSubtopologyView<'_> {
 }
 
 impl<'a> TopologyDescriptionSubtopologyView<'a> {
+    #[allow(dead_code, reason = "an array's items are only checked")]
     pub(crate) fn read(decoder: &mut Decoder<'a>, version: i16) -> DecodeResult<Self> {
         let subtopology_id = decoder.field("subtopology_id", |decoder| decoder.str())?;
         let nodes = decoder.field("nodes", |decoder| {
             decoder.array_view(version, 1, |decoder| {
-                TopologyDescriptionNodeView::read(decoder, version).map(drop)
+                TopologyDescriptionNodeView::check(decoder, version)
             })
         })?;
         let unknown_tagged_fields = decoder.raw_tagged_fields()?;
@@ -3807,6 +4017,20 @@ impl<'a> TopologyDescriptionSubtopologyView<'a> {
             nodes,
             unknown_tagged_fields,
         })
+    }
+
+    #[allow(dead_code, reason = "not every struct is in an array")]
+    pub(crate) fn check(decoder: &mut Decoder<'a>, version: i16) -> DecodeResult<()> {
+        decoder.field("subtopology_id", |decoder| decoder.check_str())?;
+        decoder.field("nodes", |decoder| {
+            decoder
+                .array_view::<()>(version, 1, |decoder| {
+                    TopologyDescriptionNodeView::check(decoder, version)
+                })
+                .map(drop)
+        })?;
+        decoder.raw_tagged_fields()?;
+        Ok(())
     }
 
     /// The owned [`TopologyDescriptionSubtopology`] with the same values.
@@ -3911,18 +4135,19 @@ impl Default for TopologyDescriptionNodeView<'_> {
 }
 
 impl<'a> TopologyDescriptionNodeView<'a> {
+    #[allow(dead_code, reason = "an array's items are only checked")]
     pub(crate) fn read(decoder: &mut Decoder<'a>, version: i16) -> DecodeResult<Self> {
         let name = decoder.field("name", |decoder| decoder.str())?;
         let node_type = decoder.field("node_type", |decoder| decoder.i8())?;
         let source_topics = decoder.field("source_topics", |decoder| {
-            decoder.array_view(version, 1, |decoder| decoder.str().map(drop))
+            decoder.array_view(version, 1, |decoder| decoder.check_str())
         })?;
         let sink_topic = decoder.field("sink_topic", |decoder| decoder.nullable_str())?;
         let stores = decoder.field("stores", |decoder| {
-            decoder.array_view(version, 1, |decoder| decoder.str().map(drop))
+            decoder.array_view(version, 1, |decoder| decoder.check_str())
         })?;
         let successors = decoder.field("successors", |decoder| {
-            decoder.array_view(version, 1, |decoder| decoder.str().map(drop))
+            decoder.array_view(version, 1, |decoder| decoder.check_str())
         })?;
         let unknown_tagged_fields = decoder.raw_tagged_fields()?;
         Ok(Self {
@@ -3934,6 +4159,30 @@ impl<'a> TopologyDescriptionNodeView<'a> {
             successors,
             unknown_tagged_fields,
         })
+    }
+
+    #[allow(dead_code, reason = "not every struct is in an array")]
+    pub(crate) fn check(decoder: &mut Decoder<'a>, version: i16) -> DecodeResult<()> {
+        decoder.field("name", |decoder| decoder.check_str())?;
+        decoder.field("node_type", |decoder| decoder.i8().map(drop))?;
+        decoder.field("source_topics", |decoder| {
+            decoder
+                .array_view::<()>(version, 1, |decoder| decoder.check_str())
+                .map(drop)
+        })?;
+        decoder.field("sink_topic", |decoder| decoder.check_nullable_str())?;
+        decoder.field("stores", |decoder| {
+            decoder
+                .array_view::<()>(version, 1, |decoder| decoder.check_str())
+                .map(drop)
+        })?;
+        decoder.field("successors", |decoder| {
+            decoder
+                .array_view::<()>(version, 1, |decoder| decoder.check_str())
+                .map(drop)
+        })?;
+        decoder.raw_tagged_fields()?;
+        Ok(())
     }
 
     /// The owned [`TopologyDescriptionNode`] with the same values.
@@ -4069,6 +4318,7 @@ impl Default for TopologyDescriptionGlobalStoreView<'_> {
 }
 
 impl<'a> TopologyDescriptionGlobalStoreView<'a> {
+    #[allow(dead_code, reason = "an array's items are only checked")]
     pub(crate) fn read(decoder: &mut Decoder<'a>, version: i16) -> DecodeResult<Self> {
         let source = decoder.field("source", |decoder| {
             TopologyDescriptionNodeView::read(decoder, version)
@@ -4082,6 +4332,18 @@ impl<'a> TopologyDescriptionGlobalStoreView<'a> {
             processor,
             unknown_tagged_fields,
         })
+    }
+
+    #[allow(dead_code, reason = "not every struct is in an array")]
+    pub(crate) fn check(decoder: &mut Decoder<'a>, version: i16) -> DecodeResult<()> {
+        decoder.field("source", |decoder| {
+            TopologyDescriptionNodeView::check(decoder, version)
+        })?;
+        decoder.field("processor", |decoder| {
+            TopologyDescriptionNodeView::check(decoder, version)
+        })?;
+        decoder.raw_tagged_fields()?;
+        Ok(())
     }
 
     /// The owned [`TopologyDescriptionGlobalStore`] with the same values.

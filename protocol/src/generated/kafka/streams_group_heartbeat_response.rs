@@ -914,24 +914,16 @@ impl<'a> StreamsGroupHeartbeatResponseView<'a> {
             -1
         };
         let status = decoder.field("status", |decoder| {
-            decoder.nullable_array_view(version, 3, |decoder| {
-                StatusView::read(decoder, version).map(drop)
-            })
+            decoder.nullable_array_view(version, 3, |decoder| StatusView::check(decoder, version))
         })?;
         let active_tasks = decoder.field("active_tasks", |decoder| {
-            decoder.nullable_array_view(version, 3, |decoder| {
-                TaskIdsView::read(decoder, version).map(drop)
-            })
+            decoder.nullable_array_view(version, 3, |decoder| TaskIdsView::check(decoder, version))
         })?;
         let standby_tasks = decoder.field("standby_tasks", |decoder| {
-            decoder.nullable_array_view(version, 3, |decoder| {
-                TaskIdsView::read(decoder, version).map(drop)
-            })
+            decoder.nullable_array_view(version, 3, |decoder| TaskIdsView::check(decoder, version))
         })?;
         let warmup_tasks = decoder.field("warmup_tasks", |decoder| {
-            decoder.nullable_array_view(version, 3, |decoder| {
-                TaskIdsView::read(decoder, version).map(drop)
-            })
+            decoder.nullable_array_view(version, 3, |decoder| TaskIdsView::check(decoder, version))
         })?;
         let topology_description_required = if version >= 1 {
             decoder.field("topology_description_required", |decoder| decoder.bool())?
@@ -943,7 +935,7 @@ impl<'a> StreamsGroupHeartbeatResponseView<'a> {
         let partitions_by_user_endpoint =
             decoder.field("partitions_by_user_endpoint", |decoder| {
                 decoder.nullable_array_view(version, 7, |decoder| {
-                    EndpointToPartitionsView::read(decoder, version).map(drop)
+                    EndpointToPartitionsView::check(decoder, version)
                 })
             })?;
         let unknown_tagged_fields = decoder.raw_tagged_fields()?;
@@ -1295,18 +1287,19 @@ impl Default for EndpointToPartitionsView<'_> {
 }
 
 impl<'a> EndpointToPartitionsView<'a> {
+    #[allow(dead_code, reason = "an array's items are only checked")]
     pub(crate) fn read(decoder: &mut Decoder<'a>, version: i16) -> DecodeResult<Self> {
         let user_endpoint = decoder.field("user_endpoint", |decoder| {
             EndpointView::read(decoder, version)
         })?;
         let active_partitions = decoder.field("active_partitions", |decoder| {
             decoder.array_view(version, 3, |decoder| {
-                TopicPartitionView::read(decoder, version).map(drop)
+                TopicPartitionView::check(decoder, version)
             })
         })?;
         let standby_partitions = decoder.field("standby_partitions", |decoder| {
             decoder.array_view(version, 3, |decoder| {
-                TopicPartitionView::read(decoder, version).map(drop)
+                TopicPartitionView::check(decoder, version)
             })
         })?;
         let unknown_tagged_fields = decoder.raw_tagged_fields()?;
@@ -1316,6 +1309,29 @@ impl<'a> EndpointToPartitionsView<'a> {
             standby_partitions,
             unknown_tagged_fields,
         })
+    }
+
+    #[allow(dead_code, reason = "not every struct is in an array")]
+    pub(crate) fn check(decoder: &mut Decoder<'a>, version: i16) -> DecodeResult<()> {
+        decoder.field("user_endpoint", |decoder| {
+            EndpointView::check(decoder, version)
+        })?;
+        decoder.field("active_partitions", |decoder| {
+            decoder
+                .array_view::<()>(version, 3, |decoder| {
+                    TopicPartitionView::check(decoder, version)
+                })
+                .map(drop)
+        })?;
+        decoder.field("standby_partitions", |decoder| {
+            decoder
+                .array_view::<()>(version, 3, |decoder| {
+                    TopicPartitionView::check(decoder, version)
+                })
+                .map(drop)
+        })?;
+        decoder.raw_tagged_fields()?;
+        Ok(())
     }
 
     /// The owned [`EndpointToPartitions`] with the same values.
@@ -1422,6 +1438,7 @@ impl Default for StatusView<'_> {
 }
 
 impl<'a> StatusView<'a> {
+    #[allow(dead_code, reason = "an array's items are only checked")]
     pub(crate) fn read(decoder: &mut Decoder<'a>, _version: i16) -> DecodeResult<Self> {
         let status_code = decoder.field("status_code", |decoder| decoder.i8())?;
         let status_detail = decoder.field("status_detail", |decoder| decoder.str())?;
@@ -1431,6 +1448,14 @@ impl<'a> StatusView<'a> {
             status_detail,
             unknown_tagged_fields,
         })
+    }
+
+    #[allow(dead_code, reason = "not every struct is in an array")]
+    pub(crate) fn check(decoder: &mut Decoder<'a>, _version: i16) -> DecodeResult<()> {
+        decoder.field("status_code", |decoder| decoder.i8().map(drop))?;
+        decoder.field("status_detail", |decoder| decoder.check_str())?;
+        decoder.raw_tagged_fields()?;
+        Ok(())
     }
 
     /// The owned [`Status`] with the same values.
@@ -1516,6 +1541,7 @@ impl Default for TopicPartitionView<'_> {
 }
 
 impl<'a> TopicPartitionView<'a> {
+    #[allow(dead_code, reason = "an array's items are only checked")]
     pub(crate) fn read(decoder: &mut Decoder<'a>, version: i16) -> DecodeResult<Self> {
         let topic = decoder.field("topic", |decoder| decoder.str())?;
         let partitions = decoder.field("partitions", |decoder| {
@@ -1527,6 +1553,16 @@ impl<'a> TopicPartitionView<'a> {
             partitions,
             unknown_tagged_fields,
         })
+    }
+
+    #[allow(dead_code, reason = "not every struct is in an array")]
+    pub(crate) fn check(decoder: &mut Decoder<'a>, version: i16) -> DecodeResult<()> {
+        decoder.field("topic", |decoder| decoder.check_str())?;
+        decoder.field("partitions", |decoder| {
+            decoder.fixed_array_view::<(), 4>(version).map(drop)
+        })?;
+        decoder.raw_tagged_fields()?;
+        Ok(())
     }
 
     /// The owned [`TopicPartition`] with the same values.
@@ -1615,6 +1651,7 @@ impl Default for TaskIdsView<'_> {
 }
 
 impl<'a> TaskIdsView<'a> {
+    #[allow(dead_code, reason = "an array's items are only checked")]
     pub(crate) fn read(decoder: &mut Decoder<'a>, version: i16) -> DecodeResult<Self> {
         let subtopology_id = decoder.field("subtopology_id", |decoder| decoder.str())?;
         let partitions = decoder.field("partitions", |decoder| {
@@ -1626,6 +1663,16 @@ impl<'a> TaskIdsView<'a> {
             partitions,
             unknown_tagged_fields,
         })
+    }
+
+    #[allow(dead_code, reason = "not every struct is in an array")]
+    pub(crate) fn check(decoder: &mut Decoder<'a>, version: i16) -> DecodeResult<()> {
+        decoder.field("subtopology_id", |decoder| decoder.check_str())?;
+        decoder.field("partitions", |decoder| {
+            decoder.fixed_array_view::<(), 4>(version).map(drop)
+        })?;
+        decoder.raw_tagged_fields()?;
+        Ok(())
     }
 
     /// The owned [`TaskIds`] with the same values.
@@ -1714,6 +1761,7 @@ impl Default for EndpointView<'_> {
 }
 
 impl<'a> EndpointView<'a> {
+    #[allow(dead_code, reason = "an array's items are only checked")]
     pub(crate) fn read(decoder: &mut Decoder<'a>, _version: i16) -> DecodeResult<Self> {
         let host = decoder.field("host", |decoder| decoder.str())?;
         let port = decoder.field("port", |decoder| decoder.u16())?;
@@ -1723,6 +1771,14 @@ impl<'a> EndpointView<'a> {
             port,
             unknown_tagged_fields,
         })
+    }
+
+    #[allow(dead_code, reason = "not every struct is in an array")]
+    pub(crate) fn check(decoder: &mut Decoder<'a>, _version: i16) -> DecodeResult<()> {
+        decoder.field("host", |decoder| decoder.check_str())?;
+        decoder.field("port", |decoder| decoder.u16().map(drop))?;
+        decoder.raw_tagged_fields()?;
+        Ok(())
     }
 
     /// The owned [`Endpoint`] with the same values.

@@ -1273,37 +1273,29 @@ impl<'a> StreamsGroupHeartbeatRequestView<'a> {
             decoder.nullable_struct(|decoder| TopologyView::read(decoder, version))
         })?;
         let active_tasks = decoder.field("active_tasks", |decoder| {
-            decoder.nullable_array_view(version, 3, |decoder| {
-                TaskIdsView::read(decoder, version).map(drop)
-            })
+            decoder.nullable_array_view(version, 3, |decoder| TaskIdsView::check(decoder, version))
         })?;
         let standby_tasks = decoder.field("standby_tasks", |decoder| {
-            decoder.nullable_array_view(version, 3, |decoder| {
-                TaskIdsView::read(decoder, version).map(drop)
-            })
+            decoder.nullable_array_view(version, 3, |decoder| TaskIdsView::check(decoder, version))
         })?;
         let warmup_tasks = decoder.field("warmup_tasks", |decoder| {
-            decoder.nullable_array_view(version, 3, |decoder| {
-                TaskIdsView::read(decoder, version).map(drop)
-            })
+            decoder.nullable_array_view(version, 3, |decoder| TaskIdsView::check(decoder, version))
         })?;
         let process_id = decoder.field("process_id", |decoder| decoder.nullable_str())?;
         let user_endpoint = decoder.field("user_endpoint", |decoder| {
             decoder.nullable_struct(|decoder| EndpointView::read(decoder, version))
         })?;
         let client_tags = decoder.field("client_tags", |decoder| {
-            decoder.nullable_array_view(version, 3, |decoder| {
-                KeyValueView::read(decoder, version).map(drop)
-            })
+            decoder.nullable_array_view(version, 3, |decoder| KeyValueView::check(decoder, version))
         })?;
         let task_offsets = decoder.field("task_offsets", |decoder| {
             decoder.nullable_array_view(version, 14, |decoder| {
-                TaskOffsetView::read(decoder, version).map(drop)
+                TaskOffsetView::check(decoder, version)
             })
         })?;
         let task_end_offsets = decoder.field("task_end_offsets", |decoder| {
             decoder.nullable_array_view(version, 14, |decoder| {
-                TaskOffsetView::read(decoder, version).map(drop)
+                TaskOffsetView::check(decoder, version)
             })
         })?;
         let shutdown_application =
@@ -1714,11 +1706,12 @@ impl Default for TopologyView<'_> {
 }
 
 impl<'a> TopologyView<'a> {
+    #[allow(dead_code, reason = "an array's items are only checked")]
     pub(crate) fn read(decoder: &mut Decoder<'a>, version: i16) -> DecodeResult<Self> {
         let topology_id = decoder.field("topology_id", |decoder| decoder.str())?;
         let subtopologies = decoder.field("subtopologies", |decoder| {
             decoder.array_view(version, 8, |decoder| {
-                SubtopologyView::read(decoder, version).map(drop)
+                SubtopologyView::check(decoder, version)
             })
         })?;
         let unknown_tagged_fields = decoder.raw_tagged_fields()?;
@@ -1727,6 +1720,20 @@ impl<'a> TopologyView<'a> {
             subtopologies,
             unknown_tagged_fields,
         })
+    }
+
+    #[allow(dead_code, reason = "not every struct is in an array")]
+    pub(crate) fn check(decoder: &mut Decoder<'a>, version: i16) -> DecodeResult<()> {
+        decoder.field("topology_id", |decoder| decoder.check_str())?;
+        decoder.field("subtopologies", |decoder| {
+            decoder
+                .array_view::<()>(version, 8, |decoder| {
+                    SubtopologyView::check(decoder, version)
+                })
+                .map(drop)
+        })?;
+        decoder.raw_tagged_fields()?;
+        Ok(())
     }
 
     /// The owned [`Topology`] with the same values.
@@ -1834,30 +1841,27 @@ impl Default for SubtopologyView<'_> {
 }
 
 impl<'a> SubtopologyView<'a> {
+    #[allow(dead_code, reason = "an array's items are only checked")]
     pub(crate) fn read(decoder: &mut Decoder<'a>, version: i16) -> DecodeResult<Self> {
         let subtopology_id = decoder.field("subtopology_id", |decoder| decoder.str())?;
         let source_topics = decoder.field("source_topics", |decoder| {
-            decoder.array_view(version, 1, |decoder| decoder.str().map(drop))
+            decoder.array_view(version, 1, |decoder| decoder.check_str())
         })?;
         let source_topic_regex = decoder.field("source_topic_regex", |decoder| {
-            decoder.array_view(version, 1, |decoder| decoder.str().map(drop))
+            decoder.array_view(version, 1, |decoder| decoder.check_str())
         })?;
         let state_changelog_topics = decoder.field("state_changelog_topics", |decoder| {
-            decoder.array_view(version, 7, |decoder| {
-                TopicInfoView::read(decoder, version).map(drop)
-            })
+            decoder.array_view(version, 7, |decoder| TopicInfoView::check(decoder, version))
         })?;
         let repartition_sink_topics = decoder.field("repartition_sink_topics", |decoder| {
-            decoder.array_view(version, 1, |decoder| decoder.str().map(drop))
+            decoder.array_view(version, 1, |decoder| decoder.check_str())
         })?;
         let repartition_source_topics = decoder.field("repartition_source_topics", |decoder| {
-            decoder.array_view(version, 7, |decoder| {
-                TopicInfoView::read(decoder, version).map(drop)
-            })
+            decoder.array_view(version, 7, |decoder| TopicInfoView::check(decoder, version))
         })?;
         let copartition_groups = decoder.field("copartition_groups", |decoder| {
             decoder.array_view(version, 4, |decoder| {
-                CopartitionGroupView::read(decoder, version).map(drop)
+                CopartitionGroupView::check(decoder, version)
             })
         })?;
         let unknown_tagged_fields = decoder.raw_tagged_fields()?;
@@ -1871,6 +1875,45 @@ impl<'a> SubtopologyView<'a> {
             copartition_groups,
             unknown_tagged_fields,
         })
+    }
+
+    #[allow(dead_code, reason = "not every struct is in an array")]
+    pub(crate) fn check(decoder: &mut Decoder<'a>, version: i16) -> DecodeResult<()> {
+        decoder.field("subtopology_id", |decoder| decoder.check_str())?;
+        decoder.field("source_topics", |decoder| {
+            decoder
+                .array_view::<()>(version, 1, |decoder| decoder.check_str())
+                .map(drop)
+        })?;
+        decoder.field("source_topic_regex", |decoder| {
+            decoder
+                .array_view::<()>(version, 1, |decoder| decoder.check_str())
+                .map(drop)
+        })?;
+        decoder.field("state_changelog_topics", |decoder| {
+            decoder
+                .array_view::<()>(version, 7, |decoder| TopicInfoView::check(decoder, version))
+                .map(drop)
+        })?;
+        decoder.field("repartition_sink_topics", |decoder| {
+            decoder
+                .array_view::<()>(version, 1, |decoder| decoder.check_str())
+                .map(drop)
+        })?;
+        decoder.field("repartition_source_topics", |decoder| {
+            decoder
+                .array_view::<()>(version, 7, |decoder| TopicInfoView::check(decoder, version))
+                .map(drop)
+        })?;
+        decoder.field("copartition_groups", |decoder| {
+            decoder
+                .array_view::<()>(version, 4, |decoder| {
+                    CopartitionGroupView::check(decoder, version)
+                })
+                .map(drop)
+        })?;
+        decoder.raw_tagged_fields()?;
+        Ok(())
     }
 
     /// The owned [`Subtopology`] with the same values.
@@ -2028,6 +2071,7 @@ impl Default for CopartitionGroupView<'_> {
 }
 
 impl<'a> CopartitionGroupView<'a> {
+    #[allow(dead_code, reason = "an array's items are only checked")]
     pub(crate) fn read(decoder: &mut Decoder<'a>, version: i16) -> DecodeResult<Self> {
         let source_topics = decoder.field("source_topics", |decoder| {
             decoder.fixed_array_view::<i16, 2>(version)
@@ -2045,6 +2089,21 @@ impl<'a> CopartitionGroupView<'a> {
             repartition_source_topics,
             unknown_tagged_fields,
         })
+    }
+
+    #[allow(dead_code, reason = "not every struct is in an array")]
+    pub(crate) fn check(decoder: &mut Decoder<'a>, version: i16) -> DecodeResult<()> {
+        decoder.field("source_topics", |decoder| {
+            decoder.fixed_array_view::<(), 2>(version).map(drop)
+        })?;
+        decoder.field("source_topic_regex", |decoder| {
+            decoder.fixed_array_view::<(), 2>(version).map(drop)
+        })?;
+        decoder.field("repartition_source_topics", |decoder| {
+            decoder.fixed_array_view::<(), 2>(version).map(drop)
+        })?;
+        decoder.raw_tagged_fields()?;
+        Ok(())
     }
 
     /// The owned [`CopartitionGroup`] with the same values.
@@ -2146,6 +2205,7 @@ impl Default for KeyValueView<'_> {
 }
 
 impl<'a> KeyValueView<'a> {
+    #[allow(dead_code, reason = "an array's items are only checked")]
     pub(crate) fn read(decoder: &mut Decoder<'a>, _version: i16) -> DecodeResult<Self> {
         let key = decoder.field("key", |decoder| decoder.str())?;
         let value = decoder.field("value", |decoder| decoder.str())?;
@@ -2155,6 +2215,14 @@ impl<'a> KeyValueView<'a> {
             value,
             unknown_tagged_fields,
         })
+    }
+
+    #[allow(dead_code, reason = "not every struct is in an array")]
+    pub(crate) fn check(decoder: &mut Decoder<'a>, _version: i16) -> DecodeResult<()> {
+        decoder.field("key", |decoder| decoder.check_str())?;
+        decoder.field("value", |decoder| decoder.check_str())?;
+        decoder.raw_tagged_fields()?;
+        Ok(())
     }
 
     /// The owned [`KeyValue`] with the same values.
@@ -2243,13 +2311,12 @@ impl Default for TopicInfoView<'_> {
 }
 
 impl<'a> TopicInfoView<'a> {
+    #[allow(dead_code, reason = "an array's items are only checked")]
     pub(crate) fn read(decoder: &mut Decoder<'a>, version: i16) -> DecodeResult<Self> {
         let name = decoder.field("name", |decoder| decoder.str())?;
         let partitions = decoder.field("partitions", |decoder| decoder.i32())?;
         let topic_configs = decoder.field("topic_configs", |decoder| {
-            decoder.nullable_array_view(version, 3, |decoder| {
-                KeyValueView::read(decoder, version).map(drop)
-            })
+            decoder.nullable_array_view(version, 3, |decoder| KeyValueView::check(decoder, version))
         })?;
         let unknown_tagged_fields = decoder.raw_tagged_fields()?;
         Ok(Self {
@@ -2258,6 +2325,21 @@ impl<'a> TopicInfoView<'a> {
             topic_configs,
             unknown_tagged_fields,
         })
+    }
+
+    #[allow(dead_code, reason = "not every struct is in an array")]
+    pub(crate) fn check(decoder: &mut Decoder<'a>, version: i16) -> DecodeResult<()> {
+        decoder.field("name", |decoder| decoder.check_str())?;
+        decoder.field("partitions", |decoder| decoder.i32().map(drop))?;
+        decoder.field("topic_configs", |decoder| {
+            decoder
+                .nullable_array_view::<()>(version, 3, |decoder| {
+                    KeyValueView::check(decoder, version)
+                })
+                .map(drop)
+        })?;
+        decoder.raw_tagged_fields()?;
+        Ok(())
     }
 
     /// The owned [`TopicInfo`] with the same values.
@@ -2368,6 +2450,7 @@ impl Default for EndpointView<'_> {
 }
 
 impl<'a> EndpointView<'a> {
+    #[allow(dead_code, reason = "an array's items are only checked")]
     pub(crate) fn read(decoder: &mut Decoder<'a>, _version: i16) -> DecodeResult<Self> {
         let host = decoder.field("host", |decoder| decoder.str())?;
         let port = decoder.field("port", |decoder| decoder.i32())?;
@@ -2377,6 +2460,14 @@ impl<'a> EndpointView<'a> {
             port,
             unknown_tagged_fields,
         })
+    }
+
+    #[allow(dead_code, reason = "not every struct is in an array")]
+    pub(crate) fn check(decoder: &mut Decoder<'a>, _version: i16) -> DecodeResult<()> {
+        decoder.field("host", |decoder| decoder.check_str())?;
+        decoder.field("port", |decoder| decoder.i32().map(drop))?;
+        decoder.raw_tagged_fields()?;
+        Ok(())
     }
 
     /// The owned [`Endpoint`] with the same values.
@@ -2465,6 +2556,7 @@ impl Default for TaskOffsetView<'_> {
 }
 
 impl<'a> TaskOffsetView<'a> {
+    #[allow(dead_code, reason = "an array's items are only checked")]
     pub(crate) fn read(decoder: &mut Decoder<'a>, _version: i16) -> DecodeResult<Self> {
         let subtopology_id = decoder.field("subtopology_id", |decoder| decoder.str())?;
         let partition = decoder.field("partition", |decoder| decoder.i32())?;
@@ -2476,6 +2568,15 @@ impl<'a> TaskOffsetView<'a> {
             offset,
             unknown_tagged_fields,
         })
+    }
+
+    #[allow(dead_code, reason = "not every struct is in an array")]
+    pub(crate) fn check(decoder: &mut Decoder<'a>, _version: i16) -> DecodeResult<()> {
+        decoder.field("subtopology_id", |decoder| decoder.check_str())?;
+        decoder.field("partition", |decoder| decoder.i32().map(drop))?;
+        decoder.field("offset", |decoder| decoder.i64().map(drop))?;
+        decoder.raw_tagged_fields()?;
+        Ok(())
     }
 
     /// The owned [`TaskOffset`] with the same values.
@@ -2568,6 +2669,7 @@ impl Default for TaskIdsView<'_> {
 }
 
 impl<'a> TaskIdsView<'a> {
+    #[allow(dead_code, reason = "an array's items are only checked")]
     pub(crate) fn read(decoder: &mut Decoder<'a>, version: i16) -> DecodeResult<Self> {
         let subtopology_id = decoder.field("subtopology_id", |decoder| decoder.str())?;
         let partitions = decoder.field("partitions", |decoder| {
@@ -2579,6 +2681,16 @@ impl<'a> TaskIdsView<'a> {
             partitions,
             unknown_tagged_fields,
         })
+    }
+
+    #[allow(dead_code, reason = "not every struct is in an array")]
+    pub(crate) fn check(decoder: &mut Decoder<'a>, version: i16) -> DecodeResult<()> {
+        decoder.field("subtopology_id", |decoder| decoder.check_str())?;
+        decoder.field("partitions", |decoder| {
+            decoder.fixed_array_view::<(), 4>(version).map(drop)
+        })?;
+        decoder.raw_tagged_fields()?;
+        Ok(())
     }
 
     /// The owned [`TaskIds`] with the same values.
