@@ -328,9 +328,10 @@ impl<'a, R: Recorder> Decoder<'a, R> {
         self.str_body(start, length).map(String::from)
     }
 
-    /// The checks of [`Decoder::string_body`], borrowing the text from the input.
+    /// A string's `length` bytes (its length read at `start`) and where they begin, once the
+    /// length is within bounds; their text is not checked.
     #[inline(always)]
-    fn str_body(&mut self, start: usize, length: usize) -> DecodeResult<&'a str> {
+    fn string_bytes(&mut self, start: usize, length: usize) -> DecodeResult<(usize, &'a [u8])> {
         if length > MAX_STRING_LEN {
             let remaining = self.remaining();
             return Err(self.error_at(
@@ -342,7 +343,13 @@ impl<'a, R: Recorder> Decoder<'a, R> {
             ));
         }
         let body_start = self.position;
-        let bytes = self.take(length)?;
+        Ok((body_start, self.take(length)?))
+    }
+
+    /// The checks of [`Decoder::string_body`], borrowing the text from the input.
+    #[inline(always)]
+    fn str_body(&mut self, start: usize, length: usize) -> DecodeResult<&'a str> {
+        let (body_start, bytes) = self.string_bytes(start, length)?;
         match self.utf8.str(bytes, &self.input[body_start..]) {
             Some(text) => Ok(text),
             None => Err(self.error_at(body_start, DecodeErrorKind::InvalidUtf8)),
@@ -592,18 +599,7 @@ impl<'a> Decoder<'a> {
     /// of a run; any other goes to `from_utf8`, so the same strings are accepted.
     #[inline(always)]
     fn check_str_body(&mut self, start: usize, length: usize) -> DecodeResult<()> {
-        if length > MAX_STRING_LEN {
-            let remaining = self.remaining();
-            return Err(self.error_at(
-                start,
-                DecodeErrorKind::InvalidLength {
-                    length: length as i64,
-                    remaining,
-                },
-            ));
-        }
-        let body_start = self.position;
-        let bytes = self.take(length)?;
+        let (body_start, bytes) = self.string_bytes(start, length)?;
         if bytes.is_ascii() || std::str::from_utf8(bytes).is_ok() {
             Ok(())
         } else {

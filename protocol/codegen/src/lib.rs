@@ -210,50 +210,27 @@ impl<'s> Field<'s> {
         }
     }
 
-    /// The validating read of the field by the borrowed decoder, mirroring [`Field::read_expr`].
-    fn view_read_expr(&self, structs: &HashMap<String, Vec<&FieldSpec>>) -> String {
+    /// The validating read of the field by the borrowed decoder, mirroring [`Field::read_expr`]:
+    /// keeping its value (`keep`), or the same checks in the same order keeping nothing (a
+    /// `DecodeResult<()>`, for the fields of array items, whose values the view does not hold).
+    fn view_expr(&self, structs: &HashMap<String, Vec<&FieldSpec>>, keep: bool) -> String {
+        let (check, drop, nothing, view_fn) = if keep {
+            ("", "", "", "read")
+        } else {
+            ("check_", ".map(drop)", "::<()>", "check")
+        };
         match (&self.ty, self.nullable) {
-            (Ty::Str, false) => "decoder.str()".into(),
-            (Ty::Str, true) => "decoder.nullable_str()".into(),
+            (Ty::Str, false) => format!("decoder.{check}str()"),
+            (Ty::Str, true) => format!("decoder.{check}nullable_str()"),
             (Ty::Array(inner), false)
                 if !matches!(**inner, Ty::Bool) && inner.primitive().is_some() =>
             {
                 let (name, size) = inner.primitive().unwrap();
-                format!("decoder.fixed_array_view::<{name}, {size}>(version)")
+                let element = if keep { name } else { "()" };
+                format!("decoder.fixed_array_view::<{element}, {size}>(version){drop}")
             }
             (Ty::Array(inner), nullable) => format!(
-                "decoder.{}(version, {}, |decoder| {})",
-                if nullable {
-                    "nullable_array_view"
-                } else {
-                    "array_view"
-                },
-                inner.min_size(structs),
-                check_item(inner)
-            ),
-            (Ty::Struct(name), true) => {
-                format!("decoder.nullable_struct(|decoder| {name}View::read(decoder, version))")
-            }
-            (Ty::Struct(name), false) => format!("{name}View::read(decoder, version)"),
-            (ty, false) => format!("decoder.{}()", ty.primitive().unwrap().0),
-            (ty, true) => panic!("nullable {ty:?} is not supported"),
-        }
-    }
-
-    /// The checks of [`Field::view_read_expr`], keeping nothing: a `DecodeResult<()>`, for the
-    /// fields of array items, whose values the view does not hold.
-    fn view_check_expr(&self, structs: &HashMap<String, Vec<&FieldSpec>>) -> String {
-        match (&self.ty, self.nullable) {
-            (Ty::Str, false) => "decoder.check_str()".into(),
-            (Ty::Str, true) => "decoder.check_nullable_str()".into(),
-            (Ty::Array(inner), false)
-                if !matches!(**inner, Ty::Bool) && inner.primitive().is_some() =>
-            {
-                let (_, size) = inner.primitive().unwrap();
-                format!("decoder.fixed_array_view::<(), {size}>(version).map(drop)")
-            }
-            (Ty::Array(inner), nullable) => format!(
-                "decoder.{}::<()>(version, {}, |decoder| {}).map(drop)",
+                "decoder.{}{nothing}(version, {}, |decoder| {}){drop}",
                 if nullable {
                     "nullable_array_view"
                 } else {
@@ -263,10 +240,10 @@ impl<'s> Field<'s> {
                 check_item(inner)
             ),
             (Ty::Struct(name), true) => format!(
-                "decoder.nullable_struct(|decoder| {name}View::check(decoder, version)).map(drop)"
+                "decoder.nullable_struct(|decoder| {name}View::{view_fn}(decoder, version)){drop}"
             ),
-            (Ty::Struct(name), false) => format!("{name}View::check(decoder, version)"),
-            (ty, false) => format!("decoder.{}().map(drop)", ty.primitive().unwrap().0),
+            (Ty::Struct(name), false) => format!("{name}View::{view_fn}(decoder, version)"),
+            (ty, false) => format!("decoder.{}(){drop}", ty.primitive().unwrap().0),
             (ty, true) => panic!("nullable {ty:?} is not supported"),
         }
     }
@@ -801,7 +778,7 @@ fn generate_view(
             format!(
                 "decoder.field({:?}, |decoder| {})?",
                 field.rust_name,
-                field.view_read_expr(structs)
+                field.view_expr(structs, true)
             )
         },
         Field::view_default_expr,
@@ -817,7 +794,7 @@ fn generate_view(
             let check = format!(
                 "decoder.field({:?}, |decoder| {})?;",
                 field.rust_name,
-                field.view_check_expr(structs)
+                field.view_expr(structs, false)
             );
             match &field.condition {
                 Some((condition, _)) => writeln!(out, "if {condition} {{ {check} }}").unwrap(),
