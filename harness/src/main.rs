@@ -259,7 +259,7 @@ enum Command {
         #[arg(long, default_value_t = 15_000, value_parser = clap::value_parser!(u64).range(1..=MAX_TIMEOUT_MS))]
         timeout_ms: u64,
         /// Replicas of the topics created on a broker (-1: the broker's default).
-        #[arg(long, default_value_t = 1, value_parser = parse_replication_factor, allow_negative_numbers = true)]
+        #[arg(long, default_value_t = 1, value_parser = parse_replication_factor)]
         replication_factor: i16,
         /// Makes group and topic names unique; defaults to the current time.
         #[arg(long, value_parser = parse_run_id)]
@@ -318,7 +318,7 @@ enum Command {
         #[arg(long, default_value_t = 15_000, value_parser = clap::value_parser!(u64).range(1..=MAX_TIMEOUT_MS))]
         timeout_ms: u64,
         /// Replicas of the topics created on a broker (-1: the broker's default).
-        #[arg(long, default_value_t = 1, value_parser = parse_replication_factor, allow_negative_numbers = true)]
+        #[arg(long, default_value_t = 1, value_parser = parse_replication_factor)]
         replication_factor: i16,
         /// Makes group and topic names on a broker unique; defaults to the current time.
         #[arg(long, value_parser = parse_run_id)]
@@ -348,7 +348,7 @@ enum Command {
         #[arg(long, default_value_t = 15_000, value_parser = clap::value_parser!(u64).range(1..=MAX_TIMEOUT_MS))]
         timeout_ms: u64,
         /// Replicas of the topics created on a broker (-1: the broker's default).
-        #[arg(long, default_value_t = 1, value_parser = parse_replication_factor, allow_negative_numbers = true)]
+        #[arg(long, default_value_t = 1, value_parser = parse_replication_factor)]
         replication_factor: i16,
         /// Print every exchange, not only those that show a violation.
         #[arg(long)]
@@ -1438,8 +1438,9 @@ fn replay<C: Connect>(
 }
 
 fn main() -> ExitCode {
-    // A negative number is read as a value, so that `--seed -1` is told it is not a valid
-    // number rather than that `-1` is an unknown flag.
+    // A negative number is read as a value of every flag (`--replication-factor -1` needs it),
+    // so that `--seed -1` is told it is not a valid number rather than that `-1` is an unknown
+    // flag.
     let matches = Cli::command()
         .mut_subcommands(|command| command.allow_negative_numbers(true))
         .get_matches();

@@ -47,8 +47,10 @@ fn step_path(index: usize, rest: &[&str]) -> Vec<Segment> {
 /// references and the preconditions of `scenario`.
 pub fn check(scenario: &Scenario) -> Result<(), Invalid> {
     let mut names = BTreeMap::new();
+    // Named as a run names them, with the longest run id.
+    let longest = crate::runner::target_names(&"x".repeat(crate::MAX_RUN_ID_LEN), scenario).1;
     for (index, topic) in scenario.topics.iter().enumerate() {
-        check_topic_name_length(scenario, index)?;
+        check_topic_name_length(scenario, index, longest[index].len())?;
         // The reference takes a name twice; a broker refuses the CreateTopics request.
         if let Some(first) = names.insert(topic.name.as_str(), index) {
             return Err(invalid(
@@ -94,18 +96,16 @@ pub fn check(scenario: &Scenario) -> Result<(), Invalid> {
     check_preconditions(scenario)
 }
 
-/// Refuses a topic whose name on a target (`streamspec-<run id>-<scenario>-<topic>`) could be
-/// longer than Kafka takes with the longest run id: the target would refuse it, whoever is right.
-fn check_topic_name_length(scenario: &Scenario, index: usize) -> Result<(), Invalid> {
+/// Refuses a topic whose name on a target (`streamspec-<run id>-<scenario>-<topic>`, `total`
+/// characters with the longest run id) could be longer than Kafka takes: the target would refuse
+/// it, whoever is right.
+fn check_topic_name_length(scenario: &Scenario, index: usize, total: usize) -> Result<(), Invalid> {
+    if total <= crate::MAX_TOPIC_NAME_LEN {
+        return Ok(());
+    }
+    let over = total - crate::MAX_TOPIC_NAME_LEN;
     let topic = &scenario.topics[index].name;
     let (name_len, topic_len) = (scenario.name.chars().count(), topic.chars().count());
-    let total = crate::NAME_PREFIX.len() + crate::MAX_RUN_ID_LEN + 1 + name_len + 1 + topic_len;
-    let Some(over) = total
-        .checked_sub(crate::MAX_TOPIC_NAME_LEN)
-        .filter(|over| *over > 0)
-    else {
-        return Ok(());
-    };
     // Point at the longer of the two names, the one to shorten.
     let path = if name_len >= topic_len {
         vec![Segment::from("name")]
