@@ -26,6 +26,7 @@ mod validate;
 use std::collections::{BTreeMap, BTreeSet};
 
 use streamspec_protocol::codes::STATUS_MISSING_INTERNAL_TOPICS;
+use streamspec_protocol::kafka::streams_group_describe_response::DescribedGroup;
 use streamspec_protocol::kafka::streams_group_heartbeat_response::Status;
 use streamspec_protocol::kafka::{
     StreamsGroupDescribeRequest, StreamsGroupDescribeResponse, StreamsGroupHeartbeatRequest,
@@ -202,15 +203,36 @@ impl Coordinator {
         request: &StreamsGroupDescribeRequest,
         scope: DescribeScope,
     ) -> StreamsGroupDescribeResponse {
+        let mut response = StreamsGroupDescribeResponse::default();
+        self.handle_describe_into(context, request, scope, &mut response);
+        response
+    }
+
+    /// [`Coordinator::handle_describe_scoped`] written over `into`, whose strings and lists are
+    /// used again: a caller that describes after every request (a campaign's oracle) then
+    /// allocates only where the group grew. `into` ends up equal to the returned answer.
+    pub fn handle_describe_into(
+        &self,
+        context: &RequestContext,
+        request: &StreamsGroupDescribeRequest,
+        scope: DescribeScope,
+        into: &mut StreamsGroupDescribeResponse,
+    ) {
         let permissions = &context.permissions;
         let (allowed, denied): (Vec<&String>, Vec<&String>) = request
             .group_ids
             .iter()
             .partition(|group_id| permissions.allows_group(Operation::Describe, group_id));
-        let denied = denied
-            .into_iter()
-            .map(|group_id| ErrorAnswer::group_authorization_failed().described(group_id));
-        let allowed = allowed.into_iter().map(|group_id| {
+        let mut described = std::mem::take(&mut into.groups);
+        *into = StreamsGroupDescribeResponse::default();
+        described.truncate(request.group_ids.len());
+        let entries = (denied.into_iter().map(|id| (id, false)))
+            .chain(allowed.into_iter().map(|id| (id, true)));
+        for (index, (group_id, allowed)) in entries.enumerate() {
+            if index == described.len() {
+                described.push(DescribedGroup::default());
+            }
+            let entry = &mut described[index];
             let group = self.groups.get(group_id);
             let hidden_topic = || {
                 permissions.denies_on_topics()
@@ -219,15 +241,17 @@ impl Coordinator {
                             .any(|topic| !permissions.allows_topic(Operation::Describe, topic))
                     })
             };
-            if self.consumer_groups.contains(group_id) {
-                ErrorAnswer::not_a_streams_group(group_id).described(group_id)
+            if !allowed {
+                *entry = ErrorAnswer::group_authorization_failed().described(group_id);
+            } else if self.consumer_groups.contains(group_id) {
+                *entry = ErrorAnswer::not_a_streams_group(group_id).described(group_id);
             } else if hidden_topic() {
-                ErrorAnswer::described_topics_unauthorized().described(group_id)
+                *entry = ErrorAnswer::described_topics_unauthorized().described(group_id);
             } else {
-                group::describe(group, group_id, request, scope)
+                group::describe_into(group, group_id, request, scope, entry);
             }
-        });
-        StreamsGroupDescribeResponse::default().with_groups(denied.chain(allowed).collect())
+        }
+        into.groups = described;
     }
 
     /// The earliest time at which a timeout is due; after [`Coordinator::handle_timeout`] at

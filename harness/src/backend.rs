@@ -333,7 +333,8 @@ pub trait Backend {
         None
     }
 
-    /// The answer to the describe a campaign's oracle makes after every exchange, typed. By
+    /// The answer to the describe a campaign's oracle makes after every exchange, typed and
+    /// written over `into` (the oracle's previous describe; left as it was on an error). By
     /// default a StreamsGroupDescribe as any other ([`BackendExt::describe`]); a backend that
     /// holds the coordinator in process may answer with the coordinator's own message, which
     /// is the message the bytes would decode to (the codec re-encodes canonically), without
@@ -345,10 +346,12 @@ pub trait Backend {
         &mut self,
         version: i16,
         request: &StreamsGroupDescribeRequest,
-    ) -> BackendResult<StreamsGroupDescribeResponse> {
-        exchange(self, StreamsApi::Describe, version, request)
-            .await
-            .map(|(response, _)| response)
+        into: &mut StreamsGroupDescribeResponse,
+    ) -> BackendResult<()> {
+        *into = exchange(self, StreamsApi::Describe, version, request)
+            .await?
+            .0;
+        Ok(())
     }
 }
 

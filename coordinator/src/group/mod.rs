@@ -23,7 +23,7 @@ use crate::java_order::TimelineOrder;
 use crate::metadata::{ClusterMetadata, Fingerprint};
 use crate::topology::ConfiguredTopology;
 use assignment::TargetAssignment;
-pub(crate) use describe::describe;
+pub(crate) use describe::describe_into;
 pub use describe::DescribeScope;
 pub(crate) use heartbeat::heartbeat;
 use holders::TaskHolders;

@@ -8,7 +8,9 @@ use std::time::Duration;
 
 use streamspec_protocol::kafka::streams_group_describe_response::DescribedGroup;
 use streamspec_protocol::kafka::streams_group_heartbeat_request::{TaskIds, Topology};
-use streamspec_protocol::kafka::{StreamsGroupDescribeRequest, StreamsGroupHeartbeatRequest};
+use streamspec_protocol::kafka::{
+    StreamsGroupDescribeRequest, StreamsGroupDescribeResponse, StreamsGroupHeartbeatRequest,
+};
 
 use super::history::{Event, ExchangeView, GroupView};
 use super::member::{task_lists, SimMember};
@@ -48,6 +50,9 @@ pub struct Simulation<B: Backend> {
     topology: Topology,
     members: Vec<SimMember>,
     pub history: Vec<Event>,
+    /// The oracle's last describe of the group, written over by the next (its buffers used
+    /// again); its one group when [`Simulation::describe_group`] succeeded.
+    described: StreamsGroupDescribeResponse,
     operation: usize,
     /// Whether a response was lost: Kafka 4.4 then may never tell a member a task it gained
     /// (scenario R24-lost-response-hides-a-gained-task), so liveness is judged on the
@@ -216,6 +221,7 @@ impl<B: Backend> Simulation<B> {
             task_counts: setup.task_counts(),
             setup,
             history: Vec::new(),
+            described: StreamsGroupDescribeResponse::default(),
             operation: 0,
             lost_response: false,
             late_topic_created: false,
@@ -332,20 +338,24 @@ impl<B: Backend> Simulation<B> {
         self.check_group().await
     }
 
-    async fn describe_group(&mut self) -> Result<DescribedGroup, Violation> {
+    /// Describes the group into `described`, which then holds it as its one group.
+    async fn describe_group(&mut self) -> Result<(), Violation> {
         let version = self.backend.describe_version();
         let request =
             StreamsGroupDescribeRequest::default().with_group_ids(vec![self.names.group.clone()]);
-        let described = self.backend.describe_for_oracle(version, &request).await;
+        let described = (self.backend)
+            .describe_for_oracle(version, &request, &mut self.described)
+            .await;
         oracle::judge_answer(self.backend.take_divergence(), &self.history, None)
             .map_err(|breach| self.violation(breach))?;
         match described {
-            Ok(response) => response.groups.into_iter().next().ok_or_else(|| Violation {
+            Ok(()) if self.described.groups.is_empty() => Err(Violation {
                 property: &oracle::ANSWERED,
                 detail: "StreamsGroupDescribe answered no group".to_owned(),
                 at_operation: self.operation,
                 events: Vec::new(),
             }),
+            Ok(()) => Ok(()),
             Err(error) => {
                 let detail = match error {
                     BackendError::Malformed { .. } => {
@@ -376,8 +386,9 @@ impl<B: Backend> Simulation<B> {
 
     /// Asks the oracle about the group after an exchange, on a describe of it.
     async fn check_group(&mut self) -> Result<(), Violation> {
-        let group = self.describe_group().await?;
-        oracle::judge_group(&self.group_view(&group)).map_err(|breach| self.violation(breach))
+        self.describe_group().await?;
+        oracle::judge_group(&self.group_view(&self.described.groups[0]))
+            .map_err(|breach| self.violation(breach))
     }
 
     fn is_source_topic_missing(&self) -> bool {
@@ -706,8 +717,8 @@ impl<B: Backend> Simulation<B> {
                 self.exchange(index, request, true).await?;
                 round_events.push(self.history.len() - 1);
             }
-            let group = self.describe_group().await?;
-            match oracle::judge_settled(&self.group_view(&group)) {
+            self.describe_group().await?;
+            match oracle::judge_settled(&self.group_view(&self.described.groups[0])) {
                 Ok(()) => return Ok(()),
                 Err((property, missing)) => unsettled = Some((property, missing)),
             }
