@@ -543,7 +543,10 @@ pub const KAFKA_MEMBER_TAKES_A_RELEASED_INSTANCE: KnownIssue = KnownIssue {
             && event.request.instance_id.is_some();
         // Only then is the history searched (this runs after every exchange): the joiner was in
         // the group under another instance id (or none) until this join, and takes the instance
-        // of a member of its own process (from another, the assignor's input changes).
+        // of a member of its own process (from another, the assignor's input changes). A refused
+        // request in between (a join naming an instance not yet released, a stale epoch fenced)
+        // left it a member; only an unknown member id says it is none.
+        let left_as_it_was = |code: i16| code != 0 && code != ERROR_UNKNOWN_MEMBER_ID;
         takes
             && previous_holder_join(view.history, view.at()).is_some_and(|before| {
                 before.request.process_id == event.request.process_id
@@ -551,7 +554,9 @@ pub const KAFKA_MEMBER_TAKES_A_RELEASED_INSTANCE: KnownIssue = KnownIssue {
             && view.history[..view.at()]
                 .iter()
                 .rev()
-                .find(|earlier| earlier.member == event.member)
+                .find(|earlier| {
+                    earlier.member == event.member && !left_as_it_was(earlier.response.error_code)
+                })
                 .is_some_and(|earlier| {
                     earlier.response.error_code == 0
                         && earlier.response.member_epoch > 0

@@ -7,6 +7,7 @@ use crate::backend::{block_on, BackendResult, StreamsApi};
 use crate::simulation::history::Task;
 use crate::simulation::{run_bytes, trace_hash, MAX_FUZZ_OPERATIONS};
 use crate::transport::TransportError;
+use streamspec_protocol::codes::ERROR_UNRELEASED_INSTANCE_ID;
 
 fn simulation_of<B: Backend>(backend: B, setup: Setup) -> Simulation<B> {
     block_on(Simulation::new(
@@ -185,7 +186,7 @@ fn a_member_taking_an_instance_released_by_another_process_may_hold_a_task_in_tw
     // take within a process.
     assert_eq!(simulation.issue_shown.map(|issue| issue.id), None);
     block_on(simulation.check_group()).unwrap();
-    // Both are sent lists: the copy is placed again and the window closes.
+    // Settled, the roles are apart; a task in two roles that no take put so is a violation.
     block_on(simulation.settle()).unwrap();
     assert_eq!(in_two_roles(&simulation), []);
     let task = simulation.members[2]
@@ -555,5 +556,198 @@ fn a_run_replays_to_the_same_trace() {
     assert_eq!(
         trace_hash(&first.history, ""),
         trace_hash(&second.history, "")
+    );
+}
+
+/// Run 15659 of seed 7, shrunk: m2-0 (process p0) takes m3's instance i3, released from p3,
+/// with its active task 2_0 while m1-1, of p0 too, holds 2_0 as a standby; m2-0 is then answered
+/// null lists and keeps 2_0 until a later target moves it, and m1-1 is sent lists that keep the
+/// standby. Kafka 4.4.0 answers exactly so (`--differential` against the broker); the window
+/// stays open until the taker too is sent lists, in the settling rounds (operation 12).
+#[test]
+fn a_take_across_processes_holds_two_roles_until_the_taker_is_sent_lists() {
+    let input: RunInput = serde_json::from_str(
+        r#"{"setup": {"topics": [2, 4], "subtopologies": [
+            {"sources": [0], "reads_repartition": false, "changelog": false, "copartitioned": false},
+            {"sources": [], "reads_repartition": true, "changelog": false, "copartitioned": false},
+            {"sources": [1], "reads_repartition": false, "changelog": true, "copartitioned": false}],
+          "standby_replicas": 1, "members": [
+            {"process": 3, "static_member": false, "endpoint": false, "rack": 1, "zone": null, "omits_unchanged_tasks": false},
+            {"process": 0, "static_member": false, "endpoint": false, "rack": null, "zone": null, "omits_unchanged_tasks": true},
+            {"process": 0, "static_member": true, "endpoint": true, "rack": null, "zone": null, "omits_unchanged_tasks": false},
+            {"process": 3, "static_member": true, "endpoint": true, "rack": 0, "zone": null, "omits_unchanged_tasks": true}],
+          "late_topic": 0, "rack_aware_tags": false},
+         "operations": [{"UpgradeTopology": {"member": 167}}, "CreateLateTopic", {"Join": {"member": 133}},
+           {"StaticLeave": {"member": 77}}, {"DropResponse": {"member": 39}}, {"StaticLeave": {"member": 23}},
+           {"Join": {"member": 60}}, {"Join": {"member": 85}}, {"TakeInstance": {"member": 134, "of": 239}},
+           {"Shutdown": {"member": 246}}, {"UpgradeTopology": {"member": 43}}]}"#,
+    )
+    .unwrap();
+    let record = run_in_process(&input);
+    assert_eq!(record.violation.map(|v| v.detail), None);
+    type Lists = Vec<(String, Vec<i32>)>;
+    type Answer = (usize, i32, Option<(Lists, Lists)>);
+    let lists =
+        |lists: &[streamspec_protocol::kafka::streams_group_heartbeat_response::TaskIds]| -> Lists {
+            (lists.iter())
+                .map(|list| (list.subtopology_id.clone(), list.partitions.clone()))
+                .collect()
+        };
+    let answers_of = |member: &str| -> Vec<Answer> {
+        (record.history.iter())
+            .filter(|event| event.member == member)
+            .map(|event| {
+                let response = &event.response;
+                let sent = (response.active_tasks.as_ref())
+                    .zip(response.standby_tasks.as_ref())
+                    .map(|(active, standby)| (lists(active), lists(standby)));
+                (event.operation, response.member_epoch, sent)
+            })
+            .collect()
+    };
+    let task =
+        |subtopology: &str, partitions: &[i32]| (subtopology.to_owned(), partitions.to_vec());
+    // The take copies i3's tasks; the taker's next answer confirms them with null lists, and
+    // only in the settling rounds is it told to give 2_0 up.
+    assert_eq!(
+        answers_of("m2-0"),
+        [
+            (
+                9,
+                8,
+                Some((
+                    vec![task("0", &[0]), task("1", &[0]), task("2", &[0])],
+                    vec![task("2", &[2])]
+                ))
+            ),
+            (10, 8, None),
+            (
+                12,
+                8,
+                Some((
+                    vec![task("0", &[0]), task("1", &[0])],
+                    vec![task("2", &[2])]
+                ))
+            ),
+            (12, 9, None),
+            (12, 9, None)
+        ]
+    );
+    // Standby 2_0 on the taker's process, given before the take and kept after it, until 2_0
+    // is released and becomes m1-1's active task.
+    assert_eq!(
+        answers_of("m1-1"),
+        [
+            (8, 7, Some((vec![], vec![task("2", &[0, 1, 3])]))),
+            (
+                12,
+                9,
+                Some((vec![task("2", &[1])], vec![task("2", &[0, 3])]))
+            ),
+            (12, 9, None),
+            (
+                12,
+                9,
+                Some((vec![task("2", &[0, 1])], vec![task("2", &[3])]))
+            )
+        ]
+    );
+}
+
+/// Run 41361 of seed 7, shrunk: m2-0 (p0) takes i1, released from p3, with its active task 0_1
+/// while m0-0, of p0 too, holds 0_1 as a standby, then joins again naming i2; the copied tasks
+/// are sent again, and the two roles stay the take's.
+#[test]
+fn a_rejoin_after_a_take_across_processes_keeps_the_take_s_two_roles() {
+    let input: RunInput = serde_json::from_str(
+        r#"{"setup": {"topics": [3], "subtopologies": [
+            {"sources": [0], "reads_repartition": false, "changelog": true, "copartitioned": false},
+            {"sources": [0], "reads_repartition": false, "changelog": false, "copartitioned": false},
+            {"sources": [0], "reads_repartition": false, "changelog": false, "copartitioned": false}],
+          "standby_replicas": 1, "members": [
+            {"process": 0, "static_member": false, "endpoint": false, "rack": null, "zone": 0, "omits_unchanged_tasks": false},
+            {"process": 3, "static_member": true, "endpoint": true, "rack": null, "zone": 1, "omits_unchanged_tasks": true},
+            {"process": 0, "static_member": true, "endpoint": true, "rack": 1, "zone": 0, "omits_unchanged_tasks": true},
+            {"process": 1, "static_member": false, "endpoint": true, "rack": null, "zone": 0, "omits_unchanged_tasks": true}],
+          "late_topic": null, "rack_aware_tags": false},
+         "operations": [{"UpgradeTopology": {"member": 88}}, {"Join": {"member": 195}}, {"Crash": {"member": 132}},
+           {"UpgradeTopology": {"member": 232}}, {"StaticLeave": {"member": 75}}, {"Join": {"member": 9}},
+           {"StaticLeave": {"member": 245}}, {"TakeInstance": {"member": 54, "of": 9}},
+           {"TakeInstance": {"member": 142, "of": 29}}]}"#,
+    )
+    .unwrap();
+    let record = run_in_process(&input);
+    assert_eq!(record.violation.map(|v| v.detail), None);
+    let joins: Vec<_> = (record.history.iter())
+        .filter(|event| event.member == "m2-0" && event.request.member_epoch == 0)
+        .map(|event| {
+            let active = event.response.active_tasks.as_ref().unwrap();
+            let first = &active[0];
+            (
+                event.operation,
+                event.request.instance_id.clone(),
+                (first.subtopology_id.clone(), first.partitions.clone()),
+            )
+        })
+        .collect();
+    assert_eq!(
+        joins,
+        [
+            (8, Some("i1".to_owned()), ("0".to_owned(), vec![1])),
+            (9, Some("i2".to_owned()), ("0".to_owned(), vec![1]))
+        ]
+    );
+}
+
+/// Run 19605 of seed 24301, shrunk: m1-0, a member under i3, is refused a join naming i3 again
+/// (UNRELEASED_INSTANCE_ID, which leaves it a member), then takes i1, released by m3-0 of its
+/// own process: Kafka's known issue of a take within a process, which waives settling.
+#[test]
+fn a_refused_join_before_a_take_within_a_process_still_shows_the_known_issue() {
+    let input: RunInput = serde_json::from_str(
+        r#"{"setup": {"topics": [2, 5, 4], "subtopologies": [
+            {"sources": [0], "reads_repartition": false, "changelog": true, "copartitioned": false},
+            {"sources": [2], "reads_repartition": false, "changelog": true, "copartitioned": false},
+            {"sources": [2], "reads_repartition": true, "changelog": false, "copartitioned": false}],
+          "standby_replicas": 0, "members": [
+            {"process": 1, "static_member": false, "endpoint": false, "rack": null, "zone": 1, "omits_unchanged_tasks": false},
+            {"process": 2, "static_member": true, "endpoint": true, "rack": 0, "zone": null, "omits_unchanged_tasks": true},
+            {"process": 0, "static_member": true, "endpoint": true, "rack": 1, "zone": 0, "omits_unchanged_tasks": false},
+            {"process": 2, "static_member": true, "endpoint": false, "rack": 0, "zone": null, "omits_unchanged_tasks": false}],
+          "late_topic": null, "rack_aware_tags": false},
+         "operations": [{"TakeInstance": {"member": 233, "of": 159}}, {"Join": {"member": 235}},
+           {"StaticLeave": {"member": 159}}, {"Join": {"member": 161}}, {"TakeInstance": {"member": 29, "of": 35}}]}"#,
+    )
+    .unwrap();
+    let record = run_in_process(&input);
+    assert_eq!(record.violation.map(|v| v.detail), None);
+    assert_eq!(
+        record.known_issue.map(|issue| issue.id),
+        Some(oracle::KAFKA_MEMBER_TAKES_A_RELEASED_INSTANCE.id)
+    );
+    let refused = (record.history.iter())
+        .find(|event| event.member == "m1-0" && event.response.error_code != 0)
+        .map(|event| (event.operation, event.response.error_code));
+    assert_eq!(refused, Some((4, ERROR_UNRELEASED_INSTANCE_ID)));
+    // Run 55536 of seed 7, shrunk: a heartbeat at a stale epoch is fenced before the take, and
+    // the member stays one.
+    let input: RunInput = serde_json::from_str(
+        r#"{"setup": {"topics": [4, 1], "subtopologies": [
+            {"sources": [0], "reads_repartition": false, "changelog": true, "copartitioned": false}],
+          "standby_replicas": 1, "members": [
+            {"process": 0, "static_member": true, "endpoint": false, "rack": null, "zone": null, "omits_unchanged_tasks": false},
+            {"process": 0, "static_member": true, "endpoint": true, "rack": 0, "zone": 1, "omits_unchanged_tasks": true},
+            {"process": 0, "static_member": false, "endpoint": true, "rack": 0, "zone": null, "omits_unchanged_tasks": false},
+            {"process": 0, "static_member": false, "endpoint": false, "rack": null, "zone": 0, "omits_unchanged_tasks": false}],
+          "late_topic": null, "rack_aware_tags": false},
+         "operations": [{"Join": {"member": 81}}, {"Join": {"member": 60}}, {"StaticLeave": {"member": 221}},
+           {"StaleEpoch": {"member": 212}}, {"TakeInstance": {"member": 224, "of": 45}}]}"#,
+    )
+    .unwrap();
+    let record = run_in_process(&input);
+    assert_eq!(record.violation.map(|v| v.detail), None);
+    assert_eq!(
+        record.known_issue.map(|issue| issue.id),
+        Some(oracle::KAFKA_MEMBER_TAKES_A_RELEASED_INSTANCE.id)
     );
 }

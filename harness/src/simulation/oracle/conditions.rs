@@ -395,10 +395,12 @@ fn first_repeat<K: Ord, V>(pairs: impl IntoIterator<Item = (K, V)>) -> Option<(K
 }
 
 /// Spec 4.6-2: no process holds a task as active and as standby or warm-up at once, except
-/// for a moment after a member of it took the static instance of a member released from
-/// another process: Kafka copies the released member's tasks to the taker whatever its new
-/// process holds (spec 3.6), and the process's other member keeps its roles until it is sent
-/// task lists again (a lost answer or null lists leave them as they were, spec 7.3).
+/// where a take of a static instance put it so: Kafka copies a released static member's tasks
+/// to the member taking its instance whatever the taker's process holds (spec 3.6), and each keeps
+/// its role until task lists take it away (a lost answer or null lists leave them as they were,
+/// spec 7.3), which may be long after: the taker keeps a copied active task until a later target
+/// moves it, and the other member is sent lists that keep its standby meanwhile (Kafka 4.4.0 and
+/// the reference alike).
 pub(super) fn roles_apart(view: &GroupView<'_>) -> Result<(), Found> {
     let members = in_group(view);
     for member in &members {
@@ -407,14 +409,14 @@ pub(super) fn roles_apart(view: &GroupView<'_>) -> Result<(), Found> {
             .filter(|other| other.process == member.process)
         {
             let conflict = member.holdings.active.iter().find(|task| {
-                other.holdings.standby.contains(*task) || other.holdings.warmup.contains(*task)
+                let in_two_roles =
+                    other.holdings.standby.contains(*task) || other.holdings.warmup.contains(*task);
+                let task = (task.0.as_str(), task.1);
+                in_two_roles
+                    && !taken_apart(view.history, (member.id, Role::Active), other.id, task)
+                    && !taken_apart(view.history, (other.id, Role::Standby), member.id, task)
             });
             let Some(task) = conflict else { continue };
-            if cross_process_take_unsettled(view.history, member.id, other.id)
-                || cross_process_take_unsettled(view.history, other.id, member.id)
-            {
-                continue;
-            }
             let detail = format!(
                 "process p{}: task {}_{} active at {} and standby or warm-up at {}",
                 member.process, task.0, task.1, member.id, other.id
@@ -426,30 +428,95 @@ pub(super) fn roles_apart(view: &GroupView<'_>) -> Result<(), Found> {
     Ok(())
 }
 
-/// Whether the window of a take across processes is still open: `taker` last joined (accepted,
-/// epoch 0) naming a static instance that a member of another process held before, and the
-/// roles may still be the take's: the taker has not been
-/// answered since (an answer, null lists too, confirms the copy as its assignment at that epoch)
-/// or `other` has not been sent task lists since (a member keeps its roles until it is sent
-/// lists: Kafka answers null lists to a member that lost the answer taking a standby away and
-/// still reports it).
-fn cross_process_take_unsettled(history: &[Event], taker: &str, other: &str) -> bool {
-    let Some(taken_at) = history.iter().rposition(|event| {
-        event.member == taker && event.request.member_epoch == 0 && event.response.error_code == 0
-    }) else {
-        return false;
+/// A member's hold on a task: as active, or as standby or warm-up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Role {
+    Active,
+    Standby,
+}
+
+impl Role {
+    fn other(self) -> Role {
+        match self {
+            Role::Active => Role::Standby,
+            Role::Standby => Role::Active,
+        }
+    }
+}
+
+/// What an exchange did to its member's hold on `task` in `role`: `Some(true)` when the member
+/// was sent lists holding it so, `Some(false)` when it lost it (lists without it, or it left or
+/// was fenced or unknown), `None` when its holdings stayed as they were (a lost answer, another
+/// error, null lists).
+fn holds_after(event: &Event, role: Role, task: TaskRef<'_>) -> Option<bool> {
+    let response = &event.response;
+    if !event.delivered {
+        return None;
+    }
+    if event.request.member_epoch < 0
+        || matches!(
+            response.error_code,
+            ERROR_UNKNOWN_MEMBER_ID | ERROR_FENCED_MEMBER_EPOCH
+        )
+    {
+        return Some(false);
+    }
+    if response.error_code != 0 {
+        return None;
+    }
+    let lists = match role {
+        Role::Active => [response.active_tasks.as_ref(), None],
+        Role::Standby => [
+            response.standby_tasks.as_ref(),
+            response.warmup_tasks.as_ref(),
+        ],
     };
-    let across = previous_holder_join(history, taken_at)
-        .is_some_and(|before| before.request.process_id != history[taken_at].request.process_id);
-    let since = &history[taken_at + 1..];
-    let answered = |event: &Event| event.delivered && event.response.error_code == 0;
-    let taker_answered = since
-        .iter()
-        .any(|event| event.member == taker && answered(event));
-    let other_sent_lists = since.iter().any(|event| {
-        event.member == other && answered(event) && event.response.active_tasks.is_some()
+    let mut sent = lists.into_iter().flatten().peekable();
+    sent.peek()?;
+    Some(
+        sent.flatten()
+            .any(|list| list.subtopology_id == task.0 && list.partitions.contains(&task.1)),
+    )
+}
+
+/// Whether no exchange of `member` in `events` took its hold on `task` in `role` away.
+fn kept(events: &[Event], member: &str, role: Role, task: TaskRef<'_>) -> bool {
+    (events.iter())
+        .filter(|event| event.member == member)
+        .all(|event| holds_after(event, role, task) != Some(false))
+}
+
+/// Whether `taker` holds `task` in its role beside `other` holding it in the other role only
+/// because a take put it so: a join of `taker` (accepted, epoch 0) naming a static instance
+/// that another member held before gave it `task` in its role with the released member's
+/// tasks, `other` held `task` in the other role then, and neither was sent lists taking it away
+/// since. The take need not be across processes itself: a copy carries its tasks on to the
+/// next member taking the instance (a take across processes, a release, then a take within the
+/// taker's process).
+fn taken_apart(
+    history: &[Event],
+    (taker, role): (&str, Role),
+    other: &str,
+    task: TaskRef<'_>,
+) -> bool {
+    let takes = (0..history.len()).filter(|&at| {
+        let event = &history[at];
+        event.member == taker
+            && event.request.member_epoch == 0
+            && event.response.error_code == 0
+            && previous_holder_join(history, at).is_some()
     });
-    across && !(taker_answered && other_sent_lists)
+    takes.into_iter().any(|at| {
+        let other_held = (history[..at].iter())
+            .rev()
+            .filter(|event| event.member == other)
+            .find_map(|event| holds_after(event, role.other(), task))
+            == Some(true);
+        holds_after(&history[at], role, task) == Some(true)
+            && kept(&history[at + 1..], taker, role, task)
+            && other_held
+            && kept(&history[at..], other, role.other(), task)
+    })
 }
 
 /// Spec 4.6-7, 4.6-10: the group has settled: with no live member it is empty (or gone); while
