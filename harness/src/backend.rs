@@ -52,6 +52,9 @@ use streamspec_protocol::{DecodeError, WireMessage};
 use crate::scenario::Scenario;
 use crate::transport::{write_refusal, Exchange, Loss, TransportError};
 
+mod guarded;
+pub use guarded::{open_guarded, Guarded};
+
 /// The two RPCs under test.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum StreamsApi {
@@ -66,6 +69,14 @@ impl StreamsApi {
         match self {
             StreamsApi::Heartbeat => StreamsGroupHeartbeatRequest::API_KEY,
             StreamsApi::Describe => StreamsGroupDescribeRequest::API_KEY,
+        }
+    }
+
+    /// The request's name, as a broker's reports write it.
+    pub fn request_name(self) -> &'static str {
+        match self {
+            StreamsApi::Heartbeat => StreamsGroupHeartbeatRequest::NAME,
+            StreamsApi::Describe => StreamsGroupDescribeRequest::NAME,
         }
     }
 }
@@ -90,6 +101,9 @@ pub enum BackendError {
     TimerStalled(TimerStalled),
     /// The backend cannot do this at all; a scenario that needs it is skipped, saying so.
     Unsupported { operation: String },
+    /// [`Backend::call`] panicked: the coordinator's fault, caught by the harness (see
+    /// [`Guarded`]). `what` is the request, `message` the panic's.
+    Panicked { what: String, message: String },
 }
 
 impl BackendError {
@@ -108,7 +122,8 @@ impl BackendError {
             BackendError::Malformed { .. }
             | BackendError::Refused { .. }
             | BackendError::TimerStalled(_)
-            | BackendError::Unsupported { .. } => None,
+            | BackendError::Unsupported { .. }
+            | BackendError::Panicked { .. } => None,
         }
     }
 }
@@ -127,6 +142,9 @@ impl fmt::Display for BackendError {
             BackendError::Unsupported { operation } => {
                 write!(f, "the target cannot {operation}")
             }
+            BackendError::Panicked { what, message } => {
+                write!(f, "the coordinator panicked on {what}: {message}")
+            }
         }
     }
 }
@@ -137,7 +155,9 @@ impl std::error::Error for BackendError {
             BackendError::Transport(error) => Some(error),
             BackendError::Malformed { source, .. } => Some(source),
             BackendError::TimerStalled(stalled) => Some(stalled),
-            BackendError::Refused { .. } | BackendError::Unsupported { .. } => None,
+            BackendError::Refused { .. }
+            | BackendError::Unsupported { .. }
+            | BackendError::Panicked { .. } => None,
         }
     }
 }

@@ -1,0 +1,285 @@
+//! Every backend as the harness drives it: each await on it bounded by the run's I/O timeout,
+//! and a panic of [`Backend::call`] a finding about the coordinator, not a crash of the run.
+
+use std::any::Any;
+use std::collections::BTreeMap;
+use std::future::Future;
+use std::panic::AssertUnwindSafe;
+use std::task::Poll;
+use std::time::Duration;
+
+use streamspec_protocol::kafka::{StreamsGroupDescribeRequest, StreamsGroupDescribeResponse};
+
+use super::{Backend, BackendError, BackendResult, Connect, Operation, Resource, StreamsApi};
+use crate::transport::{Exchange, TransportError};
+
+/// A set-up request of a broker is a request and a wait for the metadata to show its effect,
+/// each bounded by the I/O timeout on its own: the bound on the whole must leave room for both.
+const SET_UP_TIMEOUTS: u32 = 3;
+
+/// A backend that bounds its own waits at the I/O timeout (a broker's does, per exchange) says
+/// more precisely what did not answer; the harness's bound on a call ends this much later, so
+/// that the backend's own report comes first.
+fn grace(io_timeout: Duration) -> Duration {
+    io_timeout / 4
+}
+
+/// `inner`, with every await on it bounded by `io_timeout` and a panic of its
+/// [`Backend::call`] (and of the describe the oracle makes through it) turned into
+/// [`BackendError::Panicked`]. A call that does not answer in time is
+/// [`TransportError::Timeout`], as a broker that stops answering is. Only the backend's own
+/// futures are caught: a panic in the harness around them is still a crash.
+#[derive(Debug)]
+pub struct Guarded<B> {
+    inner: B,
+    io_timeout: Duration,
+}
+
+impl<B: Backend> Guarded<B> {
+    pub fn new(inner: B, io_timeout: Duration) -> Self {
+        Guarded { inner, io_timeout }
+    }
+
+    /// The bound on a set-up method (topics, configs, ACLs).
+    fn set_up_bound(&self) -> Duration {
+        self.io_timeout * SET_UP_TIMEOUTS
+    }
+}
+
+/// Opens a backend of `connector` for the group `group_id` (bounded as set-up is) and guards it.
+pub async fn open_guarded<C: Connect>(
+    connector: &C,
+    group_id: &str,
+    broker_configs: &BTreeMap<String, String>,
+    io_timeout: Duration,
+) -> BackendResult<Guarded<C::Backend>> {
+    let opened = finished(
+        io_timeout * SET_UP_TIMEOUTS,
+        || format!("a request to open a backend for group {group_id}"),
+        connector.open(group_id, broker_configs),
+    )
+    .await?;
+    Ok(Guarded::new(opened, io_timeout))
+}
+
+/// `future`, a request to the coordinator, answered within `io_timeout` (and its grace), its
+/// panic caught.
+async fn answered<T>(
+    io_timeout: Duration,
+    what: impl FnOnce() -> String,
+    future: impl Future<Output = BackendResult<T>>,
+) -> BackendResult<T> {
+    match tokio::time::timeout(io_timeout + grace(io_timeout), panic_caught(future)).await {
+        Ok(Ok(result)) => result,
+        Ok(Err(panic)) => Err(BackendError::Panicked {
+            what: what(),
+            message: panic_message(&*panic),
+        }),
+        Err(_) => Err(timed_out("the coordinator", what(), io_timeout)),
+    }
+}
+
+/// `future`, a set-up request, finished within `bound`.
+async fn finished<T>(
+    bound: Duration,
+    what: impl FnOnce() -> String,
+    future: impl Future<Output = BackendResult<T>>,
+) -> BackendResult<T> {
+    tokio::time::timeout(bound, future)
+        .await
+        .unwrap_or_else(|_| Err(timed_out("the target", what(), bound)))
+}
+
+fn timed_out(address: &str, what: String, after: Duration) -> BackendError {
+    BackendError::Transport(TransportError::Timeout {
+        address: address.to_owned(),
+        what,
+        after,
+    })
+}
+
+/// Polls `future`, catching a panic of any poll.
+async fn panic_caught<F: Future>(future: F) -> Result<F::Output, Box<dyn Any + Send>> {
+    let mut future = std::pin::pin!(future);
+    std::future::poll_fn(|cx| {
+        match std::panic::catch_unwind(AssertUnwindSafe(|| future.as_mut().poll(cx))) {
+            Ok(Poll::Ready(output)) => Poll::Ready(Ok(output)),
+            Ok(Poll::Pending) => Poll::Pending,
+            Err(panic) => Poll::Ready(Err(panic)),
+        }
+    })
+    .await
+}
+
+/// The text a panic was raised with (`panic!` gives a `&str` or a `String`).
+fn panic_message(panic: &(dyn Any + Send)) -> String {
+    if let Some(text) = panic.downcast_ref::<&str>() {
+        (*text).to_owned()
+    } else if let Some(text) = panic.downcast_ref::<String>() {
+        text.clone()
+    } else {
+        "a panic whose payload is not text".to_owned()
+    }
+}
+
+fn topic_names(topics: &[(String, i32)]) -> Vec<&str> {
+    topics.iter().map(|(name, _)| name.as_str()).collect()
+}
+
+impl<B: Backend> Backend for Guarded<B> {
+    fn heartbeat_version(&self) -> i16 {
+        self.inner.heartbeat_version()
+    }
+
+    fn describe_version(&self) -> i16 {
+        self.inner.describe_version()
+    }
+
+    async fn call(
+        &mut self,
+        api: StreamsApi,
+        version: i16,
+        request: &[u8],
+    ) -> BackendResult<Vec<u8>> {
+        let what = || format!("{} v{version}", api.request_name());
+        let io_timeout = self.io_timeout;
+        answered(io_timeout, what, self.inner.call(api, version, request)).await
+    }
+
+    async fn describe_for_oracle(
+        &mut self,
+        version: i16,
+        request: &StreamsGroupDescribeRequest,
+        into: &mut StreamsGroupDescribeResponse,
+    ) -> BackendResult<()> {
+        let what = || format!("{} v{version}", StreamsApi::Describe.request_name());
+        let io_timeout = self.io_timeout;
+        let described = self.inner.describe_for_oracle(version, request, into);
+        answered(io_timeout, what, described).await
+    }
+
+    async fn create_topics(&mut self, topics: &[(String, i32)]) -> BackendResult<()> {
+        let what = || format!("a request to create topics {:?}", topic_names(topics));
+        let bound = self.set_up_bound();
+        finished(bound, what, self.inner.create_topics(topics)).await
+    }
+
+    async fn delete_topics(&mut self, names: &[String]) -> BackendResult<()> {
+        let what = || format!("a request to delete topics {names:?}");
+        let bound = self.set_up_bound();
+        finished(bound, what, self.inner.delete_topics(names)).await
+    }
+
+    async fn create_partitions(&mut self, topic: &str, partitions: i32) -> BackendResult<()> {
+        let what = || format!("a request to grow topic {topic:?} to {partitions} partitions");
+        let bound = self.set_up_bound();
+        finished(bound, what, self.inner.create_partitions(topic, partitions)).await
+    }
+
+    async fn probe_group_beside(&mut self, probe_group: &str) -> BackendResult<String> {
+        let what = || format!("a request for a group beside {probe_group:?}");
+        let bound = self.set_up_bound();
+        finished(bound, what, self.inner.probe_group_beside(probe_group)).await
+    }
+
+    fn sees_metadata_at_once(&self) -> bool {
+        self.inner.sees_metadata_at_once()
+    }
+
+    async fn sleep(&mut self, duration: Duration) -> BackendResult<()> {
+        // A broker's time is real: the wait itself is part of the bound.
+        let what = || format!("a request to let {} ms pass", duration.as_millis());
+        let bound = duration + self.io_timeout;
+        finished(bound, what, self.inner.sleep(duration)).await
+    }
+
+    fn now_ms(&self) -> u64 {
+        self.inner.now_ms()
+    }
+
+    async fn broker_configs(&mut self, names: &[String]) -> BackendResult<Vec<Option<String>>> {
+        let what = || format!("a request for the broker configs {names:?}");
+        let bound = self.set_up_bound();
+        finished(bound, what, self.inner.broker_configs(names)).await
+    }
+
+    async fn group_config_names(&mut self, group_id: &str) -> BackendResult<Vec<String>> {
+        let what = || format!("a request for the config names of group {group_id}");
+        let bound = self.set_up_bound();
+        finished(bound, what, self.inner.group_config_names(group_id)).await
+    }
+
+    async fn group_configs(
+        &mut self,
+        group_id: &str,
+        names: &[String],
+    ) -> BackendResult<Vec<Option<String>>> {
+        let what = || format!("a request for the configs {names:?} of group {group_id}");
+        let bound = self.set_up_bound();
+        finished(bound, what, self.inner.group_configs(group_id, names)).await
+    }
+
+    async fn set_group_configs(
+        &mut self,
+        group_id: &str,
+        configs: &[(String, String)],
+    ) -> BackendResult<()> {
+        let what = || format!("a request to set configs of group {group_id}");
+        let bound = self.set_up_bound();
+        finished(bound, what, self.inner.set_group_configs(group_id, configs)).await
+    }
+
+    async fn delete_group_configs(
+        &mut self,
+        group_id: &str,
+        names: &[String],
+    ) -> BackendResult<()> {
+        let what = || format!("a request to delete the configs {names:?} of group {group_id}");
+        let bound = self.set_up_bound();
+        finished(
+            bound,
+            what,
+            self.inner.delete_group_configs(group_id, names),
+        )
+        .await
+    }
+
+    async fn create_consumer_group(
+        &mut self,
+        group_id: &str,
+        topics: &[String],
+    ) -> BackendResult<()> {
+        let what = || format!("a request to make {group_id} a consumer group");
+        let bound = self.set_up_bound();
+        finished(
+            bound,
+            what,
+            self.inner.create_consumer_group(group_id, topics),
+        )
+        .await
+    }
+
+    async fn deny(&mut self, operation: Operation, resource: &Resource) -> BackendResult<()> {
+        let what = || format!("a request to deny {operation:?} on {resource:?}");
+        let bound = self.set_up_bound();
+        finished(bound, what, self.inner.deny(operation, resource)).await
+    }
+
+    async fn remove_acls(&mut self, resource: &Resource) -> BackendResult<()> {
+        let what = || format!("a request to remove the ACLs on {resource:?}");
+        let bound = self.set_up_bound();
+        finished(bound, what, self.inner.remove_acls(resource)).await
+    }
+
+    fn take_wire_exchange(&mut self) -> Option<Exchange> {
+        self.inner.take_wire_exchange()
+    }
+
+    fn take_divergence(&mut self) -> Option<crate::differential::Divergence> {
+        self.inner.take_divergence()
+    }
+
+    fn comparison(&self) -> Option<crate::differential::Comparison> {
+        self.inner.comparison()
+    }
+}
