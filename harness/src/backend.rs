@@ -27,6 +27,14 @@
 //! minimal backend implements [`Backend::call`], [`Backend::create_topics`],
 //! [`Backend::delete_topics`], [`Backend::sleep`] and [`Backend::now_ms`].
 //!
+//! # Every await bounded, a panic of `call` caught
+//!
+//! The harness drives each backend through [`Guarded`]: a [`Backend::call`] that does not
+//! answer within the run's I/O timeout is a [`TransportError::Timeout`], as from a broker that
+//! stops answering, and one that panics is [`BackendError::Panicked`]; set-up methods are bounded
+//! too. So a coordinator that hangs or panics is graded (a scenario error, a campaign finding)
+//! instead of hanging or crashing the run.
+//!
 //! # Async, not `Send`, not `dyn`
 //!
 //! The methods are `async fn`: a broker's answers take real time, while an in-process backend's

@@ -283,3 +283,80 @@ impl<B: Backend> Backend for Guarded<B> {
         self.inner.comparison()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend::block_on;
+    use crate::embedded::EmbeddedTarget;
+
+    /// The reference, but its topics are never created and a describe panics.
+    #[derive(Debug, Default)]
+    struct Broken {
+        inner: EmbeddedTarget,
+    }
+
+    impl Backend for Broken {
+        async fn call(
+            &mut self,
+            api: StreamsApi,
+            version: i16,
+            request: &[u8],
+        ) -> BackendResult<Vec<u8>> {
+            if api == StreamsApi::Describe {
+                panic!("describe is not implemented");
+            }
+            self.inner.call(api, version, request).await
+        }
+
+        async fn create_topics(&mut self, _: &[(String, i32)]) -> BackendResult<()> {
+            std::future::pending().await
+        }
+
+        async fn delete_topics(&mut self, names: &[String]) -> BackendResult<()> {
+            self.inner.delete_topics(names).await
+        }
+
+        async fn sleep(&mut self, duration: Duration) -> BackendResult<()> {
+            self.inner.sleep(duration).await
+        }
+
+        fn now_ms(&self) -> u64 {
+            self.inner.now_ms()
+        }
+    }
+
+    const IO_TIMEOUT: Duration = Duration::from_millis(50);
+
+    #[test]
+    fn a_set_up_request_that_never_completes_ends_after_three_io_timeouts() {
+        let mut guarded = Guarded::new(Broken::default(), IO_TIMEOUT);
+        let error = block_on(guarded.create_topics(&[("in".to_owned(), 1)])).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            r#"the target did not answer a request to create topics ["in"] within 150 ms"#
+        );
+        assert_eq!(error.loss(), Some(crate::transport::Loss::Timeout));
+    }
+
+    #[test]
+    fn a_panic_of_a_call_is_an_error_naming_the_request() {
+        let mut guarded = Guarded::new(Broken::default(), IO_TIMEOUT);
+        let error = block_on(guarded.call(StreamsApi::Describe, 1, &[])).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "the coordinator panicked on StreamsGroupDescribeRequest v1: describe is not implemented"
+        );
+        assert_eq!(error.loss(), None);
+    }
+
+    #[test]
+    #[should_panic(expected = "the harness's own bug")]
+    fn a_panic_outside_the_backend_is_not_caught() {
+        let mut guarded = Guarded::new(Broken::default(), IO_TIMEOUT);
+        block_on(async {
+            let _ = guarded.call(StreamsApi::Heartbeat, 1, &[]).await;
+            panic!("the harness's own bug");
+        });
+    }
+}
