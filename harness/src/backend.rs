@@ -269,6 +269,14 @@ pub trait Backend {
         false
     }
 
+    /// True when the backend bounds each of its own waits by the I/O timeout, as a broker's
+    /// does per exchange, and so says more precisely than the harness what did not answer (a
+    /// lookup of the coordinator, then the request, each within the bound): the harness then
+    /// sets no bound of its own on it (see [`Guarded`]). By default false.
+    fn bounds_its_own_waits(&self) -> bool {
+        false
+    }
+
     /// Lets `duration` pass: real time for a broker, virtual time in process, where a
     /// coordinator whose timer does not advance is [`BackendError::TimerStalled`], not a hang.
     async fn sleep(&mut self, duration: Duration) -> BackendResult<()>;
@@ -432,6 +440,10 @@ macro_rules! delegate_backend_setup {
 
         fn sees_metadata_at_once(&self) -> bool {
             self.$inner.sees_metadata_at_once()
+        }
+
+        fn bounds_its_own_waits(&self) -> bool {
+            self.$inner.bounds_its_own_waits()
         }
 
         async fn probe_group_beside(

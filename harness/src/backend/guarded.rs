@@ -13,22 +13,15 @@ use streamspec_protocol::kafka::{StreamsGroupDescribeRequest, StreamsGroupDescri
 use super::{Backend, BackendError, BackendResult, Connect, Operation, Resource, StreamsApi};
 use crate::transport::{Exchange, TransportError};
 
-/// A set-up request of a broker is a request and a wait for the metadata to show its effect,
-/// each bounded by the I/O timeout on its own: the bound on the whole must leave room for both.
+/// A set-up method of the backend (topics, configs, ACLs) may be a request and a wait for its
+/// effect to show, each within the I/O timeout: the bound on the whole leaves room for both.
 const SET_UP_TIMEOUTS: u32 = 3;
 
-/// A backend that bounds its own waits at the I/O timeout (a broker's does, per exchange) says
-/// more precisely what did not answer; the harness's bound on a call ends this much later, so
-/// that the backend's own report comes first.
-fn grace(io_timeout: Duration) -> Duration {
-    io_timeout / 4
-}
-
-/// `inner`, with every await on it bounded by `io_timeout` and a panic of its
-/// [`Backend::call`] (and of the describe the oracle makes through it) turned into
-/// [`BackendError::Panicked`]. A call that does not answer in time is
-/// [`TransportError::Timeout`], as a broker that stops answering is. Only the backend's own
-/// futures are caught: a panic in the harness around them is still a crash.
+/// `inner`, with every await on it bounded by `io_timeout` (unless it bounds its own waits,
+/// [`Backend::bounds_its_own_waits`]) and a panic of its [`Backend::call`] (and of the describe
+/// the oracle makes through it) turned into [`BackendError::Panicked`]. A call that does not
+/// answer in time is [`TransportError::Timeout`], as from a broker that stops answering. Only
+/// the backend's own futures are caught: a panic in the harness around them is still a crash.
 #[derive(Debug)]
 pub struct Guarded<B> {
     inner: B,
@@ -40,9 +33,19 @@ impl<B: Backend> Guarded<B> {
         Guarded { inner, io_timeout }
     }
 
-    /// The bound on a set-up method (topics, configs, ACLs).
-    fn set_up_bound(&self) -> Duration {
-        self.io_timeout * SET_UP_TIMEOUTS
+    /// `bound`, unless the backend sets its own.
+    fn bound(&self, bound: Duration) -> Option<Duration> {
+        (!self.inner.bounds_its_own_waits()).then_some(bound)
+    }
+
+    /// The bound on a call.
+    fn call_bound(&self) -> Option<Duration> {
+        self.bound(self.io_timeout)
+    }
+
+    /// The bound on a set-up method.
+    fn set_up_bound(&self) -> Option<Duration> {
+        self.bound(self.io_timeout * SET_UP_TIMEOUTS)
     }
 }
 
@@ -54,7 +57,7 @@ pub async fn open_guarded<C: Connect>(
     io_timeout: Duration,
 ) -> BackendResult<Guarded<C::Backend>> {
     let opened = finished(
-        io_timeout * SET_UP_TIMEOUTS,
+        Some(io_timeout * SET_UP_TIMEOUTS),
         || format!("a request to open a backend for group {group_id}"),
         connector.open(group_id, broker_configs),
     )
@@ -62,32 +65,40 @@ pub async fn open_guarded<C: Connect>(
     Ok(Guarded::new(opened, io_timeout))
 }
 
-/// `future`, a request to the coordinator, answered within `io_timeout` (and its grace), its
-/// panic caught.
+/// `future`, a request to the coordinator, answered within `bound`, its panic caught.
 async fn answered<T>(
-    io_timeout: Duration,
+    bound: Option<Duration>,
     what: impl FnOnce() -> String,
     future: impl Future<Output = BackendResult<T>>,
 ) -> BackendResult<T> {
-    match tokio::time::timeout(io_timeout + grace(io_timeout), panic_caught(future)).await {
-        Ok(Ok(result)) => result,
-        Ok(Err(panic)) => Err(BackendError::Panicked {
+    let answer = panic_caught(future);
+    let answer = match bound {
+        Some(bound) => match tokio::time::timeout(bound, answer).await {
+            Ok(answer) => answer,
+            Err(_) => return Err(timed_out("the coordinator", what(), bound)),
+        },
+        None => answer.await,
+    };
+    answer.unwrap_or_else(|panic| {
+        Err(BackendError::Panicked {
             what: what(),
             message: panic_message(&*panic),
-        }),
-        Err(_) => Err(timed_out("the coordinator", what(), io_timeout)),
-    }
+        })
+    })
 }
 
 /// `future`, a set-up request, finished within `bound`.
 async fn finished<T>(
-    bound: Duration,
+    bound: Option<Duration>,
     what: impl FnOnce() -> String,
     future: impl Future<Output = BackendResult<T>>,
 ) -> BackendResult<T> {
-    tokio::time::timeout(bound, future)
-        .await
-        .unwrap_or_else(|_| Err(timed_out("the target", what(), bound)))
+    match bound {
+        Some(bound) => tokio::time::timeout(bound, future)
+            .await
+            .unwrap_or_else(|_| Err(timed_out("the target", what(), bound))),
+        None => future.await,
+    }
 }
 
 fn timed_out(address: &str, what: String, after: Duration) -> BackendError {
@@ -142,8 +153,8 @@ impl<B: Backend> Backend for Guarded<B> {
         request: &[u8],
     ) -> BackendResult<Vec<u8>> {
         let what = || format!("{} v{version}", api.request_name());
-        let io_timeout = self.io_timeout;
-        answered(io_timeout, what, self.inner.call(api, version, request)).await
+        let bound = self.call_bound();
+        answered(bound, what, self.inner.call(api, version, request)).await
     }
 
     async fn describe_for_oracle(
@@ -153,9 +164,9 @@ impl<B: Backend> Backend for Guarded<B> {
         into: &mut StreamsGroupDescribeResponse,
     ) -> BackendResult<()> {
         let what = || format!("{} v{version}", StreamsApi::Describe.request_name());
-        let io_timeout = self.io_timeout;
+        let bound = self.call_bound();
         let described = self.inner.describe_for_oracle(version, request, into);
-        answered(io_timeout, what, described).await
+        answered(bound, what, described).await
     }
 
     async fn create_topics(&mut self, topics: &[(String, i32)]) -> BackendResult<()> {
@@ -186,10 +197,14 @@ impl<B: Backend> Backend for Guarded<B> {
         self.inner.sees_metadata_at_once()
     }
 
+    fn bounds_its_own_waits(&self) -> bool {
+        true
+    }
+
     async fn sleep(&mut self, duration: Duration) -> BackendResult<()> {
-        // A broker's time is real: the wait itself is part of the bound.
+        // Time may be real: the wait itself is part of the bound.
         let what = || format!("a request to let {} ms pass", duration.as_millis());
-        let bound = duration + self.io_timeout;
+        let bound = self.bound(duration + self.io_timeout);
         finished(bound, what, self.inner.sleep(duration)).await
     }
 
@@ -294,6 +309,7 @@ mod tests {
     #[derive(Debug, Default)]
     struct Broken {
         inner: EmbeddedTarget,
+        bounds_its_own_waits: bool,
     }
 
     impl Backend for Broken {
@@ -324,6 +340,10 @@ mod tests {
         fn now_ms(&self) -> u64 {
             self.inner.now_ms()
         }
+
+        fn bounds_its_own_waits(&self) -> bool {
+            self.bounds_its_own_waits
+        }
     }
 
     const IO_TIMEOUT: Duration = Duration::from_millis(50);
@@ -337,6 +357,21 @@ mod tests {
             r#"the target did not answer a request to create topics ["in"] within 150 ms"#
         );
         assert_eq!(error.loss(), Some(crate::transport::Loss::Timeout));
+    }
+
+    #[test]
+    fn a_backend_that_bounds_its_own_waits_gets_no_bound_of_the_harness() {
+        let broken = Broken {
+            bounds_its_own_waits: true,
+            ..Broken::default()
+        };
+        let mut guarded = Guarded::new(broken, IO_TIMEOUT);
+        // Well past the harness's bound of 150 ms, the request is still waited for.
+        let waited = block_on(async {
+            let topics = [("in".to_owned(), 1)];
+            tokio::time::timeout(IO_TIMEOUT * 6, guarded.create_topics(&topics)).await
+        });
+        assert!(waited.is_err());
     }
 
     #[test]
