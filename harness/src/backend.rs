@@ -27,6 +27,14 @@
 //! minimal backend implements [`Backend::call`], [`Backend::create_topics`],
 //! [`Backend::delete_topics`], [`Backend::sleep`] and [`Backend::now_ms`].
 //!
+//! # Every await bounded, a panic of `call` caught
+//!
+//! The harness drives each backend through [`Guarded`]: a [`Backend::call`] that does not
+//! answer within the run's I/O timeout is a [`TransportError::Timeout`], as from a broker that
+//! stops answering, and one that panics is [`BackendError::Panicked`]; set-up methods are bounded
+//! too. So a coordinator that hangs or panics is graded (a scenario error, a campaign finding)
+//! instead of hanging or crashing the run.
+//!
 //! # Async, not `Send`, not `dyn`
 //!
 //! The methods are `async fn`: a broker's answers take real time, while an in-process backend's
@@ -52,6 +60,9 @@ use streamspec_protocol::{DecodeError, WireMessage};
 use crate::scenario::Scenario;
 use crate::transport::{write_refusal, Exchange, Loss, TransportError};
 
+mod guarded;
+pub use guarded::{open_guarded, Guarded};
+
 /// The two RPCs under test.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum StreamsApi {
@@ -66,6 +77,14 @@ impl StreamsApi {
         match self {
             StreamsApi::Heartbeat => StreamsGroupHeartbeatRequest::API_KEY,
             StreamsApi::Describe => StreamsGroupDescribeRequest::API_KEY,
+        }
+    }
+
+    /// The request's name, as a broker's reports write it.
+    pub fn request_name(self) -> &'static str {
+        match self {
+            StreamsApi::Heartbeat => StreamsGroupHeartbeatRequest::NAME,
+            StreamsApi::Describe => StreamsGroupDescribeRequest::NAME,
         }
     }
 }
@@ -90,6 +109,9 @@ pub enum BackendError {
     TimerStalled(TimerStalled),
     /// The backend cannot do this at all; a scenario that needs it is skipped, saying so.
     Unsupported { operation: String },
+    /// [`Backend::call`] panicked: the coordinator's fault, caught by the harness (see
+    /// [`Guarded`]). `what` is the request, `message` the panic's.
+    Panicked { what: String, message: String },
 }
 
 impl BackendError {
@@ -108,7 +130,8 @@ impl BackendError {
             BackendError::Malformed { .. }
             | BackendError::Refused { .. }
             | BackendError::TimerStalled(_)
-            | BackendError::Unsupported { .. } => None,
+            | BackendError::Unsupported { .. }
+            | BackendError::Panicked { .. } => None,
         }
     }
 }
@@ -127,6 +150,9 @@ impl fmt::Display for BackendError {
             BackendError::Unsupported { operation } => {
                 write!(f, "the target cannot {operation}")
             }
+            BackendError::Panicked { what, message } => {
+                write!(f, "the coordinator panicked on {what}: {message}")
+            }
         }
     }
 }
@@ -137,7 +163,9 @@ impl std::error::Error for BackendError {
             BackendError::Transport(error) => Some(error),
             BackendError::Malformed { source, .. } => Some(source),
             BackendError::TimerStalled(stalled) => Some(stalled),
-            BackendError::Refused { .. } | BackendError::Unsupported { .. } => None,
+            BackendError::Refused { .. }
+            | BackendError::Unsupported { .. }
+            | BackendError::Panicked { .. } => None,
         }
     }
 }
@@ -238,6 +266,14 @@ pub trait Backend {
     /// [`create_topics_and_wait`] then send no probe. By default false: a broker's coordinator
     /// may lag the cluster's metadata.
     fn sees_metadata_at_once(&self) -> bool {
+        false
+    }
+
+    /// True when the backend bounds each of its own waits by the I/O timeout, as a broker's
+    /// does per exchange, and so says more precisely than the harness what did not answer (a
+    /// lookup of the coordinator, then the request, each within the bound): the harness then
+    /// sets no bound of its own on it (see [`Guarded`]). By default false.
+    fn bounds_its_own_waits(&self) -> bool {
         false
     }
 
@@ -404,6 +440,10 @@ macro_rules! delegate_backend_setup {
 
         fn sees_metadata_at_once(&self) -> bool {
             self.$inner.sees_metadata_at_once()
+        }
+
+        fn bounds_its_own_waits(&self) -> bool {
+            self.$inner.bounds_its_own_waits()
         }
 
         async fn probe_group_beside(

@@ -483,6 +483,11 @@ impl<B: Backend> Backend for DifferentialBackend<B> {
         self.target.sees_metadata_at_once()
     }
 
+    // The reference beside it answers at once: the target's waits are the call's.
+    fn bounds_its_own_waits(&self) -> bool {
+        self.target.bounds_its_own_waits()
+    }
+
     async fn probe_group_beside(&mut self, probe_group: &str) -> BackendResult<String> {
         // The target's cluster decides which group shares the run group's coordinator; the
         // reference, one coordinator, answers any.

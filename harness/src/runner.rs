@@ -218,9 +218,13 @@ pub async fn run_scenario<C: Connect>(
     }
     let work = async {
         let target = opened.insert(
-            connector
-                .open(&group, &scenario.requires.broker_configs)
-                .await?,
+            backend::open_guarded(
+                connector,
+                &group,
+                &scenario.requires.broker_configs,
+                settings.io_timeout,
+            )
+            .await?,
         );
         if let Some(reason) = unmet_requirement(scenario, target, settings.profile).await? {
             return Ok(Some(reason));

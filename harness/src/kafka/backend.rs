@@ -55,6 +55,10 @@ impl Backend for KafkaTarget {
         Ok(KafkaTarget::create_partitions(self, topic, partitions, self.timeout).await?)
     }
 
+    fn bounds_its_own_waits(&self) -> bool {
+        true
+    }
+
     async fn sleep(&mut self, duration: Duration) -> BackendResult<()> {
         tokio::time::sleep(duration).await;
         Ok(())

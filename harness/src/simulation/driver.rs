@@ -174,10 +174,10 @@ pub fn run_on<C: Connect>(
     bounds: &RunBounds,
 ) -> Result<RunRecord, String> {
     backend::block_on(async {
-        let backend = connector
-            .open(&names.group, &BTreeMap::new())
-            .await
-            .map_err(|error| error.to_string())?;
+        let backend =
+            backend::open_guarded(connector, &names.group, &BTreeMap::new(), bounds.io_timeout)
+                .await
+                .map_err(|error| error.to_string())?;
         execute(backend, names, input, bounds).await
     })
 }
