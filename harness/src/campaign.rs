@@ -334,6 +334,22 @@ pub struct Trace {
     pub input: RunInput,
 }
 
+impl Trace {
+    /// Refuses a trace whose recorded violation lies past its operations and the settling
+    /// rounds after them, which are numbered as one more operation: with operations taken out
+    /// of it, no replay can reach the violation, and "did not reproduce" would read as a fix.
+    pub fn check_violation_reachable(&self) -> Result<(), String> {
+        let operations = self.input.operations.len();
+        let settling = operations + 1;
+        match Violation::operation_in(&self.violation) {
+            Some(at) if at > settling => Err(format!(
+                "{operations} operations, but the violation it records is at operation {at}, past them and the settling rounds after them (operation {settling}): no replay can reach it; put back the operations taken out"
+            )),
+            _ => Ok(()),
+        }
+    }
+}
+
 /// The command that replays the trace `file` against `target`.
 pub fn replay_command(file: &str, target: &str, flags: &str) -> String {
     format!("streamspec replay {file} --target {target}{flags}")

@@ -1287,7 +1287,7 @@ fn fuzz<C: Connect + Sync + Send>(connector: C, flags: FuzzFlags) -> Result<Exit
     Ok(ExitCode::from(report.verdict().exit_code()))
 }
 
-/// The trace in `file`, with a valid setup.
+/// The trace in `file`, with a valid setup and a violation its operations can reach.
 fn read_trace(file: &std::path::Path) -> Result<Trace, String> {
     let text =
         std::fs::read_to_string(file).map_err(|error| format!("{}: {error}", file.display()))?;
@@ -1302,6 +1302,9 @@ fn read_trace(file: &std::path::Path) -> Result<Trace, String> {
         .setup
         .validate()
         .map_err(|error| format!("{}: setup: {error}", file.display()))?;
+    trace
+        .check_violation_reachable()
+        .map_err(|error| format!("{}: {error}", file.display()))?;
     Ok(trace)
 }
 

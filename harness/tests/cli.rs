@@ -1003,6 +1003,28 @@ fn a_replay_of_nondeterminism_runs_the_input_twice() {
     );
 }
 
+/// A trace whose operations were cut below its violation's cannot show it again: refused before
+/// anything runs, rather than answered as a fixed target is. Seed 7's run 0 has 155 operations,
+/// its settling rounds numbered 156, where a violation is still in reach.
+#[test]
+fn a_trace_cut_below_its_violation_is_refused_but_one_of_the_settling_rounds_is_replayed() {
+    let heading = "eventually: the group settles with every task owned once (spec 4.6-7, 4.6-10) violated at operation";
+    let file = campaign_trace(7, 0, &format!("{heading} 157: not settled"), false);
+    let output = streamspec(&["replay", file.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    assert_eq!(
+        stderr_lines(&output),
+        [format!("streamspec: {}: 155 operations, but the violation it records is at operation 157, past them and the settling rounds after them (operation 156): no replay can reach it; put back the operations taken out", file.display())]
+    );
+    assert!(output.stdout.is_empty());
+
+    let (_, lines) = replay_campaign_run(7, 0, &format!("{heading} 156: not settled"), false);
+    assert_eq!(
+        lines[lines.len() - 1],
+        format!("did not reproduce: the violation the trace recorded ({heading} 156: not settled) was not found again")
+    );
+}
+
 /// A copy of our own divergences passed as the user's repeats what every run knows: taken as
 /// said, not refused as two divergences for one scenario.
 #[test]
