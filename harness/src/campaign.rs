@@ -234,6 +234,125 @@ pub struct CampaignResult {
     pub coverage: Coverage,
     /// In a differential campaign, what its finished runs compared with the reference.
     pub comparison: Option<ComparisonTotals>,
+    /// The runs' backends shared state (a broker): groups ran at once, not jobs.
+    pub shares_state: bool,
+}
+
+/// A campaign's seed and totals: what the console's closing lines, the JSON report's `campaign`
+/// and the JUnit report's properties all state, taken from here alone.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CampaignSummary {
+    /// The root seed every run derives from.
+    pub seed: u64,
+    pub first_run: u64,
+    /// Runs finished.
+    pub runs: u64,
+    pub operations: u64,
+    pub heartbeats: u64,
+    pub elapsed_seconds: f64,
+    /// CPU time of the threads carrying the runs out (shrinking aside).
+    pub cpu_seconds: f64,
+    pub operations_per_cpu_second: u64,
+    /// In-process runs at once (`--jobs`).
+    pub jobs: u16,
+    /// Groups at once against a broker (`--groups`); `None` in process.
+    pub groups: Option<u16>,
+    /// As the console prints it: `0x` and 16 hex digits.
+    pub outcome_digest: String,
+    /// In a differential campaign, what was compared with the reference.
+    pub compared: Option<Compared>,
+}
+
+impl CampaignSummary {
+    pub fn of(config: &CampaignConfig, result: &CampaignResult) -> CampaignSummary {
+        CampaignSummary {
+            seed: config.seed,
+            first_run: config.runs.first,
+            runs: result.runs,
+            operations: result.operations,
+            heartbeats: result.heartbeats,
+            elapsed_seconds: result.elapsed.as_secs_f64(),
+            cpu_seconds: result.cpu.as_secs_f64(),
+            operations_per_cpu_second: (result.operations as f64
+                / result.cpu.as_secs_f64().max(1e-9))
+            .round() as u64,
+            jobs: config.jobs,
+            groups: result.shares_state.then_some(config.groups),
+            outcome_digest: format!("{:#018x}", result.outcome_digest),
+            compared: result
+                .comparison
+                .as_ref()
+                .map(|totals| totals.compared(result.heartbeats)),
+        }
+    }
+
+    /// The console's closing lines: counts and rates, CPU and digest, and what was compared.
+    pub fn lines(&self) -> Vec<String> {
+        let seconds = self.elapsed_seconds.max(1e-9);
+        let (workers, unit) = match self.groups {
+            Some(groups) => (groups, "group"),
+            None => (self.jobs, "job"),
+        };
+        let mut lines = vec![
+            format!(
+                "{} runs, {} operations ({:.0}/s), {} heartbeats ({:.0}/s) in {:.1} s with the oracle on",
+                self.runs,
+                self.operations,
+                self.operations as f64 / seconds,
+                self.heartbeats,
+                self.heartbeats as f64 / seconds,
+                self.elapsed_seconds
+            ),
+            format!(
+                "{} operations per CPU second ({:.2} CPU s over {workers} {unit}{}); outcome digest {}",
+                self.operations_per_cpu_second,
+                self.cpu_seconds,
+                if workers == 1 { "" } else { "s" },
+                self.outcome_digest
+            ),
+        ];
+        lines.extend(self.compared.as_ref().map(Compared::to_string));
+        lines
+    }
+}
+
+/// What a differential campaign or replay compared with the reference, beside the heartbeats
+/// its runs sent.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Compared {
+    pub heartbeats: u64,
+    pub describes: u64,
+    pub timing_sensitive: u64,
+    /// Runs that met a recorded divergence: they compared nothing after it.
+    pub runs_meeting_recorded_divergences: u64,
+    /// The recorded divergences those runs met.
+    pub recorded_divergences_met: usize,
+    /// The runs' heartbeats left uncompared after such a divergence.
+    pub heartbeats_not_compared: u64,
+}
+
+impl std::fmt::Display for Compared {
+    /// The console's line: a run that met a recorded divergence compares nothing after it (the
+    /// two states part there), which a passing verdict must not hide.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "compared with the reference: {} heartbeats and {} describes ({} timing-sensitive)",
+            self.heartbeats, self.describes, self.timing_sensitive
+        )?;
+        let runs = self.runs_meeting_recorded_divergences;
+        if runs > 0 {
+            write!(
+                f,
+                "; not compared: {} of the runs' {} heartbeats, those after the recorded divergence{} {runs} run{} met",
+                self.heartbeats_not_compared,
+                self.heartbeats + self.heartbeats_not_compared,
+                if self.recorded_divergences_met == 1 { "" } else { "s" },
+                if runs == 1 { "" } else { "s" },
+            )?;
+        }
+        Ok(())
+    }
 }
 
 /// What a differential campaign compared with the reference, over its finished runs.
@@ -264,24 +383,21 @@ impl ComparisonTotals {
         self.known_by_divergence.first()
     }
 
-    /// The console's line of what was compared, beside the `heartbeats` the runs sent: a run
-    /// that met a recorded divergence compares nothing after it (the two states part there),
-    /// which a passing verdict must not hide.
-    pub fn summary(&self, heartbeats: u64) -> String {
-        let mut line = format!(
-            "compared with the reference: {} heartbeats and {} describes ({} timing-sensitive)",
-            self.heartbeats, self.describes, self.timing_sensitive
-        );
-        if self.known > 0 {
-            line.push_str(&format!(
-                "; not compared: {} of the runs' {heartbeats} heartbeats, those after the recorded divergence{} {} run{} met",
-                heartbeats.saturating_sub(self.heartbeats),
-                if self.known_by_divergence.len() == 1 { "" } else { "s" },
-                self.known,
-                if self.known == 1 { "" } else { "s" },
-            ));
+    /// What was compared, beside the `heartbeats` the runs sent.
+    pub fn compared(&self, heartbeats: u64) -> Compared {
+        Compared {
+            heartbeats: self.heartbeats,
+            describes: self.describes,
+            timing_sensitive: self.timing_sensitive,
+            runs_meeting_recorded_divergences: self.known,
+            recorded_divergences_met: self.known_by_divergence.len(),
+            heartbeats_not_compared: heartbeats.saturating_sub(self.heartbeats),
         }
-        line
+    }
+
+    /// The console's line of [`ComparisonTotals::compared`].
+    pub fn summary(&self, heartbeats: u64) -> String {
+        self.compared(heartbeats).to_string()
     }
 
     /// What run `run` alone compared.
@@ -332,6 +448,22 @@ pub struct Trace {
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub differential: bool,
     pub input: RunInput,
+}
+
+impl Trace {
+    /// Refuses a trace whose recorded violation lies past its operations and the settling
+    /// rounds after them, which are numbered as one more operation: with operations taken out
+    /// of it, no replay can reach the violation, and "did not reproduce" would read as a fix.
+    pub fn check_violation_reachable(&self) -> Result<(), String> {
+        let operations = self.input.operations.len();
+        let settling = operations + 1;
+        match Violation::operation_in(&self.violation) {
+            Some(at) if at > settling => Err(format!(
+                "{operations} operations, but the violation it records is at operation {at}, past them and the settling rounds after them (operation {settling}): no replay can reach it; put back the operations taken out"
+            )),
+            _ => Ok(()),
+        }
+    }
 }
 
 /// The command that replays the trace `file` against `target`.
@@ -637,6 +769,7 @@ pub fn run<C: Connect + Sync>(config: &CampaignConfig, connector: &C) -> Campaig
         interrupted_runs: interrupted_runs.into_inner(),
         coverage: coverage.into_inner().unwrap(),
         comparison: comparison.into_inner().unwrap(),
+        shares_state: connector.shares_state(),
     }
 }
 
@@ -848,6 +981,7 @@ pub fn report_with_flags(
         outcomes,
     );
     report.elapsed_ms = Some(duration_ms);
+    report.campaign = Some(CampaignSummary::of(config, result));
     if result.runs == 0 {
         report.nothing_checked = Some("no run finished".to_owned());
     }

@@ -1218,30 +1218,8 @@ fn fuzz<C: Connect + Sync + Send>(connector: C, flags: FuzzFlags) -> Result<Exit
             width: console_width(),
         })
     );
-    let seconds = result.elapsed.as_secs_f64().max(1e-9);
-    outln!(
-        "{} runs, {} operations ({:.0}/s), {} heartbeats ({:.0}/s) in {:.1} s with the oracle on",
-        result.runs,
-        result.operations,
-        result.operations as f64 / seconds,
-        result.heartbeats,
-        result.heartbeats as f64 / seconds,
-        seconds
-    );
-    let (workers, unit) = if connector_shares_state {
-        (config.groups, "group")
-    } else {
-        (config.jobs, "job")
-    };
-    outln!(
-        "{:.0} operations per CPU second ({:.2} CPU s over {workers} {unit}{}); outcome digest {:#018x}",
-        result.operations as f64 / result.cpu.as_secs_f64().max(1e-9),
-        result.cpu.as_secs_f64(),
-        if workers == 1 { "" } else { "s" },
-        result.outcome_digest
-    );
-    if let Some(compared) = &result.comparison {
-        outln!("{}", compared.summary(result.heartbeats));
+    for line in report.campaign.iter().flat_map(|campaign| campaign.lines()) {
+        outln!("{line}");
     }
     // A budget for CI: say where the time past it went, which no other line shows.
     let over = result.elapsed.saturating_sub(config.duration);
@@ -1287,7 +1265,7 @@ fn fuzz<C: Connect + Sync + Send>(connector: C, flags: FuzzFlags) -> Result<Exit
     Ok(ExitCode::from(report.verdict().exit_code()))
 }
 
-/// The trace in `file`, with a valid setup.
+/// The trace in `file`, with a valid setup and a violation its operations can reach.
 fn read_trace(file: &std::path::Path) -> Result<Trace, String> {
     let text =
         std::fs::read_to_string(file).map_err(|error| format!("{}: {error}", file.display()))?;
@@ -1302,6 +1280,9 @@ fn read_trace(file: &std::path::Path) -> Result<Trace, String> {
         .setup
         .validate()
         .map_err(|error| format!("{}: setup: {error}", file.display()))?;
+    trace
+        .check_violation_reachable()
+        .map_err(|error| format!("{}: {error}", file.display()))?;
     Ok(trace)
 }
 

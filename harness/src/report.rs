@@ -49,6 +49,8 @@ pub struct Report {
     /// times add up to more.
     #[serde(skip)]
     pub elapsed_ms: Option<u64>,
+    /// A campaign's seed and totals.
+    pub campaign: Option<crate::campaign::CampaignSummary>,
 }
 
 /// How often a campaign's runs reached one `sometimes` property. One never reached is a warning,
@@ -253,6 +255,7 @@ impl Report {
             target_lost: None,
             nothing_checked: None,
             elapsed_ms: None,
+            campaign: None,
         }
     }
 

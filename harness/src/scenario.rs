@@ -94,7 +94,7 @@ pub mod locate;
 mod step;
 pub(crate) mod variables;
 
-pub use checks::{answer_has_field, MAX_PARTITIONS, MAX_WAIT_MS};
+pub use checks::{answer_exemplars, answer_has_field, MAX_PARTITIONS, MAX_WAIT_MS};
 pub use step::{
     AclOperation, AclResource, Answer, ConsumerGroupStep, DenyStep, DescribeStep, HeartbeatStep,
     RawStep, Step, TaskKind, TaskList, TaskUnion, TasksSource, TasksStep, Template, TopicChange,

@@ -352,6 +352,131 @@ fn fuzz_differential_compares_every_answer_and_says_so() {
     );
 }
 
+/// The JSON report's `campaign` and the JUnit report's properties give the seed and totals the
+/// console's closing lines print, so that CI tells a run of two from a long one.
+#[test]
+fn fuzz_reports_carry_the_seed_and_totals_the_console_prints() {
+    let dir = std::env::temp_dir().join(format!("streamspec-totals-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (json, junit) = (dir.join("fuzz.json"), dir.join("fuzz.xml"));
+    let output = streamspec(&[
+        "fuzz",
+        "--differential",
+        "--seed",
+        "3",
+        "--operations",
+        "20",
+        "--first-run",
+        "1",
+        "--runs",
+        "2",
+        "--jobs",
+        "2",
+        "--json",
+        json.to_str().unwrap(),
+        "--junit",
+        junit.to_str().unwrap(),
+    ]);
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert_eq!(output.status.code(), Some(0), "{stdout}");
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let mut campaign = report["campaign"].clone();
+    // Times vary from run to run; the console shows them rounded.
+    let elapsed = campaign["elapsed_seconds"].take().as_f64().unwrap();
+    let cpu = campaign["cpu_seconds"].take().as_f64().unwrap();
+    let per_cpu_second = campaign["operations_per_cpu_second"]
+        .take()
+        .as_u64()
+        .unwrap();
+    assert_eq!(
+        campaign,
+        serde_json::json!({
+            "seed": 3,
+            "first_run": 1,
+            "runs": 2,
+            "operations": 33,
+            "heartbeats": 21,
+            "elapsed_seconds": null,
+            "cpu_seconds": null,
+            "operations_per_cpu_second": null,
+            "jobs": 2,
+            "groups": null,
+            "outcome_digest": "0xf799bd4abb6b4e0a",
+            "compared": {
+                "heartbeats": 21,
+                "describes": 26,
+                "timing_sensitive": 4,
+                "runs_meeting_recorded_divergences": 0,
+                "recorded_divergences_met": 0,
+                "heartbeats_not_compared": 0
+            }
+        })
+    );
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(
+        lines[lines.len() - 3..],
+        [
+            format!(
+                "2 runs, 33 operations ({:.0}/s), 21 heartbeats ({:.0}/s) in {elapsed:.1} s with the oracle on",
+                33.0 / elapsed,
+                21.0 / elapsed
+            ),
+            format!("{per_cpu_second} operations per CPU second ({cpu:.2} CPU s over 2 jobs); outcome digest 0xf799bd4abb6b4e0a"),
+            "compared with the reference: 21 heartbeats and 26 describes (4 timing-sensitive)".to_owned(),
+        ]
+    );
+
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    let document = roxmltree::Document::parse(&xml).unwrap();
+    let suite = document
+        .descendants()
+        .find(|node| node.has_tag_name("testsuite"))
+        .unwrap();
+    let properties: Vec<(&str, &str)> = suite
+        .children()
+        .find(|node| node.has_tag_name("properties"))
+        .unwrap()
+        .children()
+        .filter(|node| node.has_tag_name("property"))
+        .map(|node| {
+            (
+                node.attribute("name").unwrap(),
+                node.attribute("value").unwrap(),
+            )
+        })
+        .collect();
+    let (elapsed, cpu, per_cpu_second) = (
+        elapsed.to_string(),
+        cpu.to_string(),
+        per_cpu_second.to_string(),
+    );
+    assert_eq!(
+        properties,
+        [
+            ("verdict", "passed"),
+            ("strict", "false"),
+            ("seed", "3"),
+            ("first-run", "1"),
+            ("runs", "2"),
+            ("operations", "33"),
+            ("heartbeats", "21"),
+            ("elapsed-seconds", elapsed.as_str()),
+            ("cpu-seconds", cpu.as_str()),
+            ("operations-per-cpu-second", per_cpu_second.as_str()),
+            ("jobs", "2"),
+            ("outcome-digest", "0xf799bd4abb6b4e0a"),
+            ("compared-heartbeats", "21"),
+            ("compared-describes", "26"),
+            ("compared-timing-sensitive", "4"),
+            ("compared-runs-meeting-recorded-divergences", "0"),
+            ("compared-recorded-divergences-met", "0"),
+            ("compared-heartbeats-not-compared", "0"),
+        ]
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn differential_runs_refuse_the_kip_draft_dialect_in_one_line() {
     let output = streamspec(&["fuzz", "--differential", "--dialect", "kip-draft"]);
@@ -1000,6 +1125,28 @@ fn a_replay_of_nondeterminism_runs_the_input_twice() {
             "155 operations, 79 exchanges, no violation",
             "did not reproduce: the violation the trace recorded (always: a seed gives one trace (streamspec) violated at operation 0: trace hashes 1 and 2 differ) was not found again"
         ]
+    );
+}
+
+/// A trace whose operations were cut below its violation's cannot show it again: refused before
+/// anything runs, rather than answered as a fixed target is. Seed 7's run 0 has 155 operations,
+/// its settling rounds numbered 156, where a violation is still in reach.
+#[test]
+fn a_trace_cut_below_its_violation_is_refused_but_one_of_the_settling_rounds_is_replayed() {
+    let heading = "eventually: the group settles with every task owned once (spec 4.6-7, 4.6-10) violated at operation";
+    let file = campaign_trace(7, 0, &format!("{heading} 157: not settled"), false);
+    let output = streamspec(&["replay", file.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    assert_eq!(
+        stderr_lines(&output),
+        [format!("streamspec: {}: 155 operations, but the violation it records is at operation 157, past them and the settling rounds after them (operation 156): no replay can reach it; put back the operations taken out", file.display())]
+    );
+    assert!(output.stdout.is_empty());
+
+    let (_, lines) = replay_campaign_run(7, 0, &format!("{heading} 156: not settled"), false);
+    assert_eq!(
+        lines[lines.len() - 1],
+        format!("did not reproduce: the violation the trace recorded ({heading} 156: not settled) was not found again")
     );
 }
 

@@ -38,6 +38,7 @@ fn finished(runs: u64, operations: u64, heartbeats: u64) -> CampaignResult {
         interrupted_runs: 0,
         coverage: Coverage::default(),
         comparison: None,
+        shares_state: false,
     }
 }
 

@@ -195,16 +195,87 @@ pub fn rules_of<M: Comparable>(differences: &[FieldDifference]) -> Vec<String> {
     let error_code = differences
         .iter()
         .any(|difference| difference.path.ends_with(".errorCode"));
-    let cited = differences.iter().filter(|difference| {
-        !error_code
-            || [".errorCode", ".status", ".partitionsByUserEndpoint"]
-                .iter()
-                .any(|field| difference.path.contains(field))
-    });
+    let cited = differences
+        .iter()
+        .filter(|difference| !error_code || cited_beside_error_code(&difference.path));
     cited
         .flat_map(M::rules_of)
         .filter(|rule| seen.insert(*rule))
         .map(str::to_owned)
+        .collect()
+}
+
+/// Whether a difference at `path` is cited where the error codes differ too: the codes', and
+/// what the answer that succeeded said beyond its tasks.
+fn cited_beside_error_code(path: &str) -> bool {
+    [".errorCode", ".status", ".partitionsByUserEndpoint"]
+        .iter()
+        .any(|field| path.contains(field))
+}
+
+/// The rules a differential run can cite for an answer whose first differing field is `field`
+/// (as a recorded divergence names it: `.activeTasks[].partitions`), which is what a recorded
+/// divergence of `field` is matched against: the field's own, whatever values it holds, and
+/// apart from them those of the fields that can differ after it.
+pub fn rules_citable_with(field: &str) -> (BTreeSet<&'static str>, BTreeSet<&'static str>) {
+    let [heartbeat, describe] = crate::scenario::answer_exemplars();
+    if field.starts_with(".groups") {
+        citable::<StreamsGroupDescribeResponse>(field, describe)
+    } else {
+        citable::<StreamsGroupHeartbeatResponse>(field, heartbeat)
+    }
+}
+
+/// [`rules_citable_with`] for the answer `M`, whose every field `exemplar` holds. Lists repeat
+/// their items' fields, so every field from `field`'s top-level one on may differ after it;
+/// where the error codes differ, only those [`rules_of`] cites beside them.
+fn citable<M: Comparable>(
+    field: &str,
+    exemplar: &Value,
+) -> (BTreeSet<&'static str>, BTreeSet<&'static str>) {
+    let top_level = |path: &str| path.split(['.', '[']).nth(1).unwrap_or_default().to_owned();
+    let mut rows = Vec::new();
+    walk(Some(exemplar), Some(exemplar), String::new(), &mut rows);
+    let fields: Vec<String> = rows
+        .into_iter()
+        .map(|(path, ..)| {
+            FieldDifference {
+                path,
+                target: String::new(),
+                reference: String::new(),
+            }
+            .field()
+        })
+        .collect();
+    let from = fields
+        .iter()
+        .position(|other| top_level(other) == top_level(field))
+        .unwrap_or(0);
+    let error_code = field.ends_with(".errorCode");
+    let own = rules_for_any_value::<M>(field);
+    let others = fields[from..]
+        .iter()
+        .filter(|other| !error_code || cited_beside_error_code(other))
+        .flat_map(|other| rules_for_any_value::<M>(other))
+        .filter(|rule| !own.contains(rule))
+        .collect();
+    (own, others)
+}
+
+/// The rules a difference at `field` is cited under, whatever the values: error codes and
+/// statuses are cited by the codes answered, so every code either side may answer, and an
+/// empty status list by none.
+fn rules_for_any_value<M: Comparable>(field: &str) -> BTreeSet<&'static str> {
+    let codes = (-1..=i16::from(u8::MAX)).map(|code| (code.to_string(), ERROR_NONE.to_string()));
+    codes
+        .chain([("[]".to_owned(), "null".to_owned())])
+        .flat_map(|(target, reference)| {
+            M::rules_of(&FieldDifference {
+                path: field.to_owned(),
+                target,
+                reference,
+            })
+        })
         .collect()
 }
 

@@ -163,11 +163,10 @@ impl Report {
                 {
                     writeln!(
                         out,
-                        "      {:<9} {:<13} {} {}",
+                        "      {:<9} {:<13} {}",
                         outcome.verdict.label(),
                         outcome.grade.to_string(),
-                        outcome.scenario,
-                        outcome.title
+                        named_with_title(outcome)
                     )
                     .unwrap();
                     for exchange in &outcome.exchanges {
@@ -195,7 +194,7 @@ impl Report {
                     out,
                     "\nDIVERGENT {} ({}): {}",
                     outcome.scenario,
-                    outcome.rules.join(", "),
+                    shown_rules(outcome),
                     outcome.reason.as_deref().unwrap_or_default()
                 )
                 .unwrap();
@@ -335,7 +334,7 @@ impl Report {
             "\n{} {} ({}, {}) in {}",
             format!("{:?}", outcome.verdict).to_uppercase(),
             outcome.scenario,
-            outcome.rules.join(", "),
+            shown_rules(outcome),
             outcome.grade,
             outcome.source
         )
@@ -472,5 +471,35 @@ pub(crate) fn plural(count: usize, one: &str) -> String {
         format!("1 {one}")
     } else {
         format!("{count} {one}s")
+    }
+}
+
+/// The rules shown beside an outcome's name. A property's outcome (a campaign's, the proxy's)
+/// is its own rule, named after it; its spec sections are in its title instead.
+fn shown_rules(outcome: &Outcome) -> String {
+    if !is_property(outcome) {
+        return outcome.rules.join(", ");
+    }
+    let rest = outcome
+        .title
+        .strip_prefix(&outcome.scenario)
+        .unwrap_or_default();
+    rest.trim()
+        .trim_start_matches('(')
+        .trim_end_matches(')')
+        .to_owned()
+}
+
+/// Whether `outcome` is a property's, whose one rule is its name.
+fn is_property(outcome: &Outcome) -> bool {
+    outcome.rules == [outcome.scenario.as_str()]
+}
+
+/// An outcome's name and title; a property's title starts with its name, said once.
+fn named_with_title(outcome: &Outcome) -> String {
+    if is_property(outcome) && outcome.title.starts_with(&outcome.scenario) {
+        outcome.title.clone()
+    } else {
+        format!("{} {}", outcome.scenario, outcome.title)
     }
 }

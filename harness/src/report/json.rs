@@ -30,7 +30,7 @@ impl Report {
 
     pub fn json(&self) -> String {
         let verdict = self.verdict();
-        let value = serde_json::json!({
+        let mut value = serde_json::json!({
             "command": self.command,
             "target": self.target,
             "run_id": self.run_id,
@@ -47,6 +47,9 @@ impl Report {
             "target_lost": self.target_lost,
             "warnings": self.warnings,
         });
+        if let Some(campaign) = &self.campaign {
+            value["campaign"] = serde_json::to_value(campaign).expect("summaries serialize");
+        }
         serde_json::to_string_pretty(&value).expect("reports serialize")
     }
 }

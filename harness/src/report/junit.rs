@@ -42,6 +42,9 @@ impl Report {
         if let Some(reason) = &self.stopped_early {
             write_property(&mut out, 6, "stopped-early", reason);
         }
+        if let Some(campaign) = &self.campaign {
+            write_campaign_properties(&mut out, campaign);
+        }
         out.push_str("    </properties>\n");
         for outcome in &self.outcomes {
             self.write_testcase(&mut out, outcome);
@@ -156,6 +159,26 @@ impl Report {
             }
         }
         out.push_str("    </testcase>\n");
+    }
+}
+
+/// A campaign's seed and totals, as the JSON report's `campaign` names them (`-` for `_`).
+fn write_campaign_properties(out: &mut String, campaign: &crate::campaign::CampaignSummary) {
+    let value = serde_json::to_value(campaign).expect("summaries serialize");
+    let mut write = |name: &str, value: &serde_json::Value| match value {
+        serde_json::Value::Null => {}
+        serde_json::Value::String(text) => write_property(out, 6, name, text),
+        other => write_property(out, 6, name, &other.to_string()),
+    };
+    for (name, field) in value.as_object().expect("a summary is an object") {
+        match field.as_object() {
+            Some(compared) => {
+                for (inner, field) in compared {
+                    write(&format!("{name}-{inner}").replace('_', "-"), field);
+                }
+            }
+            None => write(&name.replace('_', "-"), field),
+        }
     }
 }
 

@@ -532,3 +532,45 @@ fn an_interrupted_run_is_judged_interrupted_whatever_ran() {
         )
     );
 }
+
+/// A campaign's property is its own rule: its failure and its verbose line name it once, cited
+/// by the spec sections of its title, while a scenario keeps its name beside its title.
+#[test]
+fn a_property_is_named_once_and_cited_by_its_spec_sections() {
+    let property = |name: &str, sections: &str, verdict: Verdict| Outcome {
+        title: format!("{name} ({sections})"),
+        source: "fuzz".to_owned(),
+        ..outcome(name, &[name], Grade::Must, verdict)
+    };
+    let report = Report::new(
+        "fuzz",
+        "embedded".to_owned(),
+        "r".to_owned(),
+        false,
+        vec![
+            property(
+                "always: error codes come from the RPC's set",
+                "spec 2.4",
+                Verdict::Fail,
+            ),
+            property(
+                "always: a member's epoch never decreases",
+                "spec 4.6-5",
+                Verdict::Pass,
+            ),
+            outcome("a", &["R1"], Grade::Must, Verdict::Pass),
+        ],
+    );
+    let human = report.human(Console {
+        detail: Detail::Verbose,
+        width: 200,
+    });
+    let lines: Vec<&str> = human.lines().collect();
+    for line in [
+        "      pass      MUST          always: a member's epoch never decreases (spec 4.6-5)",
+        "      pass      MUST          a title of a",
+        "FAIL always: error codes come from the RPC's set (spec 2.4, MUST) in fuzz",
+    ] {
+        assert!(lines.contains(&line), "{line:?} in\n{human}");
+    }
+}

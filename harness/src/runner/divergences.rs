@@ -171,8 +171,8 @@ fn parse_divergences(source: &str, text: &str) -> Result<Vec<Divergence>, String
 }
 
 /// Refuses a divergence of answers (`field`) that could never match what a differential run
-/// reports: a field no answer has, a rule nothing cites, a value that is not JSON. Each would
-/// waive nothing, silently.
+/// reports: a field no answer has, a rule nothing cites, rules none of which a difference first
+/// at the field is cited under, a value that is not JSON. Each would waive nothing, silently.
 fn check_divergence_of_answers(
     source: &str,
     field: &str,
@@ -186,6 +186,25 @@ fn check_divergence_of_answers(
     if let Some(rule) = divergence.rules.iter().find(|rule| !is_cited_rule(rule)) {
         return Err(format!(
             "{source}: the divergence of answers for {field} names the rule {rule:?}, which neither a scenario of the catalogue nor a differential run cites"
+        ));
+    }
+    let (own, others) = crate::differential::compare::rules_citable_with(field);
+    if !divergence
+        .rules
+        .iter()
+        .any(|rule| own.contains(rule.as_str()) || others.contains(rule.as_str()))
+    {
+        let listed = |rules: &std::collections::BTreeSet<&str>| {
+            let mut rules: Vec<&str> = rules.iter().copied().collect();
+            rules.sort_by_key(|rule| crate::scenario::rule_order(rule));
+            rules.join(", ")
+        };
+        return Err(format!(
+            "{source}: the divergence of answers for {field} names {} {}, under none of which a differential run cites a difference there: it cites {field} under {}, and the fields that may differ after it under {}",
+            if divergence.rules.len() == 1 { "the rule" } else { "the rules" },
+            divergence.rules.join(", "),
+            listed(&own),
+            listed(&others)
         ));
     }
     for (name, value) in [
@@ -400,6 +419,10 @@ mod tests {
                 r#"mine.json: the divergence of answers for .errorCode names the rule "R99", which neither a scenario of the catalogue nor a differential run cites"#,
             ),
             (
+                entry(".heartbeatIntervalMs", r#""R1""#, r#""1000""#),
+                r#"mine.json: the divergence of answers for .heartbeatIntervalMs names the rule R1, under none of which a differential run cites a difference there: it cites .heartbeatIntervalMs under R52, spec 7.4, and the fields that may differ after it under R12, R25, R26, R27, R28, R31, R33, R34, R35, R36, R38, R41, R42, R43, R44, R45, R46, R53, spec 5.7, spec 7.1, spec 7.2, spec 7.3, spec 7.6"#,
+            ),
+            (
                 entry(".errorCode", r#""R46""#, r#""minus one""#),
                 r#"mine.json: the divergence of answers for .errorCode has target_value "minus one", which is not a JSON value (write -1, "text" or [0,1])"#,
             ),
@@ -411,6 +434,9 @@ mod tests {
             (".activeTasks[].partitions", r#""R27""#),
             (".groups[].members[].memberEpoch", r#""R48""#),
             (".status[]", r#""spec 5.7""#),
+            // Cited through the statuses that differ after the epoch, as ours is.
+            (".memberEpoch", r#""R33", "R40""#),
+            (".groups[].groupState", r#""R48""#),
         ] {
             let text = entry(field, rules, r#""-1""#);
             assert!(parse_divergences("mine.json", &text).is_ok(), "{field}");

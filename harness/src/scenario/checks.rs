@@ -613,6 +613,13 @@ pub fn answer_has_field(path: &str) -> bool {
         })
 }
 
+/// The JSON forms of the heartbeat and the describe answer with every field present and every
+/// list holding one item.
+pub fn answer_exemplars() -> [&'static Value; 2] {
+    let exemplars = exemplars();
+    [&exemplars.heartbeat_answer, &exemplars.describe_answer]
+}
+
 /// The JSON forms of the messages a scenario's requests and expectations name fields of, built
 /// once for every scenario loaded.
 struct Exemplars {

@@ -65,7 +65,8 @@ pub fn described_tasks(lists: &[streams_group_describe_response::TaskIds]) -> Ve
 /// One request and its answer, as the harness saw them.
 #[derive(Debug, Clone, Serialize)]
 pub struct Event {
-    /// 1-based index of the operation that sent it; past the operations, the settling rounds.
+    /// 1-based index of the operation that sent it; the settling rounds after the operations are
+    /// all numbered one past the last.
     pub operation: usize,
     pub now_ms: u64,
     pub member: String,
@@ -247,7 +248,8 @@ pub struct GroupView<'a> {
 /// lists the member was last sent (an answer with null lists leaves them as they were, spec 7.3).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct TimelineEntry {
-    /// 1-based operation that sent it; past the operations, the settling rounds.
+    /// 1-based operation that sent it; the settling rounds after the operations are all numbered
+    /// one past the last.
     pub operation: usize,
     pub at_ms: u64,
     pub member: String,

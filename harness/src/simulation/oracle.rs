@@ -344,14 +344,25 @@ impl fmt::Display for Violation {
     }
 }
 
+/// What a violation's heading says before the number of its operation.
+const VIOLATED_AT: &str = " violated at operation ";
+
 impl Violation {
     /// What was violated and where, without the detail (which on a broker's real time varies
     /// from run to run, in its times above all).
     pub fn heading(&self) -> String {
         format!(
-            "{} ({}) violated at operation {}",
+            "{} ({}){VIOLATED_AT}{}",
             self.property, self.property.rules, self.at_operation
         )
+    }
+
+    /// The operation a violation's text (as it displays) names; `None` for a text that is no
+    /// violation's, as a trace edited by hand may hold.
+    pub fn operation_in(text: &str) -> Option<usize> {
+        let (_, after) = text.split_once(VIOLATED_AT)?;
+        let digits = after.split(|c: char| !c.is_ascii_digit()).next()?;
+        digits.parse().ok()
     }
 
     /// The exchanges that show the violation, one line each way.
