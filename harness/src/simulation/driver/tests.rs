@@ -751,3 +751,48 @@ fn a_refused_join_before_a_take_within_a_process_still_shows_the_known_issue() {
         Some(oracle::KAFKA_MEMBER_TAKES_A_RELEASED_INSTANCE.id)
     );
 }
+
+/// Run 157043 of seed 24301, shrunk: m1-0 (p0) believes it holds standby 1_3, but the answer
+/// taking it away was lost (operation 9); the coordinator then gives 1_3 as active to m2-0 of
+/// the same process. A standby leaves the coordinator's view at once, without the member's
+/// word, so the belief is stale, not the coordinator's doing.
+#[test]
+fn a_standby_taken_away_in_a_lost_answer_is_not_held_in_two_roles() {
+    let input: RunInput = serde_json::from_str(
+        r#"{"setup": {"topics": [8], "subtopologies": [
+            {"sources": [0], "reads_repartition": false, "changelog": true, "copartitioned": false},
+            {"sources": [0], "reads_repartition": true, "changelog": true, "copartitioned": false}],
+          "standby_replicas": 1, "members": [
+            {"process": 2, "static_member": false, "endpoint": true, "rack": null, "zone": 1, "omits_unchanged_tasks": false},
+            {"process": 0, "static_member": true, "endpoint": false, "rack": null, "zone": null, "omits_unchanged_tasks": false},
+            {"process": 0, "static_member": false, "endpoint": false, "rack": 1, "zone": null, "omits_unchanged_tasks": false},
+            {"process": 1, "static_member": false, "endpoint": false, "rack": null, "zone": 1, "omits_unchanged_tasks": true}],
+          "late_topic": null, "rack_aware_tags": false},
+         "operations": [{"Join": {"member": 19}}, {"Duplicate": {"member": 151}}, {"Join": {"member": 157}},
+           {"Join": {"member": 111}}, {"Leave": {"member": 159}}, {"DropResponse": {"member": 193}},
+           {"Join": {"member": 202}}, {"Join": {"member": 128}}, {"StaleEpoch": {"member": 133}},
+           {"Join": {"member": 214}}]}"#,
+    )
+    .unwrap();
+    let record = run_in_process(&input);
+    assert_eq!(record.violation.map(|v| v.detail), None);
+    let standby_1_3 = |event: &Event| {
+        (event.response.standby_tasks.as_ref()).map(|lists| {
+            lists
+                .iter()
+                .any(|list| list.subtopology_id == "1" && list.partitions.contains(&3))
+        })
+    };
+    let m1: Vec<_> = (record.history.iter())
+        .filter(|event| event.member == "m1-0" && event.operation <= 9)
+        .map(|event| (event.operation, event.delivered, standby_1_3(event)))
+        .collect();
+    assert_eq!(
+        m1,
+        [
+            (3, true, Some(true)),
+            (6, false, Some(false)),
+            (9, false, Some(false))
+        ]
+    );
+}

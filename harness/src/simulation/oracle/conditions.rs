@@ -415,6 +415,8 @@ pub(super) fn roles_apart(view: &GroupView<'_>) -> Result<(), Found> {
                 in_two_roles
                     && !taken_apart(view.history, (member.id, Role::Active), other.id, task)
                     && !taken_apart(view.history, (other.id, Role::Standby), member.id, task)
+                    && !taken_in_a_lost_answer(view.history, member.id, Role::Active, task)
+                    && !taken_in_a_lost_answer(view.history, other.id, Role::Standby, task)
             });
             let Some(task) = conflict else { continue };
             let detail = format!(
@@ -449,10 +451,16 @@ impl Role {
 /// was fenced or unknown), `None` when its holdings stayed as they were (a lost answer, another
 /// error, null lists).
 fn holds_after(event: &Event, role: Role, task: TaskRef<'_>) -> Option<bool> {
+    event
+        .delivered
+        .then(|| answered_hold(event, role, task))
+        .flatten()
+}
+
+/// What an answer says of its member's hold on `task` in `role`, whether or not the member saw
+/// it: as [`holds_after`] of a delivered answer.
+fn answered_hold(event: &Event, role: Role, task: TaskRef<'_>) -> Option<bool> {
     let response = &event.response;
-    if !event.delivered {
-        return None;
-    }
     if event.request.member_epoch < 0
         || matches!(
             response.error_code,
@@ -477,6 +485,18 @@ fn holds_after(event: &Event, role: Role, task: TaskRef<'_>) -> Option<bool> {
         sent.flatten()
             .any(|list| list.subtopology_id == task.0 && list.partitions.contains(&task.1)),
     )
+}
+
+/// Whether `member` holds `task` in `role` only because it never saw the answer that took it
+/// away: its latest answer saying anything of its tasks was lost, and did not hold the task so.
+/// A standby or warm-up is gone from the coordinator's view at once, without waiting for the
+/// member, and Kafka 4.4.0 need not send the lists again (R24), so the member's belief is stale,
+/// not the coordinator's doing.
+fn taken_in_a_lost_answer(history: &[Event], member: &str, role: Role, task: TaskRef<'_>) -> bool {
+    (history.iter().rev())
+        .filter(|event| event.member == member)
+        .find_map(|event| answered_hold(event, role, task).map(|holds| (event.delivered, holds)))
+        == Some((false, false))
 }
 
 /// Whether no exchange of `member` in `events` took its hold on `task` in `role` away.
