@@ -840,6 +840,20 @@ pub fn report(
     report_with_flags(config, target, "", result, trace_file)
 }
 
+/// Whether `streamspec` on the command line can reach `target`: `embedded`, or a HOST:PORT. Any
+/// other name is a library user's own connector, run in process, which no command reaches.
+fn reachable_from_the_command_line(target: &str) -> bool {
+    target == "embedded" || target.contains(':')
+}
+
+/// How run `run`, found against a connector of one's own, is run again: no command line reaches
+/// it.
+fn in_process_run_again(run: u64) -> String {
+    format!(
+        "run again in process: streamspec::fuzzing::check_run(&connector, &finding.input) with this CampaignResult's finding (its input shrunk), or this CampaignConfig with runs: RunRange {{ first: {run}, count: Some(1) }}"
+    )
+}
+
 /// As [`report`], for a target that needs `flags` besides `--target` to be run again
 /// ([`Connect::flags`], e.g. ` --differential`): the replay command carries them.
 pub fn report_with_flags(
@@ -875,20 +889,27 @@ pub fn report_with_flags(
             .as_ref()
             .filter(|finding| finding.violation.property == property);
         let (verdict, reason) = if let Some(finding) = violated {
-            let replay = trace_file.map_or(String::new(), |file| {
-                format!("; replay: {}", replay_command(file, target, flags))
-            });
+            let again = if reachable_from_the_command_line(target) {
+                let replay = trace_file.map_or(String::new(), |file| {
+                    format!("; replay: {}", replay_command(file, target, flags))
+                });
+                format!(
+                    "run again: {}{replay}",
+                    config.run_command(target, flags, finding.run)
+                )
+            } else {
+                in_process_run_again(finding.run)
+            };
             (
                 Verdict::Fail,
                 Some(format!(
-                    "run {} (its seed {:#x}, from root seed {}; shrunk from {} to {} operations): {}; run again: {}{replay}",
+                    "run {} (its seed {:#x}, from root seed {}; shrunk from {} to {} operations): {}; {again}",
                     finding.run,
                     config.run_seed(finding.run),
                     config.seed,
                     finding.drawn_operations,
                     finding.input.operations.len(),
                     finding.violation,
-                    config.run_command(target, flags, finding.run)
                 )),
             )
         } else if let Some((run, issue)) = result
